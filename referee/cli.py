@@ -1,0 +1,173 @@
+"""The ``referee`` command: arguments in, one call out (DESIGN.md contract 5).
+
+Each subcommand is a small function that imports what it needs, so ``referee replay`` never loads
+OpenCV and ``referee --help`` starts instantly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    from referee.rules.replay import replay_file
+
+    return replay_file(args.log, sys.stdout, rules=args.rules)
+
+
+def _cmd_demo(args: argparse.Namespace) -> int:
+    from referee.pipeline import demo
+
+    return demo(args)
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    from referee.pipeline import run
+
+    return run(args)
+
+
+def _cmd_eval(args: argparse.Namespace) -> int:
+    from referee.vision.evaluate import main as evaluate_main
+
+    return evaluate_main(args)
+
+
+def _cmd_bench(args: argparse.Namespace) -> int:
+    from referee.bench import main as bench_main
+
+    return bench_main(args)
+
+
+def _cmd_synth(args: argparse.Namespace) -> int:
+    from referee.synth.export import main as synth_main
+
+    return synth_main(args)
+
+
+def _cmd_train(args: argparse.Namespace) -> int:
+    from referee.train import main as train_main
+
+    return train_main(args)
+
+
+def _cmd_calibrate(args: argparse.Namespace) -> int:
+    from referee.vision.calibration import main as calibrate_main
+
+    return calibrate_main(args)
+
+
+def _add_game_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--rules", default="official", help="rule preset (official, nl, de, lb, breuken, house)")
+    p.add_argument("--players", type=int, default=4, help="number of seats (default 4)")
+    p.add_argument("--dealer", type=int, default=0, help="dealer's seat (default 0)")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                   help="override a rule option, e.g. --option stack_draw2=true (repeatable)")
+
+
+def _add_serve_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--host", default="127.0.0.1", help="bind address (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--db", type=Path, default=None, help="SQLite file for the match record")
+    p.add_argument("--token", default=None, help="admin token for the controls (default: random, printed)")
+    p.add_argument("--model", type=Path, default=None, help="detector weights (.onnx or .pt)")
+    p.add_argument("--log", type=Path, default=None,
+                   help="write every observation and referee output line here (JSON lines)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="referee", description=__doc__.splitlines()[0])
+    parser.add_argument("-v", "--verbose", action="store_true", help="debug logging")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def add(name: str, handler: Handler, help_text: str) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        p.set_defaults(handler=handler)
+        return p
+
+    p = add("demo", _cmd_demo, "run the pipeline on the bundled demo footage and serve the dashboard")
+    _add_game_options(p)
+    _add_serve_options(p)
+    p.add_argument("--no-serve", action="store_true", help="no web server; end with the footage")
+    p.add_argument("--realtime", action=argparse.BooleanOptionalAction, default=True,
+                   help="play the footage at its own frame rate (default on)")
+
+    p = add("run", _cmd_run, "run the pipeline on a camera, file, stream or image folder")
+    p.add_argument("--source", required=True, help="camera index, video file, rtsp://.. URL or image folder")
+    _add_game_options(p)
+    _add_serve_options(p)
+    p.add_argument("--calibration", type=Path, default=None,
+                   help="calibration profile JSON (without one the whole frame is the pile zone)")
+    p.add_argument("--no-serve", action="store_true", help="no web server; end with the footage")
+    p.add_argument("--realtime", action=argparse.BooleanOptionalAction, default=None,
+                   help="pace files at their frame rate (default: on for cameras/streams, off for files)")
+
+    p = add("replay", _cmd_replay, "run the referee alone over an observation log (contract 2 -> 3)")
+    p.add_argument("log", type=Path, help="observation log, JSON lines ('-' for standard input)")
+    p.add_argument("--rules", default=None, help="preset to assume when the log's setup names none")
+
+    p = add("eval", _cmd_eval, "detector quality on a YOLO data.yaml or a folder of class-named folders")
+    p.add_argument("data", type=Path)
+    p.add_argument("--model", type=Path, default=None, help="weights (.onnx default, .pt via ultralytics)")
+    p.add_argument("--imgsz", type=int, default=None, help="inference size (default: the model's)")
+    p.add_argument("--conf", type=float, default=0.001, help="confidence threshold for mAP")
+    p.add_argument("--limit", type=int, default=None, help="evaluate at most this many images")
+
+    p = add("bench", _cmd_bench, "throughput and latency of the full pipeline beside plain ultralytics")
+    p.add_argument("--frames", type=int, default=300)
+    p.add_argument("--model", type=Path, default=None)
+    p.add_argument("--no-baseline", action="store_true", help="skip the ultralytics baseline")
+
+    p = add("synth", _cmd_synth, "generate a YOLO dataset of table scenes")
+    p.add_argument("--out", type=Path, default=Path("datasets/generated"))
+    p.add_argument("--train", type=int, default=2000, help="training images")
+    p.add_argument("--val", type=int, default=300, help="validation images")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--imgsz", type=int, default=640, help="image side in pixels")
+    p.add_argument("--workers", type=int, default=2)
+
+    p = add("train", _cmd_train, "train the detector (ultralytics) and export ONNX into models/")
+    p.add_argument("--data", type=Path, default=Path("datasets/generated/data.yaml"))
+    p.add_argument("--model", default="yolo11n.yaml", help="model yaml (from scratch) or a .pt to resume/fine-tune")
+    p.add_argument("--epochs", type=int, default=50)
+    p.add_argument("--imgsz", type=int, default=320)
+    p.add_argument("--batch", type=int, default=32)
+    p.add_argument("--device", default="cpu")
+    p.add_argument("--resume", action="store_true", help="resume the interrupted run")
+    p.add_argument("--name", default="detector")
+    p.add_argument("--export-only", action="store_true", help="only export --model to ONNX into models/")
+
+    p = add("calibrate", _cmd_calibrate, "calibrate the table and pile zone into calibration/")
+    p.add_argument("--source", default=None, help="camera index, video or image to calibrate from")
+    p.add_argument("--corners", default=None, metavar="x1,y1,x2,y2,x3,y3,x4,y4",
+                   help="pile zone corners by hand (clockwise from top-left)")
+    p.add_argument("--out", type=Path, default=Path("calibration/table.json"))
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--marker-sheet", type=Path, default=None, help="write the printable ArUco sheet here and exit")
+
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.INFO,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
+    handler: Handler = args.handler
+    try:
+        return handler(args)
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
