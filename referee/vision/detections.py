@@ -1,0 +1,73 @@
+"""One detection type shared by every vision stage (detector -> tracker -> overlay)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+FloatArray = npt.NDArray[np.float32]
+IntArray = npt.NDArray[np.int64]
+
+
+@dataclass(frozen=True)
+class Detections:
+    """Parallel arrays, one row per detected card, in the coordinates of the image given to the detector.
+
+    ``labels`` are contract-1 card labels (``red_7``, ``wild``, ``back``): the face class the model
+    predicted with the colour read from the card's pixels. ``class_id`` indexes the model's own class
+    names (faces); ``colour_confidence`` is how sure the colour reading is (1.0 for black cards).
+    """
+
+    xyxy: FloatArray
+    confidence: FloatArray
+    class_id: IntArray
+    labels: tuple[str, ...] = ()
+    colour_confidence: FloatArray = field(default_factory=lambda: np.zeros(0, np.float32))
+
+    def __post_init__(self) -> None:
+        n = len(self.xyxy)
+        if self.xyxy.shape != (n, 4):
+            raise ValueError(f"xyxy must be (N, 4), got {self.xyxy.shape}")
+        if len(self.confidence) != n or len(self.class_id) != n:
+            raise ValueError("confidence and class_id must have one entry per box")
+        if self.labels and len(self.labels) != n:
+            raise ValueError("labels must have one entry per box")
+        if len(self.colour_confidence) not in (0, n):
+            raise ValueError("colour_confidence must have one entry per box")
+
+    @classmethod
+    def empty(cls) -> Detections:
+        return cls(np.zeros((0, 4), np.float32), np.zeros(0, np.float32), np.zeros(0, np.int64))
+
+    def __len__(self) -> int:
+        return len(self.xyxy)
+
+    def __getitem__(self, index: npt.NDArray[np.bool_] | npt.NDArray[np.int64] | Sequence[int]) -> Detections:
+        idx = np.asarray(index)
+        if idx.dtype == np.bool_:
+            idx = np.flatnonzero(idx)
+        labels = tuple(self.labels[i] for i in idx) if self.labels else ()
+        colour_conf = self.colour_confidence[idx] if len(self.colour_confidence) else self.colour_confidence
+        return Detections(self.xyxy[idx], self.confidence[idx], self.class_id[idx], labels, colour_conf)
+
+    @property
+    def area(self) -> FloatArray:
+        wh = np.clip(self.xyxy[:, 2:] - self.xyxy[:, :2], 0, None)
+        return (wh[:, 0] * wh[:, 1]).astype(np.float32)
+
+    @property
+    def center(self) -> FloatArray:
+        return ((self.xyxy[:, :2] + self.xyxy[:, 2:]) / 2).astype(np.float32)
+
+
+class Detector(Protocol):
+    """Anything that turns a BGR image into card detections (ONNX runtime, ultralytics, a test double)."""
+
+    @property
+    def face_names(self) -> tuple[str, ...]: ...
+
+    def detect(self, image: npt.NDArray[np.uint8]) -> Detections: ...
