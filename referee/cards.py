@@ -23,14 +23,14 @@ __all__ = [
     "ACTION_VALUES",
     "BLACK_VALUES",
     "CLASSIC",
-    "CLASSIC_WITH_BLANKS",
     "CLASSIC_COLOURS",
+    "CLASSIC_WITH_BLANKS",
     "DECKS",
     "FACE_CLASSES",
     "FRACTIONS",
     "FRACTION_VALUES",
-    "LUXEMBOURGISH",
     "LB_COLOURS",
+    "LUXEMBOURGISH",
     "NUMBER_VALUES",
     "Card",
     "CardError",
@@ -44,7 +44,7 @@ class CardError(ValueError):
     """A label or card that does not exist."""
 
 
-class Colour(str, enum.Enum):
+class Colour(enum.StrEnum):
     """Card colours across the supported decks (the value is the label prefix)."""
 
     RED = "red"
@@ -53,9 +53,6 @@ class Colour(str, enum.Enum):
     YELLOW = "yellow"
     ORANGE = "orange"
     VIOLET = "violet"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 CLASSIC_COLOURS: tuple[Colour, ...] = (Colour.RED, Colour.YELLOW, Colour.GREEN, Colour.BLUE)

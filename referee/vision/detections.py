@@ -56,7 +56,7 @@ class Detections:
 
     @property
     def area(self) -> FloatArray:
-        wh = np.clip(self.xyxy[:, 2:] - self.xyxy[:, :2], 0, None)
+        wh: FloatArray = np.clip(self.xyxy[:, 2:] - self.xyxy[:, :2], 0, None)
         return (wh[:, 0] * wh[:, 1]).astype(np.float32)
 
     @property

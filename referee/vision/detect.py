@@ -1,0 +1,252 @@
+"""The card detector: one interface, two backends.
+
+- :class:`OnnxDetector` (default): onnxruntime on the exported model; no torch at run time.
+- :class:`UltralyticsDetector`: ultralytics on a ``.pt`` (training checks, GPUs).
+
+Both return :class:`~referee.vision.detections.Detections` in the input image's pixels, with
+contract-1 labels: the model's face class plus the colour read from the card's pixels
+(:mod:`referee.vision.colour`). Letterbox, decode and NMS follow ultralytics exactly, and a test
+checks the two backends agree on the same frames.
+"""
+
+from __future__ import annotations
+
+import ast
+import logging
+from collections.abc import Sequence
+from pathlib import Path
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from referee.cards import BLACK_VALUES, CLASSIC_COLOURS, Colour
+from referee.vision.colour import read_colour
+from referee.vision.detections import Detections
+
+log = logging.getLogger(__name__)
+
+MODELS_DIR = Path(__file__).resolve().parent.parent.parent / "models"
+DEFAULT_MODEL = MODELS_DIR / "detector.onnx"
+
+Image = npt.NDArray[np.uint8]
+
+
+class DetectorError(RuntimeError):
+    """The model cannot be loaded or run."""
+
+
+def letterbox(image: Image, size: int) -> tuple[Image, float, tuple[float, float]]:
+    """Resize keeping aspect ratio and pad to ``size`` x ``size`` with grey 114, as ultralytics does.
+
+    Returns the padded image, the scale and the (left, top) padding.
+    """
+    h, w = image.shape[:2]
+    r = min(size / h, size / w)
+    new_w, new_h = round(w * r), round(h * r)
+    dw, dh = (size - new_w) / 2, (size - new_h) / 2
+    if (w, h) != (new_w, new_h):
+        image = cv2.resize(image, (new_w, new_h), interpolation=cv2.INTER_LINEAR)
+    top, bottom = round(dh - 0.1), round(dh + 0.1)
+    left, right = round(dw - 0.1), round(dw + 0.1)
+    padded = cv2.copyMakeBorder(image, top, bottom, left, right, cv2.BORDER_CONSTANT, value=(114, 114, 114))
+    return padded, r, (float(left), float(top))
+
+
+def nms(boxes: npt.NDArray[np.float32], scores: npt.NDArray[np.float32], iou: float) -> npt.NDArray[np.int64]:
+    """Greedy non-maximum suppression; indices of kept boxes, best first."""
+    order = scores.argsort()[::-1]
+    x1, y1, x2, y2 = boxes.T
+    areas = (x2 - x1) * (y2 - y1)
+    keep: list[int] = []
+    while order.size:
+        i = int(order[0])
+        keep.append(i)
+        rest = order[1:]
+        xx1 = np.maximum(x1[i], x1[rest])
+        yy1 = np.maximum(y1[i], y1[rest])
+        xx2 = np.minimum(x2[i], x2[rest])
+        yy2 = np.minimum(y2[i], y2[rest])
+        inter = np.clip(xx2 - xx1, 0, None) * np.clip(yy2 - yy1, 0, None)
+        overlap = inter / (areas[i] + areas[rest] - inter + 1e-9)
+        order = rest[overlap <= iou]
+    return np.asarray(keep, np.int64)
+
+
+def decode(
+    output: npt.NDArray[np.float32],
+    *,
+    conf: float,
+    iou: float,
+    max_det: int = 300,
+    agnostic: bool = False,
+) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.int64]]:
+    """YOLOv8/11 head output ``(4 + classes, anchors)`` -> xyxy, confidence, class id (model pixels)."""
+    pred = output.T  # (anchors, 4 + nc)
+    scores_all = pred[:, 4:]
+    class_id = scores_all.argmax(axis=1)
+    confidence = scores_all[np.arange(len(pred)), class_id]
+    mask = confidence > conf
+    pred, class_id, confidence = pred[mask], class_id[mask], confidence[mask]
+    if not len(pred):
+        return np.zeros((0, 4), np.float32), np.zeros(0, np.float32), np.zeros(0, np.int64)
+    cx, cy, w, h = pred[:, 0], pred[:, 1], pred[:, 2], pred[:, 3]
+    boxes = np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], axis=1).astype(np.float32)
+    # Class-aware NMS by offsetting each class into its own region, like ultralytics.
+    offset = 0.0 if agnostic else 7680.0
+    keep = nms(boxes + class_id[:, None].astype(np.float32) * offset, confidence, iou)[:max_det]
+    return boxes[keep], confidence[keep].astype(np.float32), class_id[keep].astype(np.int64)
+
+
+def label_detections(
+    image: Image,
+    xyxy: npt.NDArray[np.float32],
+    confidence: npt.NDArray[np.float32],
+    class_id: npt.NDArray[np.int64],
+    face_names: Sequence[str],
+    palette: Sequence[Colour],
+) -> Detections:
+    """Attach contract-1 labels: the face, with the colour read from pixels for coloured faces."""
+    labels: list[str] = []
+    colour_conf = np.ones(len(xyxy), np.float32)
+    for i, (box, cid) in enumerate(zip(xyxy, class_id, strict=True)):
+        face = face_names[int(cid)]
+        if face in BLACK_VALUES or face == "back" or "_" in face:
+            labels.append(face)  # black card, the back, or a model that already names colours
+            continue
+        colour, share = read_colour(image, box, palette)
+        labels.append(f"{colour.value}_{face}")
+        colour_conf[i] = share
+    return Detections(xyxy, confidence, class_id, tuple(labels), colour_conf)
+
+
+def _scale_back(
+    boxes: npt.NDArray[np.float32], r: float, pad: tuple[float, float], shape: tuple[int, ...]
+) -> npt.NDArray[np.float32]:
+    out = boxes.copy()
+    out[:, [0, 2]] = (out[:, [0, 2]] - pad[0]) / r
+    out[:, [1, 3]] = (out[:, [1, 3]] - pad[1]) / r
+    out[:, [0, 2]] = out[:, [0, 2]].clip(0, shape[1])
+    out[:, [1, 3]] = out[:, [1, 3]].clip(0, shape[0])
+    return out
+
+
+class OnnxDetector:
+    """onnxruntime backend for an ultralytics YOLO detection model exported to ONNX."""
+
+    def __init__(
+        self,
+        path: Path = DEFAULT_MODEL,
+        *,
+        imgsz: int | None = None,
+        conf: float = 0.25,
+        iou: float = 0.7,
+        palette: Sequence[Colour] = CLASSIC_COLOURS,
+        threads: int | None = None,
+    ) -> None:
+        import onnxruntime as ort
+
+        if not Path(path).is_file():
+            raise DetectorError(f"no detector model at {path}: train one with `referee train` or restore models/")
+        options = ort.SessionOptions()
+        if threads:
+            options.intra_op_num_threads = threads
+        options.log_severity_level = 3
+        try:
+            self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        except Exception as exc:  # onnxruntime raises its own untyped errors
+            raise DetectorError(f"cannot load detector model {path}: {exc}") from exc
+        meta = self.session.get_modelmeta().custom_metadata_map
+        names = ast.literal_eval(meta["names"]) if "names" in meta else {}
+        self._face_names = tuple(names[i] for i in sorted(names))
+        model_size = ast.literal_eval(meta.get("imgsz", "[320, 320]"))
+        self.imgsz = int(imgsz or model_size[0])
+        self.input_name = self.session.get_inputs()[0].name
+        self.conf = conf
+        self.iou = iou
+        self.palette = tuple(palette)
+        self.path = Path(path)
+
+    @property
+    def face_names(self) -> tuple[str, ...]:
+        return self._face_names
+
+    def preprocess(self, image: Image) -> tuple[npt.NDArray[np.float32], float, tuple[float, float]]:
+        padded, r, pad = letterbox(image, self.imgsz)
+        blob = cv2.dnn.blobFromImage(padded, 1 / 255.0, swapRB=True)
+        return blob, r, pad
+
+    def raw(self, image: Image) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.int64]]:
+        """Boxes (image pixels), confidences and face class ids, before colour reading."""
+        if image is None or image.ndim != 3 or image.shape[2] != 3 or image.size == 0:
+            raise ValueError(f"expected a BGR image (H, W, 3), got {None if image is None else image.shape}")
+        blob, r, pad = self.preprocess(image)
+        (output,) = self.session.run(None, {self.input_name: blob})
+        boxes, confidence, class_id = decode(output[0], conf=self.conf, iou=self.iou)
+        return _scale_back(boxes, r, pad, image.shape), confidence, class_id
+
+    def detect(self, image: Image) -> Detections:
+        boxes, confidence, class_id = self.raw(image)
+        return label_detections(image, boxes, confidence, class_id, self._face_names, self.palette)
+
+
+class UltralyticsDetector:
+    """ultralytics backend (``.pt`` weights; CPU or GPU). Needs ``pip install -e .[train]``."""
+
+    def __init__(
+        self,
+        path: Path,
+        *,
+        imgsz: int | None = None,
+        conf: float = 0.25,
+        iou: float = 0.7,
+        palette: Sequence[Colour] = CLASSIC_COLOURS,
+        device: str | None = None,
+    ) -> None:
+        from referee import yolo_env
+
+        yolo_env.prepare()
+        from ultralytics import YOLO
+
+        self.model = YOLO(str(path))
+        names = self.model.names
+        self._face_names = tuple(names[i] for i in sorted(names))
+        self.imgsz = int(imgsz or self.model.overrides.get("imgsz", 320) or 320)
+        self.conf = conf
+        self.iou = iou
+        self.palette = tuple(palette)
+        self.device = device
+        self.path = Path(path)
+
+    @property
+    def face_names(self) -> tuple[str, ...]:
+        return self._face_names
+
+    def raw(self, image: Image) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.int64]]:
+        result = self.model.predict(
+            image, imgsz=self.imgsz, conf=self.conf, iou=self.iou, device=self.device, verbose=False
+        )[0]
+        boxes = result.boxes
+        return (
+            boxes.xyxy.cpu().numpy().astype(np.float32),
+            boxes.conf.cpu().numpy().astype(np.float32),
+            boxes.cls.cpu().numpy().astype(np.int64),
+        )
+
+    def detect(self, image: Image) -> Detections:
+        boxes, confidence, class_id = self.raw(image)
+        return label_detections(image, boxes, confidence, class_id, self._face_names, self.palette)
+
+
+def load_detector(
+    path: Path | str | None = None,
+    *,
+    imgsz: int | None = None,
+    conf: float = 0.25,
+    palette: Sequence[Colour] = CLASSIC_COLOURS,
+) -> OnnxDetector | UltralyticsDetector:
+    """The detector for ``path`` (default ``models/detector.onnx``): ONNX or ultralytics by suffix."""
+    model_path = Path(path) if path is not None else DEFAULT_MODEL
+    if model_path.suffix == ".pt":
+        return UltralyticsDetector(model_path, imgsz=imgsz, conf=conf, palette=palette)
+    return OnnxDetector(model_path, imgsz=imgsz, conf=conf, palette=palette)

@@ -1,0 +1,345 @@
+"""`referee eval DATA`: detector quality on a YOLO dataset or on folders of single-card photos.
+
+- A YOLO ``data.yaml``: classes are matched by name. A dataset named by faces (``7``, ``skip``) is
+  scored on the model's faces; one named by contract-1 labels (``red_7``) on full labels, face and
+  colour. Predictions of classes the dataset does not label (``back``, say) are ignored. Prints
+  ``map50``, ``map50_95``, ``precision``, ``recall``, ``card_accuracy``, ``images``, ``per_class``.
+- A folder of class-named folders of photos (``red_7/*.jpg``): the top-1 card label per photo (the most
+  confident detection) against the folder's name. Prints ``top1_accuracy``, ``images``, ``per_class``.
+
+A missing or unreadable image is reported and skipped; an unknown class name is a clear error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from referee.cards import FACE_CLASSES, Card, CardError
+from referee.vision.detect import OnnxDetector, UltralyticsDetector, load_detector
+from referee.vision.detections import Detections
+
+log = logging.getLogger(__name__)
+
+IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp"}
+IOU_THRESHOLDS = np.linspace(0.5, 0.95, 10)
+
+
+class EvalError(ValueError):
+    """The dataset cannot be evaluated as given."""
+
+
+@dataclass(frozen=True)
+class YoloDataset:
+    names: tuple[str, ...]
+    images: tuple[Path, ...]
+    labels_dir_of: dict[Path, Path]
+
+    def label_file(self, image: Path) -> Path:
+        return self.labels_dir_of[image] / (image.stem + ".txt")
+
+
+def _parse_simple_yaml(text: str) -> dict[str, Any]:
+    """The subset of YAML that ultralytics data files use (keys, scalars, a names list or mapping)."""
+    try:
+        import yaml  # PyYAML comes with ultralytics; fall back to our reader without it
+
+        loaded = yaml.safe_load(text)
+        if isinstance(loaded, dict):
+            return loaded
+        raise EvalError("data.yaml is not a mapping")
+    except ImportError:
+        pass
+    data: dict[str, Any] = {}
+    current: str | None = None
+    for raw in text.splitlines():
+        line = raw.split("#", 1)[0].rstrip()
+        if not line.strip():
+            continue
+        if not line.startswith((" ", "\t", "-")):
+            key, _, value = line.partition(":")
+            current = key.strip()
+            value = value.strip()
+            if value.startswith("[") and value.endswith("]"):
+                data[current] = [v.strip().strip("'\"") for v in value[1:-1].split(",") if v.strip()]
+            elif value:
+                data[current] = value.strip("'\"")
+            else:
+                data[current] = None
+            continue
+        item = line.strip()
+        if current is None:
+            continue
+        if item.startswith("-"):
+            lst = data.get(current) or []
+            lst.append(item[1:].strip().strip("'\""))
+            data[current] = lst
+        else:
+            k, _, v = item.partition(":")
+            mapping = data.get(current) or {}
+            mapping[int(k.strip())] = v.strip().strip("'\"")
+            data[current] = mapping
+    return data
+
+
+def load_yolo_dataset(yaml_path: Path, split: str = "val") -> YoloDataset:
+    if not yaml_path.is_file():
+        raise EvalError(f"no such data file: {yaml_path}")
+    data = _parse_simple_yaml(yaml_path.read_text())
+    names_field = data.get("names")
+    if isinstance(names_field, dict):
+        names = tuple(str(names_field[k]) for k in sorted(names_field))
+    elif isinstance(names_field, list):
+        names = tuple(str(n) for n in names_field)
+    else:
+        raise EvalError(f"{yaml_path}: no 'names' list")
+    root = Path(str(data.get("path") or yaml_path.parent))
+    if not root.is_absolute():
+        root = (yaml_path.parent / root).resolve()
+    entry = data.get(split) or data.get("val") or data.get("test")
+    if not entry:
+        raise EvalError(f"{yaml_path}: no '{split}' split")
+    image_dirs = [root / e for e in (entry if isinstance(entry, list) else [entry])]
+    images: list[Path] = []
+    labels_dir_of: dict[Path, Path] = {}
+    for image_dir in image_dirs:
+        if not image_dir.is_dir():
+            raise EvalError(f"{yaml_path}: image folder {image_dir} does not exist")
+        labels_dir = image_dir
+        if "images" in image_dir.parts:
+            parts = list(image_dir.parts)
+            parts[len(parts) - 1 - parts[::-1].index("images")] = "labels"
+            labels_dir = Path(*parts)
+        for image in sorted(image_dir.iterdir()):
+            if image.suffix.lower() in IMAGE_SUFFIXES:
+                images.append(image)
+                labels_dir_of[image] = labels_dir
+    return YoloDataset(names, tuple(images), labels_dir_of)
+
+
+def _names_mode(names: Sequence[str]) -> str:
+    """'face' when the dataset names faces, 'label' when it names contract-1 cards."""
+    if all(n in FACE_CLASSES for n in names):
+        return "face"
+    for n in names:
+        try:
+            Card.from_label(n)
+        except CardError:
+            raise EvalError(
+                f"unknown class name {n!r} in dataset: expected card labels (contract 1) or faces"
+            ) from None
+    return "label"
+
+
+def _prediction_names(det: Detections, face_names: Sequence[str], mode: str) -> list[str]:
+    if mode == "face":
+        return [face_names[int(c)] for c in det.class_id]
+    return list(det.labels)
+
+
+def box_iou(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """Pairwise IoU of xyxy boxes (len(a), len(b))."""
+    if not len(a) or not len(b):
+        return np.zeros((len(a), len(b)), np.float32)
+    tl = np.maximum(a[:, None, :2], b[None, :, :2])
+    br = np.minimum(a[:, None, 2:], b[None, :, 2:])
+    inter: npt.NDArray[np.float32] = np.prod(np.clip(br - tl, 0, None), axis=2)
+    area_a = np.prod(a[:, 2:] - a[:, :2], axis=1)
+    area_b = np.prod(b[:, 2:] - b[:, :2], axis=1)
+    iou: npt.NDArray[np.float32] = (inter / (area_a[:, None] + area_b[None, :] - inter + 1e-9)).astype(np.float32)
+    return iou
+
+
+def average_precision(recall: npt.NDArray[np.float64], precision: npt.NDArray[np.float64]) -> float:
+    """COCO-style 101-point interpolated AP, as ultralytics computes it."""
+    mrec = np.concatenate(([0.0], recall, [1.0]))
+    mpre = np.concatenate(([1.0], precision, [0.0]))
+    mpre = np.flip(np.maximum.accumulate(np.flip(mpre)))
+    x = np.linspace(0, 1, 101)
+    return float(np.trapezoid(np.interp(x, mrec, mpre), x))
+
+
+def _read_labels(path: Path, shape: tuple[int, ...], n_classes: int) -> tuple[npt.NDArray[np.float32], list[int]]:
+    if not path.exists():
+        return np.zeros((0, 4), np.float32), []
+    h, w = shape[:2]
+    boxes: list[list[float]] = []
+    classes: list[int] = []
+    for lineno, line in enumerate(path.read_text().splitlines(), 1):
+        parts = line.split()
+        if not parts:
+            continue
+        if len(parts) != 5:
+            raise EvalError(f"{path}:{lineno}: expected 'class cx cy w h', got {line!r}")
+        cls = int(parts[0])
+        if not 0 <= cls < n_classes:
+            raise EvalError(f"{path}:{lineno}: class {cls} outside the dataset's {n_classes} names")
+        cx, cy, bw, bh = (float(p) for p in parts[1:])
+        boxes.append([(cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h])
+        classes.append(cls)
+    return np.asarray(boxes, np.float32).reshape(-1, 4), classes
+
+
+def evaluate_yolo(
+    detector: OnnxDetector | UltralyticsDetector, yaml_path: Path, limit: int | None = None
+) -> dict[str, Any]:
+    dataset = load_yolo_dataset(yaml_path)
+    mode = _names_mode(dataset.names)
+    wanted = set(dataset.names)
+    face_names = detector.face_names
+    # Per class: list of (confidence, tp flags at 10 IoU thresholds); count of ground truths.
+    records: dict[str, list[tuple[float, npt.NDArray[np.bool_]]]] = defaultdict(list)
+    n_gt: dict[str, int] = defaultdict(int)
+    card_hits = card_total = 0
+    tp50 = fp50 = 0
+    images = skipped = 0
+    for image_path in dataset.images[:limit]:
+        image = cv2.imread(str(image_path))
+        if image is None:
+            log.warning("unreadable image skipped: %s", image_path)
+            skipped += 1
+            continue
+        images += 1
+        gt_boxes, gt_cls = _read_labels(dataset.label_file(image_path), image.shape, len(dataset.names))
+        gt_names = [dataset.names[c] for c in gt_cls]
+        det = detector.detect(image)
+        pred_names = _prediction_names(det, face_names, mode)
+        keep = [i for i, n in enumerate(pred_names) if n in wanted]
+        det = det[np.asarray(keep, np.int64)] if keep else Detections.empty()
+        pred_names = [pred_names[i] for i in keep]
+        for name in gt_names:
+            n_gt[name] += 1
+        iou = box_iou(det.xyxy, gt_boxes)
+        # Card accuracy: each labelled card's best-overlapping prediction names it right.
+        for g, name in enumerate(gt_names):
+            card_total += 1
+            if len(det) and iou[:, g].max() > 0.3:
+                card_hits += pred_names[int(iou[:, g].argmax())] == name
+        # Matching for AP: per IoU threshold, greedy by confidence among ground truths of the same name.
+        order = np.argsort(-det.confidence)
+        flags = np.zeros((len(det), len(IOU_THRESHOLDS)), bool)
+        for t_index, threshold in enumerate(IOU_THRESHOLDS):
+            used = np.zeros(len(gt_names), bool)
+            for p in order:
+                candidates = [
+                    g for g in range(len(gt_names))
+                    if not used[g] and gt_names[g] == pred_names[p] and iou[p, g] >= threshold
+                ]
+                if candidates:
+                    used[max(candidates, key=lambda g: iou[p, g])] = True
+                    flags[p, t_index] = True
+        for p in order:
+            records[pred_names[p]].append((float(det.confidence[p]), flags[p]))
+            if det.confidence[p] >= 0.25:
+                tp50 += int(flags[p, 0])
+                fp50 += int(not flags[p, 0])
+    per_class: dict[str, float] = {}
+    ap_all: list[npt.NDArray[np.float64]] = []
+    for name in dataset.names:
+        if n_gt[name] == 0:
+            continue
+        recs = sorted(records.get(name, []), key=lambda r: -r[0])
+        aps = np.zeros(10)
+        if recs:
+            flags = np.stack([r[1] for r in recs]).astype(np.float64)
+            for t in range(10):
+                tp = np.cumsum(flags[:, t])
+                fp = np.cumsum(1 - flags[:, t])
+                aps[t] = average_precision(tp / n_gt[name], tp / np.maximum(tp + fp, 1e-9))
+        per_class[name] = round(float(aps[0]), 4)
+        ap_all.append(aps)
+    total_gt = sum(n_gt.values())
+    aps_arr = np.stack(ap_all) if ap_all else np.zeros((1, 10))
+    return {
+        "data": str(yaml_path),
+        "mode": mode,
+        "model": str(getattr(detector, "path", "")),
+        "imgsz": detector.imgsz,
+        "map50": round(float(aps_arr[:, 0].mean()), 4),
+        "map50_95": round(float(aps_arr.mean()), 4),
+        "precision": round(tp50 / max(tp50 + fp50, 1), 4),
+        "recall": round(tp50 / max(total_gt, 1), 4),
+        "card_accuracy": round(card_hits / max(card_total, 1), 4),
+        "images": images,
+        "skipped": skipped,
+        "per_class": per_class,
+    }
+
+
+def evaluate_folders(
+    detector: OnnxDetector | UltralyticsDetector, root: Path, limit: int | None = None
+) -> dict[str, Any]:
+    folders = sorted(p for p in root.iterdir() if p.is_dir())
+    if not folders:
+        raise EvalError(f"{root}: no class folders")
+    for folder in folders:
+        try:
+            Card.from_label(folder.name)
+        except CardError:
+            raise EvalError(f"{root}: folder {folder.name!r} is not a card label (contract 1)") from None
+    hits: dict[str, int] = defaultdict(int)
+    totals: dict[str, int] = defaultdict(int)
+    confusions: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    images = skipped = 0
+    for folder in folders:
+        files = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        for image_path in files[:limit]:
+            image = cv2.imread(str(image_path))
+            if image is None:
+                log.warning("unreadable image skipped: %s", image_path)
+                skipped += 1
+                continue
+            images += 1
+            det = detector.detect(image)
+            cards = [i for i, label in enumerate(det.labels) if label != "back"]
+            predicted = det.labels[max(cards, key=lambda i: det.confidence[i])] if cards else "none"
+            totals[folder.name] += 1
+            if predicted == folder.name:
+                hits[folder.name] += 1
+            else:
+                confusions[folder.name][predicted] += 1
+    per_class = {name: round(hits[name] / totals[name], 4) for name in totals}
+    return {
+        "data": str(root),
+        "model": str(getattr(detector, "path", "")),
+        "imgsz": detector.imgsz,
+        "top1_accuracy": round(sum(hits.values()) / max(images, 1), 4),
+        "images": images,
+        "skipped": skipped,
+        "per_class": per_class,
+        "confusions": {k: dict(v) for k, v in confusions.items()},
+    }
+
+
+def evaluate(data: Path, model: Path | None = None, *, imgsz: int | None = None, conf: float = 0.001,
+             limit: int | None = None) -> dict[str, Any]:
+    if not data.exists():
+        raise EvalError(f"no such dataset: {data}")
+    if data.is_dir() and (data / "data.yaml").is_file():
+        data = data / "data.yaml"
+    if data.is_file():
+        detector = load_detector(model, imgsz=imgsz, conf=conf)
+        return evaluate_yolo(detector, data, limit)
+    detector = load_detector(model, imgsz=imgsz, conf=0.25 if conf < 0.25 else conf)
+    return evaluate_folders(detector, data, limit)
+
+
+def main(args: argparse.Namespace) -> int:
+    try:
+        result = evaluate(args.data, args.model, imgsz=args.imgsz, conf=args.conf, limit=args.limit)
+    except EvalError as exc:
+        print(json.dumps({"error": str(exc)}))
+        return 2
+    print(json.dumps(result), file=sys.stdout)
+    return 0
