@@ -34,7 +34,8 @@ def white_balance_gains(image: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]
     """Per-channel gains that make the bright, unsaturated pixels (cards' white borders) neutral."""
     small = cv2.resize(image, (64, 64), interpolation=cv2.INTER_AREA) if image.shape[0] > 64 else image
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
-    mask = (hsv[..., 1] < 60) & (hsv[..., 2] > 150)
+    # Near-white under coloured light is still fairly unsaturated, and among the brightest pixels.
+    mask = (hsv[..., 1] < 110) & (hsv[..., 2] > max(140, np.percentile(hsv[..., 2], 80)))
     if mask.sum() < 20:
         return np.ones(3, np.float32)
     mean: npt.NDArray[np.float32] = small[mask].astype(np.float32).mean(axis=0)

@@ -1,0 +1,96 @@
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from referee.cards import CLASSIC_COLOURS, LB_COLOURS, Colour
+from referee.vision.colour import read_colour, white_balance_gains
+from referee.vision.detect import decode, label_detections, letterbox, nms
+
+
+@pytest.mark.parametrize(
+    ("shape", "size", "expected_r", "expected_pad"),
+    [((720, 1280), 320, 0.25, (0.0, 70.0)), ((540, 405), 320, 320 / 540, (40.0, 0.0)), ((320, 320), 320, 1.0, (0, 0))],
+)
+def test_letterbox(shape: tuple[int, int], size: int, expected_r: float, expected_pad: tuple[float, float]) -> None:
+    image = np.full((*shape, 3), 200, np.uint8)
+    padded, r, pad = letterbox(image, size)
+    assert padded.shape == (size, size, 3)
+    assert r == pytest.approx(expected_r)
+    assert pad == pytest.approx(expected_pad, abs=1)
+    if pad[1] > 0:
+        assert (padded[0] == 114).all() and (padded[int(pad[1]) + 1] == 200).all()
+
+
+def test_nms_keeps_best_of_overlapping() -> None:
+    boxes = np.array([[0, 0, 10, 10], [1, 1, 11, 11], [50, 50, 60, 60]], np.float32)
+    scores = np.array([0.5, 0.9, 0.7], np.float32)
+    assert nms(boxes, scores, 0.5).tolist() == [1, 2]
+    assert nms(boxes, scores, 0.99).tolist() == [1, 2, 0]
+
+
+def test_decode_yolo_head() -> None:
+    nc, anchors = 3, 5
+    out = np.zeros((4 + nc, anchors), np.float32)
+    out[:4, 0] = [100, 100, 20, 40]  # cx cy w h
+    out[4 + 2, 0] = 0.9
+    out[:4, 1] = [101, 101, 20, 40]  # duplicate of anchor 0, weaker: suppressed
+    out[4 + 2, 1] = 0.6
+    out[:4, 2] = [101, 101, 20, 40]  # same place, other class: kept (class-aware NMS)
+    out[4 + 0, 2] = 0.5
+    out[4 + 1, 3] = 0.1  # below the threshold
+    boxes, conf, cls = decode(out, conf=0.25, iou=0.7)
+    assert cls.tolist() == [2, 0]
+    assert conf.tolist() == pytest.approx([0.9, 0.5])
+    assert boxes[0].tolist() == pytest.approx([90, 80, 110, 120])
+    boxes, conf, cls = decode(out, conf=0.25, iou=0.7, agnostic=True)
+    assert cls.tolist() == [2]
+
+
+def _card(bgr: tuple[int, int, int]) -> np.ndarray:
+    """A coloured card with a white oval on a grey table."""
+    import cv2
+
+    image = np.full((200, 200, 3), 90, np.uint8)
+    cv2.rectangle(image, (50, 30), (150, 170), bgr, -1)
+    cv2.ellipse(image, (100, 100), (35, 55), 30, 0, 360, (245, 245, 245), -1)
+    return image
+
+
+@pytest.mark.parametrize(
+    ("bgr", "palette", "expected"),
+    [
+        ((40, 30, 210), CLASSIC_COLOURS, Colour.RED),
+        ((30, 200, 240), CLASSIC_COLOURS, Colour.YELLOW),
+        ((70, 160, 40), CLASSIC_COLOURS, Colour.GREEN),
+        ((200, 120, 20), CLASSIC_COLOURS, Colour.BLUE),
+        ((20, 120, 245), LB_COLOURS, Colour.ORANGE),
+        ((150, 40, 120), LB_COLOURS, Colour.VIOLET),
+    ],
+)
+def test_read_colour(bgr: tuple[int, int, int], palette: tuple[Colour, ...], expected: Colour) -> None:
+    colour, share = read_colour(_card(bgr), (50, 30, 150, 170), palette)
+    assert colour is expected
+    assert share > 0.8
+
+
+def test_read_colour_degenerate_box() -> None:
+    colour, share = read_colour(_card((40, 30, 210)), (10, 10, 11, 11))
+    assert share == 0.0 and colour in CLASSIC_COLOURS
+
+
+def test_white_balance_neutralises_warm_light() -> None:
+    image = _card((200, 120, 20)).astype(np.float32)
+    warm = np.clip(image * np.array([0.7, 0.95, 1.2]), 0, 255).astype(np.uint8)
+    gains = white_balance_gains(warm)
+    assert gains[0] > 1.1 and gains[2] < 0.95
+
+
+def test_label_detections_names_colour_for_coloured_faces_only() -> None:
+    image = _card((40, 30, 210))
+    xyxy = np.array([[50, 30, 150, 170], [0, 0, 40, 40]], np.float32)
+    det = label_detections(image, xyxy, np.array([0.9, 0.8], np.float32), np.array([7, 13], np.int64),
+                           ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "skip", "reverse", "draw2", "wild"),
+                           CLASSIC_COLOURS)
+    assert det.labels == ("red_7", "wild")
+    assert det.colour_confidence[1] == 1.0

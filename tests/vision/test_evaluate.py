@@ -1,0 +1,114 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from referee.cards import FACE_CLASSES
+from referee.vision import evaluate as ev
+from referee.vision.detections import Detections
+
+
+class TableDetector:
+    """A detector double answering from a table keyed by image height (each test image is unique)."""
+
+    def __init__(self, answers: dict[int, list[tuple[str, float, list[float]]]]) -> None:
+        self.answers = answers
+        self.imgsz = 320
+        self.face_names = FACE_CLASSES
+
+    def detect(self, image: np.ndarray) -> Detections:
+        rows = self.answers.get(image.shape[0], [])
+        if not rows:
+            return Detections.empty()
+        labels = tuple(r[0] for r in rows)
+        faces = [label.split("_", 1)[1] if "_" in label and label != "wild_draw4" else label for label in labels]
+        return Detections(
+            np.array([r[2] for r in rows], np.float32),
+            np.array([r[1] for r in rows], np.float32),
+            np.array([FACE_CLASSES.index(f) for f in faces], np.int64),
+            labels,
+            np.ones(len(rows), np.float32),
+        )
+
+
+def _dataset(tmp_path: Path, names: list[str], images: dict[int, list[tuple[int, list[float]]]]) -> Path:
+    (tmp_path / "images/val").mkdir(parents=True)
+    (tmp_path / "labels/val").mkdir(parents=True)
+    for height, boxes in images.items():
+        cv2.imwrite(str(tmp_path / f"images/val/{height}.png"), np.zeros((height, 200, 3), np.uint8))
+        lines = []
+        for cls, (x1, y1, x2, y2) in boxes:
+            lines.append(f"{cls} {(x1 + x2) / 400} {(y1 + y2) / (2 * height)} {(x2 - x1) / 200} {(y2 - y1) / height}")
+        (tmp_path / f"labels/val/{height}.txt").write_text("\n".join(lines))
+    yaml = tmp_path / "data.yaml"
+    yaml.write_text(f"path: {tmp_path}\ntrain: images/val\nval: images/val\nnames:\n" + "".join(f"  - {n}\n" for n in names))
+    return yaml
+
+
+def test_perfect_detector_scores_one(tmp_path: Path) -> None:
+    yaml = _dataset(tmp_path, ["red_7", "blue_skip"], {100: [(0, [10, 10, 50, 80])], 101: [(1, [20, 20, 90, 90])]})
+    det = TableDetector({100: [("red_7", 0.9, [10, 10, 50, 80])], 101: [("blue_skip", 0.8, [20, 20, 90, 90])]})
+    result = ev.evaluate_yolo(det, yaml)  # type: ignore[arg-type]
+    assert result["map50"] == pytest.approx(1.0, abs=0.01)
+    assert result["map50_95"] == pytest.approx(1.0, abs=0.01)
+    assert result["card_accuracy"] == 1.0 and result["precision"] == 1.0 and result["recall"] == 1.0
+    assert result["images"] == 2 and result["mode"] == "label"
+
+
+def test_wrong_colour_and_unlabelled_classes(tmp_path: Path) -> None:
+    yaml = _dataset(tmp_path, ["red_7", "blue_skip"], {100: [(0, [10, 10, 50, 80])], 101: [(1, [20, 20, 90, 90])]})
+    det = TableDetector({
+        100: [("green_7", 0.9, [10, 10, 50, 80]), ("back", 0.9, [100, 10, 150, 80])],  # back ignored
+        101: [("blue_skip", 0.8, [20, 20, 90, 90])],
+    })
+    result = ev.evaluate_yolo(det, yaml)  # type: ignore[arg-type]
+    assert result["per_class"]["red_7"] == 0.0
+    assert result["per_class"]["blue_skip"] == pytest.approx(1.0, abs=0.01)
+    assert result["card_accuracy"] == 0.5
+    assert result["precision"] == 1.0  # green_7 is not a class of this dataset: ignored
+    assert result["recall"] == 0.5
+
+
+def test_loose_box_counts_at_50_not_at_95(tmp_path: Path) -> None:
+    yaml = _dataset(tmp_path, ["7"], {100: [(0, [10, 10, 50, 80])]})
+    det = TableDetector({100: [("red_7", 0.9, [12, 14, 52, 84])]})
+    result = ev.evaluate_yolo(det, yaml)  # type: ignore[arg-type]
+    assert result["mode"] == "face"
+    assert result["map50"] == pytest.approx(1.0, abs=0.01)
+    assert result["map50_95"] < 0.9
+
+
+def test_unknown_class_name_is_an_error(tmp_path: Path) -> None:
+    yaml = _dataset(tmp_path, ["red_7", "purple_3"], {100: []})
+    with pytest.raises(ev.EvalError, match="purple_3"):
+        ev.evaluate_yolo(TableDetector({}), yaml)  # type: ignore[arg-type]
+
+
+def test_folders_top1_and_unreadable_file(tmp_path: Path) -> None:
+    for label, height in [("red_7", 100), ("wild", 101)]:
+        (tmp_path / label).mkdir()
+        cv2.imwrite(str(tmp_path / label / "a.png"), np.zeros((height, 50, 3), np.uint8))
+    (tmp_path / "wild" / "broken.jpg").write_bytes(b"not a jpeg")
+    det = TableDetector({100: [("red_7", 0.5, [0, 0, 10, 10]), ("red_1", 0.4, [0, 0, 9, 9])],
+                         101: [("wild_draw4", 0.9, [0, 0, 10, 10])]})
+    result = ev.evaluate_folders(det, tmp_path)  # type: ignore[arg-type]
+    assert result["top1_accuracy"] == 0.5
+    assert result["images"] == 2 and result["skipped"] == 1
+    assert result["confusions"] == {"wild": {"wild_draw4": 1}}
+
+
+def test_folder_not_a_label(tmp_path: Path) -> None:
+    (tmp_path / "cats").mkdir()
+    with pytest.raises(ev.EvalError, match="cats"):
+        ev.evaluate_folders(TableDetector({}), tmp_path)  # type: ignore[arg-type]
+
+
+def test_cli_reports_missing_dataset(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from referee.cli import main
+
+    assert main(["eval", str(tmp_path / "nope")]) == 2
+    assert "no such dataset" in json.loads(capsys.readouterr().out.strip().splitlines()[-1])["error"]
