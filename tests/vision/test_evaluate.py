@@ -45,7 +45,8 @@ def _dataset(tmp_path: Path, names: list[str], images: dict[int, list[tuple[int,
             lines.append(f"{cls} {(x1 + x2) / 400} {(y1 + y2) / (2 * height)} {(x2 - x1) / 200} {(y2 - y1) / height}")
         (tmp_path / f"labels/val/{height}.txt").write_text("\n".join(lines))
     yaml = tmp_path / "data.yaml"
-    yaml.write_text(f"path: {tmp_path}\ntrain: images/val\nval: images/val\nnames:\n" + "".join(f"  - {n}\n" for n in names))
+    names_yaml = "".join(f"  - {n}\n" for n in names)
+    yaml.write_text(f"path: {tmp_path}\ntrain: images/val\nval: images/val\nnames:\n{names_yaml}")
     return yaml
 
 
