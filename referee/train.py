@@ -43,13 +43,14 @@ AUGMENT: dict[str, Any] = {
 }
 
 
-def export_onnx(weights: Path, imgsz: int, out_dir: Path = MODELS_DIR, name: str = "detector") -> Path:
+def export_onnx(weights: Path, imgsz: int, out_dir: Path | None = None, name: str = "detector") -> Path:
     """Export ``weights`` to ``out_dir/<name>.onnx`` (static shape, opset 17, simplified)."""
     yolo_env.prepare()
     from ultralytics import YOLO
 
     model = YOLO(str(weights))
     exported = Path(model.export(format="onnx", imgsz=imgsz, opset=17, simplify=True, dynamic=False))
+    out_dir = out_dir or MODELS_DIR
     out_dir.mkdir(parents=True, exist_ok=True)
     target = out_dir / f"{name}.onnx"
     if exported.resolve() != target.resolve():
