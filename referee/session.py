@@ -1,0 +1,422 @@
+"""One match being refereed: the Referee, its record in the store, and the events sent to viewers.
+
+The pipeline's capture thread and the web server's handlers share one :class:`MatchSession`. Every
+change goes the same way, under one lock: check it with the referee, write it to the store in one
+transaction, then tell the listeners (the web app's event hub) with an event whose id increases
+monotonically and survives restarts (it is the store's row id), so a viewer that reconnects with
+``Last-Event-ID`` misses nothing.
+
+Listeners are called with the lock held and must not block: the web app's listener only hands the
+event to its event loop, whose per-client queues are bounded (a client that falls behind is
+disconnected and resumes from the store).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import logging
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.rules import ObservationError, Referee
+from referee.store import Store, StoredObservation
+
+__all__ = ["Event", "Listener", "MatchSession"]
+
+log = logging.getLogger(__name__)
+
+Event = dict[str, Any]
+Listener = Callable[[Event], None]
+
+#: Alerts kept in the snapshot (the dashboard's feed on load; older ones are in the store).
+SNAPSHOT_ALERTS = 50
+MAX_SOURCE_LENGTH = 40
+
+
+@dataclass
+class _Game:
+    """What replaying a match's observations gives: the referee and what it said."""
+
+    referee: Referee
+    observations: list[StoredObservation] = field(default_factory=list)
+    outputs: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    rounds: list[dict[str, Any]] = field(default_factory=list)
+    match_winner: int | None = None
+
+    def apply(self, stored: StoredObservation, outputs: Sequence[Mapping[str, Any]]) -> None:
+        """Account for an observation the referee has accepted and the lines it produced."""
+        self.observations.append(stored)
+        if stored.observation.get("type") == "setup":
+            self.rounds.append(
+                {"number": len(self.rounds) + 1, "setup_seq": stored.seq, "winner": None,
+                 "points": None, "scores": None}
+            )
+        for out in outputs:
+            line = dict(out)
+            self.outputs.append((stored.seq, line))
+            kind = line.get("type")
+            if kind == "round_end" and self.rounds:
+                self.rounds[-1]["winner"] = line.get("winner")
+                self.rounds[-1]["points"] = line.get("points")
+            elif kind == "scores" and self.rounds:
+                self.rounds[-1]["scores"] = line.get("scores")
+            elif kind == "match_end":
+                self.match_winner = line.get("winner")
+
+    @property
+    def match_over(self) -> bool:
+        return self.match_winner is not None or bool(self.referee.snapshot().get("match_over"))
+
+
+def _check_observation(obs: object) -> dict[str, Any]:
+    """A deep, JSON-clean copy of ``obs``; raises ObservationError if it cannot be one."""
+    if not isinstance(obs, Mapping):
+        raise ObservationError(f"observation must be a JSON object, not {type(obs).__name__}")
+    if not isinstance(obs.get("type"), str):
+        raise ObservationError(f"observation without a 'type': {dict(obs)!r}")
+    try:
+        clean: dict[str, Any] = json.loads(json.dumps(dict(obs), allow_nan=False))
+    except (TypeError, ValueError) as exc:
+        raise ObservationError(f"observation is not plain JSON ({exc}): {obs!r}") from None
+    return clean
+
+
+def _replay(store: Store, match_id: int) -> _Game:
+    game = _Game(Referee())
+    for stored in store.observations(match_id):
+        try:
+            outputs = game.referee.observe(copy.deepcopy(stored.observation))
+        except ObservationError as exc:
+            # Accepted when it was written; a referee that changed since may refuse it. The record
+            # keeps it either way; the live state goes on without it.
+            log.error("match %d: stored observation %d refused on replay: %s", match_id,
+                      stored.seq, exc)
+            continue
+        game.apply(stored, outputs)
+    return game
+
+
+class MatchSession:
+    """The live match: thread-safe submit/undo/snapshot over a Referee and a :class:`Store`.
+
+    With ``match_id=None`` it resumes the newest unfinished match in the store, or starts a new
+    one from ``rules``/``players``/``dealer``/``options`` (writing its setup observation).
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        rules: str = "official",
+        players: int = 4,
+        dealer: int = 0,
+        options: Mapping[str, Any] | None = None,
+        match_id: int | None = None,
+        names: Sequence[str] | None = None,
+    ) -> None:
+        self.store = store
+        self._lock = threading.RLock()
+        self._listeners: list[Listener] = []
+        self._status: dict[str, Any] = {}
+        self._frame: bytes | None = None
+        self._frame_index = 0
+        self._frame_cond = threading.Condition()
+        with self._lock:
+            if match_id is None:
+                match_id = store.latest_open_match()
+            if match_id is None:
+                setup: dict[str, Any] = {
+                    "type": "setup", "players": players, "dealer": dealer, "rules": rules,
+                    "options": dict(options or {}),
+                }
+                self._match_id, self._names, self._game = self._create_match(setup, names, "session")
+                log.info("match %d started (%s, %d players)", self._match_id, rules, players)
+            else:
+                row = store.match(match_id)
+                self._match_id = match_id
+                self._names = list(row.names) or _default_names(row.players)
+                self._game = _replay(store, match_id)
+                log.info("match %d resumed: %d observations replayed", match_id,
+                         len(self._game.observations))
+
+    # Listeners (the web app's event hub).
+    def add_listener(self, listener: Listener) -> Callable[[], None]:
+        """Call ``listener(event)`` for every new event (it must not block); returns a remover."""
+        with self._lock:
+            self._listeners.append(listener)
+
+        def remove() -> None:
+            with self._lock:
+                if listener in self._listeners:
+                    self._listeners.remove(listener)
+
+        return remove
+
+    def _publish(self, event: Event) -> None:
+        for listener in list(self._listeners):
+            try:
+                listener(event)
+            except Exception:
+                log.exception("event listener failed; event %s is in the store", event.get("id"))
+
+    # Matches and rounds.
+    @property
+    def match_id(self) -> int:
+        return self._match_id
+
+    @property
+    def names(self) -> list[str]:
+        with self._lock:
+            return list(self._names)
+
+    def _create_match(
+        self,
+        setup: dict[str, Any],
+        names: Sequence[str] | None,
+        source: str,
+        close: tuple[int, int | None] | None = None,
+    ) -> tuple[int, list[str], _Game]:
+        setup = _check_observation(setup)
+        if setup.get("type") != "setup":
+            raise ObservationError(f"a match starts with a setup observation, not {setup!r}")
+        game = _Game(Referee())
+        outputs = game.referee.observe(copy.deepcopy(setup))
+        players = int(game.referee.snapshot().get("players") or setup.get("players") or 0)
+        clean_names = _clean_names(names, players)
+        with self.store.transaction() as tx:
+            if close is not None:
+                tx.set_finished(close[0], True, close[1])
+            match_id = tx.create_match(str(setup.get("rules") or "official"), players, clean_names)
+            seq = tx.add_observation(match_id, setup, source)
+            tx.add_outputs(match_id, seq, outputs)
+            game.apply(StoredObservation(seq, setup.get("t"), source, setup), outputs)
+            tx.set_rounds(match_id, game.rounds)
+            event = self._event_payload(
+                "match", match_id, clean_names, game, seq=seq, source=source, observation=setup,
+                outputs=outputs,
+            )
+            event["id"] = tx.add_event(match_id, "match", event)
+        self._publish(event)
+        return match_id, clean_names, game
+
+    def new_match(
+        self, setup: Mapping[str, Any], names: Sequence[str] | None = None, source: str = "operator"
+    ) -> int:
+        """Close the current match and start another from a setup observation; returns its id."""
+        with self._lock:
+            self._match_id, self._names, self._game = self._create_match(
+                dict(setup), names, _check_source(source),
+                close=(self._match_id, self._game.match_winner),
+            )
+            log.info("match %d started by %s", self._match_id, source)
+            return self._match_id
+
+    def set_names(self, names: Sequence[str]) -> None:
+        """Name the seats (clockwise from seat 0)."""
+        with self._lock:
+            clean = _clean_names(names, self._players())
+            with self.store.transaction() as tx:
+                tx.set_names(self._match_id, clean)
+                self._names = clean
+                event = self._event_payload("names", self._match_id, clean, self._game)
+                event["id"] = tx.add_event(self._match_id, "names", event)
+            self._publish(event)
+
+    def _players(self) -> int:
+        return int(self._game.referee.snapshot().get("players") or len(self._names))
+
+    # Observations.
+    def submit(self, obs: Mapping[str, Any], source: str = "camera") -> list[dict[str, Any]]:
+        """Judge ``obs``, record it and its outputs, broadcast; returns the referee's output lines.
+
+        Raises :class:`referee.rules.ObservationError` on bad input; then nothing is recorded.
+        """
+        return [dict(o) for o in self.submit_event(obs, source)["outputs"]]
+
+    def submit_event(self, obs: Mapping[str, Any], source: str = "camera") -> Event:
+        """:meth:`submit`, returning the whole event (``id``, ``seq``, ``outputs``, ``state``)."""
+        clean = _check_observation(obs)
+        source = _check_source(source)
+        with self._lock:
+            outputs = self._game.referee.observe(copy.deepcopy(clean))
+            try:
+                return self._record(clean, source, outputs, kind="observation")
+            except BaseException:
+                # The referee moved on but the record did not: put the referee back.
+                self._game = _replay(self.store, self._match_id)
+                raise
+
+    def _record(
+        self,
+        clean: dict[str, Any],
+        source: str,
+        outputs: Sequence[Mapping[str, Any]],
+        *,
+        kind: str,
+        undone_seq: int | None = None,
+    ) -> Event:
+        game = self._game
+        players_before = len(self._names)
+        with self.store.transaction() as tx:
+            if undone_seq is not None:
+                tx.mark_undone(self._match_id, undone_seq)
+            seq = tx.add_observation(self._match_id, clean, source)
+            tx.add_outputs(self._match_id, seq, outputs)
+            game.apply(StoredObservation(seq, clean.get("t"), source, clean), outputs)
+            if clean.get("type") == "setup":
+                players = self._players()
+                if players != players_before:
+                    self._names = _clean_names(self._names, players)
+                    tx.set_names(self._match_id, self._names)
+            tx.set_rounds(self._match_id, game.rounds)
+            if game.match_over:
+                tx.set_finished(self._match_id, True, game.match_winner)
+            extra: dict[str, Any] = {} if undone_seq is None else {"undone_seq": undone_seq}
+            event = self._event_payload(
+                kind, self._match_id, self._names, game, seq=seq, source=source,
+                observation=clean, outputs=outputs, **extra,
+            )
+            event["id"] = tx.add_event(self._match_id, kind, event)
+        self._publish(event)
+        return event
+
+    def undo(self) -> None:
+        """Drop the last observation (it stays in the record, marked undone) and rebuild by replay."""
+        with self._lock:
+            active = self._game.observations
+            if len(active) <= 1:
+                raise ValueError("nothing to undo: only the match's setup is left")
+            last = active[-1]
+            game = self._rebuilt(active[:-1])
+            with self.store.transaction() as tx:
+                tx.mark_undone(self._match_id, last.seq)
+                tx.set_rounds(self._match_id, game.rounds)
+                tx.set_finished(self._match_id, game.match_over, game.match_winner)
+                event = self._event_payload(
+                    "undo", self._match_id, self._names, game, seq=last.seq, source=last.source,
+                    observation=last.observation, outputs=[],
+                )
+                event["id"] = tx.add_event(self._match_id, "undo", event)
+            self._game = game
+            self._publish(event)
+            log.info("match %d: observation %d undone", self._match_id, last.seq)
+
+    def correct(self, card: str, color: str | None = None, source: str = "operator") -> Event:
+        """Replace the last play's card (a misread) and judge the play again; returns the event."""
+        with self._lock:
+            active = self._game.observations
+            if not active or active[-1].observation.get("type") != "play":
+                raise ObservationError("the last observation is not a play: nothing to correct")
+            last = active[-1]
+            fixed = dict(last.observation, card=card)
+            if color is not None:
+                fixed["color"] = color
+            fixed = _check_observation(fixed)
+            game = self._rebuilt(active[:-1])
+            outputs = game.referee.observe(copy.deepcopy(fixed))
+            previous, self._game = self._game, game
+            try:
+                return self._record(fixed, _check_source(source), outputs, kind="correct",
+                                    undone_seq=last.seq)
+            except BaseException:
+                self._game = previous
+                raise
+
+    def _rebuilt(self, observations: Sequence[StoredObservation]) -> _Game:
+        game = _Game(Referee())
+        for stored in observations:
+            game.apply(stored, game.referee.observe(copy.deepcopy(stored.observation)))
+        return game
+
+    # Views.
+    def _event_payload(
+        self, kind: str, match_id: int, names: Sequence[str], game: _Game, **fields: Any
+    ) -> Event:
+        event: Event = {"kind": kind, "match_id": match_id}
+        event.update(fields)
+        if "outputs" in event:
+            event["outputs"] = [dict(o) for o in event["outputs"]]
+        event["state"] = _state(match_id, names, game)
+        return event
+
+    def snapshot(self) -> dict[str, Any]:
+        """Referee.snapshot() plus names, rounds, recent alerts, last event id and pipeline status."""
+        with self._lock:
+            state = _state(self._match_id, self._names, self._game)
+            state["alerts"] = [
+                dict(out, seq=seq) for seq, out in self._game.outputs if out.get("type") == "alert"
+            ][-SNAPSHOT_ALERTS:]
+            state["event_id"] = self.store.last_event_id()
+            state["status"] = dict(self._status)
+            return state
+
+    def events_since(self, event_id: int) -> list[Event]:
+        """Every event after ``event_id`` (from the store), oldest first."""
+        return self.store.events_since(event_id)
+
+    @property
+    def last_event_id(self) -> int:
+        return self.store.last_event_id()
+
+    def export_log(self) -> list[dict[str, Any]]:
+        """The match's observation log (contract 2, undone lines left out): ``referee replay`` input."""
+        with self._lock:
+            return [copy.deepcopy(s.observation) for s in self._game.observations]
+
+    def outputs(self) -> list[dict[str, Any]]:
+        """Every referee output line of the match so far, in order."""
+        with self._lock:
+            return [dict(out) for _, out in self._game.outputs]
+
+    # The pipeline's side.
+    def set_frame(self, jpeg: bytes) -> None:
+        """The latest annotated camera frame (JPEG bytes) for ``/stream.mjpg``."""
+        with self._frame_cond:
+            self._frame = bytes(jpeg)
+            self._frame_index += 1
+            self._frame_cond.notify_all()
+
+    def frame(self) -> tuple[int, bytes | None]:
+        """``(frame_index, jpeg)``; the index grows with every :meth:`set_frame`."""
+        with self._frame_cond:
+            return self._frame_index, self._frame
+
+    def set_status(self, **fields: Any) -> None:
+        """Pipeline health (fps, camera state, detections...), shown in ``/api/state``."""
+        with self._lock:
+            self._status.update(fields)
+
+
+def _state(match_id: int, names: Sequence[str], game: _Game) -> dict[str, Any]:
+    state = dict(game.referee.snapshot())
+    state["match_id"] = match_id
+    state["names"] = list(names)
+    state["rounds"] = copy.deepcopy(game.rounds)
+    state["seq"] = game.observations[-1].seq if game.observations else 0
+    state["last_play_seat"] = _last_play_seat(game)
+    return state
+
+
+def _last_play_seat(game: _Game) -> int | None:
+    for stored in reversed(game.observations):
+        if stored.observation.get("type") == "play":
+            seat = stored.observation.get("seat")
+            return seat if isinstance(seat, int) else None
+    return None
+
+
+def _default_names(players: int) -> list[str]:
+    return [f"Player {i + 1}" for i in range(players)]
+
+
+def _clean_names(names: Sequence[str] | None, players: int) -> list[str]:
+    given = [str(n).strip()[:40] for n in (names or [])]
+    return [given[i] if i < len(given) and given[i] else f"Player {i + 1}" for i in range(players)]
+
+
+def _check_source(source: str) -> str:
+    if not isinstance(source, str) or not source or len(source) > MAX_SOURCE_LENGTH:
+        raise ObservationError(f"source must be a short non-empty string: {source!r}")
+    return source

@@ -1,0 +1,378 @@
+"""The record of a match: SQLite (WAL) tables for matches, rounds, observations, outputs and events.
+
+Everything the referee is told (contract 2) and everything it says (contract 3) is written here, in
+one transaction per observation, *before* anything is broadcast: a server killed mid-game restarts on
+the same file and resumes the same match with nothing lost.
+
+- ``matches``: one row per match (preset, seats, players' names, finished/winner).
+- ``rounds``: one row per round of a match (the setup observation that began it, winner, points,
+  scores after it), kept in step with the observations.
+- ``observations``: ``(match_id, seq)`` -> ``t``, ``source``, the observation as JSON; an undone
+  observation stays in the record with ``undone = 1`` and is left out of the replayable log.
+- ``outputs``: the referee's output lines for each observation (``alerts`` is a view of them).
+- ``events``: what was broadcast, with a global, monotonically increasing id (server-sent events
+  resume from it).
+
+A :class:`Store` is thread-safe: one connection guarded by a re-entrant lock; writes go through
+:meth:`Store.transaction`.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+import threading
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+__all__ = ["MatchRow", "Store", "StoreError", "StoredObservation", "Transaction"]
+
+log = logging.getLogger(__name__)
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS matches (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    created_at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+    rules       TEXT NOT NULL,
+    players     INTEGER NOT NULL,
+    names       TEXT NOT NULL DEFAULT '[]',
+    finished    INTEGER NOT NULL DEFAULT 0,
+    winner      INTEGER
+);
+CREATE TABLE IF NOT EXISTS rounds (
+    match_id    INTEGER NOT NULL REFERENCES matches(id),
+    number      INTEGER NOT NULL,
+    setup_seq   INTEGER NOT NULL,
+    winner      INTEGER,
+    points      INTEGER,
+    scores      TEXT,
+    PRIMARY KEY (match_id, number)
+);
+CREATE TABLE IF NOT EXISTS observations (
+    match_id    INTEGER NOT NULL REFERENCES matches(id),
+    seq         INTEGER NOT NULL,
+    t           REAL,
+    source      TEXT NOT NULL,
+    json        TEXT NOT NULL,
+    undone      INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (match_id, seq)
+);
+CREATE TABLE IF NOT EXISTS outputs (
+    match_id    INTEGER NOT NULL,
+    seq         INTEGER NOT NULL,
+    idx         INTEGER NOT NULL,
+    type        TEXT NOT NULL,
+    code        TEXT,
+    seat        INTEGER,
+    json        TEXT NOT NULL,
+    PRIMARY KEY (match_id, seq, idx),
+    FOREIGN KEY (match_id, seq) REFERENCES observations(match_id, seq)
+);
+CREATE VIEW IF NOT EXISTS alerts AS
+    SELECT o.match_id, o.seq, o.idx, o.code, o.seat, o.json
+    FROM outputs o JOIN observations b ON b.match_id = o.match_id AND b.seq = o.seq
+    WHERE o.type = 'alert' AND b.undone = 0;
+CREATE TABLE IF NOT EXISTS events (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    match_id    INTEGER NOT NULL,
+    kind        TEXT NOT NULL,
+    json        TEXT NOT NULL
+);
+"""
+
+Synchronous = Literal["OFF", "NORMAL", "FULL", "EXTRA"]
+
+
+class StoreError(RuntimeError):
+    """The record cannot be read or written as asked (unknown match, nothing to undo...)."""
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRow:
+    """One match as recorded."""
+
+    id: int
+    created_at: str
+    rules: str
+    players: int
+    names: tuple[str, ...]
+    finished: bool
+    winner: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class StoredObservation:
+    """One observation as recorded: its place in the match, when and where from, and the object."""
+
+    seq: int
+    t: float | None
+    source: str
+    observation: dict[str, Any]
+    undone: bool = False
+
+
+def _dumps(value: object) -> str:
+    return json.dumps(value, separators=(",", ":"), allow_nan=False, sort_keys=False)
+
+
+class Transaction:
+    """Writes inside one SQLite transaction; obtained from :meth:`Store.transaction`."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+
+    def create_match(self, rules: str, players: int, names: Sequence[str]) -> int:
+        cur = self._conn.execute(
+            "INSERT INTO matches (rules, players, names) VALUES (?, ?, ?)",
+            (rules, players, _dumps(list(names))),
+        )
+        assert cur.lastrowid is not None
+        return int(cur.lastrowid)
+
+    def set_names(self, match_id: int, names: Sequence[str]) -> None:
+        self._conn.execute(
+            "UPDATE matches SET names = ? WHERE id = ?", (_dumps(list(names)), match_id)
+        )
+
+    def set_finished(self, match_id: int, finished: bool, winner: int | None = None) -> None:
+        self._conn.execute(
+            "UPDATE matches SET finished = ?, winner = ? WHERE id = ?",
+            (int(finished), winner, match_id),
+        )
+
+    def add_observation(
+        self, match_id: int, observation: Mapping[str, Any], source: str
+    ) -> int:
+        """Append an observation to the match; returns its ``seq`` (never reused, even after undo)."""
+        row = self._conn.execute(
+            "SELECT COALESCE(MAX(seq), 0) FROM observations WHERE match_id = ?", (match_id,)
+        ).fetchone()
+        seq = int(row[0]) + 1
+        t = observation.get("t")
+        self._conn.execute(
+            "INSERT INTO observations (match_id, seq, t, source, json) VALUES (?, ?, ?, ?, ?)",
+            (
+                match_id,
+                seq,
+                float(t) if isinstance(t, int | float) and not isinstance(t, bool) else None,
+                source,
+                _dumps(dict(observation)),
+            ),
+        )
+        return seq
+
+    def add_outputs(self, match_id: int, seq: int, outputs: Sequence[Mapping[str, Any]]) -> None:
+        self._conn.executemany(
+            "INSERT INTO outputs (match_id, seq, idx, type, code, seat, json)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [
+                (
+                    match_id,
+                    seq,
+                    idx,
+                    str(out.get("type", "")),
+                    out.get("code") if isinstance(out.get("code"), str) else None,
+                    out.get("seat") if isinstance(out.get("seat"), int) else None,
+                    _dumps(dict(out)),
+                )
+                for idx, out in enumerate(outputs)
+            ],
+        )
+
+    def mark_undone(self, match_id: int, seq: int) -> None:
+        cur = self._conn.execute(
+            "UPDATE observations SET undone = 1 WHERE match_id = ? AND seq = ? AND undone = 0",
+            (match_id, seq),
+        )
+        if cur.rowcount != 1:
+            raise StoreError(f"no active observation {seq} in match {match_id}")
+
+    def set_rounds(self, match_id: int, rounds: Sequence[Mapping[str, Any]]) -> None:
+        """Replace the match's rounds (``number``, ``setup_seq``, ``winner``, ``points``, ``scores``)."""
+        self._conn.execute("DELETE FROM rounds WHERE match_id = ?", (match_id,))
+        self._conn.executemany(
+            "INSERT INTO rounds (match_id, number, setup_seq, winner, points, scores)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            [
+                (
+                    match_id,
+                    r["number"],
+                    r["setup_seq"],
+                    r.get("winner"),
+                    r.get("points"),
+                    None if r.get("scores") is None else _dumps(r["scores"]),
+                )
+                for r in rounds
+            ],
+        )
+
+    def add_event(self, match_id: int, kind: str, payload: Mapping[str, Any]) -> int:
+        """Record a broadcast event; returns its id (global, increasing)."""
+        cur = self._conn.execute(
+            "INSERT INTO events (match_id, kind, json) VALUES (?, ?, ?)",
+            (match_id, kind, _dumps(dict(payload))),
+        )
+        assert cur.lastrowid is not None
+        return int(cur.lastrowid)
+
+
+class Store:
+    """SQLite record of matches; ``path`` is a file (WAL journal) or ``":memory:"``.
+
+    ``synchronous="FULL"`` (default) syncs every commit, so an acknowledged observation survives a
+    power cut as well as a killed process; ``"NORMAL"`` survives a killed process only.
+    """
+
+    def __init__(self, path: Path | str, *, synchronous: Synchronous = "FULL") -> None:
+        self.path = str(path)
+        if synchronous not in ("OFF", "NORMAL", "FULL", "EXTRA"):
+            raise ValueError(f"unknown synchronous mode: {synchronous!r}")
+        self._lock = threading.RLock()
+        # isolation_level=None: transactions are explicit (BEGIN IMMEDIATE ... COMMIT).
+        self._conn = sqlite3.connect(
+            self.path, check_same_thread=False, isolation_level=None, timeout=10.0
+        )
+        self._conn.row_factory = sqlite3.Row
+        with self._lock:
+            if self.path != ":memory:":
+                mode = self._conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+                if str(mode).lower() != "wal":
+                    log.warning("SQLite journal mode is %s, not WAL, for %s", mode, self.path)
+            self._conn.execute(f"PRAGMA synchronous={synchronous}")
+            self._conn.execute("PRAGMA foreign_keys=ON")
+            self._conn.executescript(_SCHEMA)
+            version = int(self._conn.execute("PRAGMA user_version").fetchone()[0])
+            if version == 0:
+                self._conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            elif version != SCHEMA_VERSION:
+                raise StoreError(
+                    f"{self.path}: schema version {version}, this program writes {SCHEMA_VERSION}"
+                )
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def journal_mode(self) -> str:
+        with self._lock:
+            return str(self._conn.execute("PRAGMA journal_mode").fetchone()[0]).lower()
+
+    @contextmanager
+    def transaction(self) -> Iterator[Transaction]:
+        """One atomic write: everything inside is committed together or not at all."""
+        with self._lock:
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield Transaction(self._conn)
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            self._conn.execute("COMMIT")
+
+    # Reads.
+    def _rows(self, sql: str, params: Sequence[object] = ()) -> list[sqlite3.Row]:
+        with self._lock:
+            return list(self._conn.execute(sql, params).fetchall())
+
+    def match(self, match_id: int) -> MatchRow:
+        rows = self._rows("SELECT * FROM matches WHERE id = ?", (match_id,))
+        if not rows:
+            raise StoreError(f"no match {match_id} in {self.path}")
+        return _match_row(rows[0])
+
+    def matches(self) -> list[MatchRow]:
+        return [_match_row(r) for r in self._rows("SELECT * FROM matches ORDER BY id")]
+
+    def latest_open_match(self) -> int | None:
+        """The newest match that has not finished, if any."""
+        rows = self._rows("SELECT id FROM matches WHERE finished = 0 ORDER BY id DESC LIMIT 1")
+        return int(rows[0]["id"]) if rows else None
+
+    def observations(self, match_id: int, *, include_undone: bool = False) -> list[StoredObservation]:
+        sql = "SELECT seq, t, source, json, undone FROM observations WHERE match_id = ?"
+        if not include_undone:
+            sql += " AND undone = 0"
+        return [
+            StoredObservation(
+                seq=int(r["seq"]),
+                t=r["t"],
+                source=str(r["source"]),
+                observation=json.loads(r["json"]),
+                undone=bool(r["undone"]),
+            )
+            for r in self._rows(sql + " ORDER BY seq", (match_id,))
+        ]
+
+    def outputs(self, match_id: int, *, include_undone: bool = False) -> list[tuple[int, dict[str, Any]]]:
+        """``(seq, output line)`` for every output of the match, in order."""
+        sql = (
+            "SELECT o.seq, o.json FROM outputs o JOIN observations b"
+            " ON b.match_id = o.match_id AND b.seq = o.seq WHERE o.match_id = ?"
+        )
+        if not include_undone:
+            sql += " AND b.undone = 0"
+        rows = self._rows(sql + " ORDER BY o.seq, o.idx", (match_id,))
+        return [(int(r["seq"]), json.loads(r["json"])) for r in rows]
+
+    def alerts(self, match_id: int) -> list[tuple[int, dict[str, Any]]]:
+        rows = self._rows(
+            "SELECT seq, json FROM alerts WHERE match_id = ? ORDER BY seq, idx", (match_id,)
+        )
+        return [(int(r["seq"]), json.loads(r["json"])) for r in rows]
+
+    def rounds(self, match_id: int) -> list[dict[str, Any]]:
+        rows = self._rows("SELECT * FROM rounds WHERE match_id = ? ORDER BY number", (match_id,))
+        return [
+            {
+                "number": int(r["number"]),
+                "setup_seq": int(r["setup_seq"]),
+                "winner": r["winner"],
+                "points": r["points"],
+                "scores": None if r["scores"] is None else json.loads(r["scores"]),
+            }
+            for r in rows
+        ]
+
+    def last_event_id(self) -> int:
+        rows = self._rows("SELECT COALESCE(MAX(id), 0) AS last FROM events")
+        return int(rows[0]["last"])
+
+    def events_since(self, event_id: int, limit: int | None = None) -> list[dict[str, Any]]:
+        """Events with an id above ``event_id``, oldest first, each with its ``id`` and ``kind``."""
+        sql = "SELECT id, kind, json FROM events WHERE id > ? ORDER BY id"
+        params: list[object] = [event_id]
+        if limit is not None:
+            sql += " LIMIT ?"
+            params.append(limit)
+        out = []
+        for r in self._rows(sql, params):
+            event = json.loads(r["json"])
+            event["id"] = int(r["id"])
+            event["kind"] = str(r["kind"])
+            out.append(event)
+        return out
+
+
+def _match_row(r: sqlite3.Row) -> MatchRow:
+    return MatchRow(
+        id=int(r["id"]),
+        created_at=str(r["created_at"]),
+        rules=str(r["rules"]),
+        players=int(r["players"]),
+        names=tuple(json.loads(r["names"])),
+        finished=bool(r["finished"]),
+        winner=r["winner"],
+    )

@@ -1,0 +1,511 @@
+"""The web side: dashboard, OBS overlay, MJPEG live view, JSON state, server-sent events, controls.
+
+``create_app(session, token=...)`` builds a FastAPI app around one :class:`MatchSession`; nothing
+lives at module level. Viewing is open; every control needs the admin token (``Authorization:
+Bearer <token>`` or ``X-Admin-Token``). Pages and static files are read from the package once, at
+start: no path from a request ever reaches the file system.
+
+Events reach browsers through :class:`EventHub`: the session calls the hub's listener from whatever
+thread submitted the observation; the listener only schedules the event on the server's event loop,
+which appends it to each client's bounded buffer. A client whose buffer fills (a slow reader) is
+switched to catching up from the store, so it costs the pipeline nothing and misses nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import importlib.resources
+import json
+import logging
+import secrets
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Literal
+
+import uvicorn
+from fastapi import Depends, FastAPI, Header, HTTPException, Query, Request
+from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+from referee.cards import DECKS
+from referee.rules import ObservationError
+from referee.session import Event, MatchSession
+from referee.store import StoreError
+
+__all__ = ["EventHub", "create_app", "make_server", "serve"]
+
+log = logging.getLogger(__name__)
+
+MJPEG_BOUNDARY = "frame"
+_STATIC_TYPES = {".css": "text/css; charset=utf-8", ".js": "text/javascript; charset=utf-8",
+                 ".jpg": "image/jpeg", ".png": "image/png", ".svg": "image/svg+xml"}
+
+# Request models: contract-2 observations, strict.
+Label = Annotated[str, StringConstraints(strip_whitespace=True, to_lower=True, min_length=1,
+                                         max_length=32, pattern=r"^[a-z0-9_/]+$")]
+ColourName = Annotated[str, StringConstraints(strip_whitespace=True, to_lower=True, min_length=1,
+                                              max_length=16, pattern=r"^[a-z]+$")]
+Seat = Annotated[int, Field(ge=0, le=15)]
+Name = Annotated[str, StringConstraints(strip_whitespace=True, max_length=40)]
+PresetName = Annotated[str, StringConstraints(max_length=32, pattern=r"^[a-z0-9_-]+$")]
+OptionValue = bool | int | float | str
+Options = Annotated[dict[Annotated[str, StringConstraints(max_length=40)], OptionValue],
+                    Field(max_length=40)]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class _Obs(_Strict):
+    t: float | None = Field(default=None, ge=0, allow_inf_nan=False)
+
+
+class SetupObs(_Obs):
+    type: Literal["setup"]
+    players: int = Field(ge=2, le=10)
+    dealer: int = Field(default=0, ge=0, le=9)
+    rules: PresetName | None = None
+    hand_size: int | None = Field(default=None, ge=1, le=30)
+    options: Options = Field(default_factory=dict)
+
+
+class StartObs(_Obs):
+    type: Literal["start"]
+    card: Label
+
+
+class PlayObs(_Obs):
+    type: Literal["play"]
+    card: Label
+    seat: Seat | None = None
+    color: ColourName | None = None
+    target: Seat | None = None  # the seat a seven swaps hands with (seven-zero)
+
+
+class ColorObs(_Obs):
+    type: Literal["color"]
+    color: ColourName
+    seat: Seat | None = None
+
+
+class DrawObs(_Obs):
+    type: Literal["draw"]
+    seat: Seat | None = None
+    count: int = Field(default=1, ge=1, le=60)
+
+
+class PassObs(_Obs):
+    type: Literal["pass"]
+    seat: Seat | None = None
+
+
+class UnoObs(_Obs):
+    type: Literal["uno"]
+    seat: Seat | None = None
+
+
+class ChallengeObs(_Obs):
+    type: Literal["challenge"]
+    seat: Seat | None = None
+
+
+class RevealObs(_Obs):
+    type: Literal["reveal"]
+    seat: Seat | None = None
+    cards: list[Label] = Field(max_length=120)
+
+
+Observation = Annotated[
+    SetupObs | StartObs | PlayObs | ColorObs | DrawObs | PassObs | UnoObs | ChallengeObs
+    | RevealObs,
+    Field(discriminator="type"),
+]
+
+
+class SetupIn(_Strict):
+    """A new match (``mode="match"``) or the next round of this one (``mode="round"``)."""
+
+    mode: Literal["match", "round"] = "match"
+    names: list[Name] = Field(default_factory=list, max_length=10)
+    players: int | None = Field(default=None, ge=2, le=10)
+    dealer: int = Field(default=0, ge=0, le=9)
+    rules: PresetName | None = None
+    hand_size: int | None = Field(default=None, ge=1, le=30)
+    options: Options = Field(default_factory=dict)
+    target: int | None = Field(default=None, ge=1, le=100000)
+
+
+class CorrectIn(_Strict):
+    card: Label
+    color: ColourName | None = None
+
+
+class NamesIn(_Strict):
+    names: list[Name] = Field(min_length=1, max_length=10)
+
+
+class EventOut(BaseModel):
+    id: int
+    kind: str
+    seq: int | None = None
+    outputs: list[dict[str, Any]] = Field(default_factory=list)
+
+
+class OkOut(BaseModel):
+    ok: bool = True
+    event_id: int
+
+
+# Static assets, loaded once.
+def _load_assets() -> dict[str, tuple[bytes, str]]:
+    root = importlib.resources.files("referee.web")
+    assets: dict[str, tuple[bytes, str]] = {}
+    for folder in ("static", "templates"):
+        for entry in (root / folder).iterdir():
+            suffix = "." + entry.name.rsplit(".", 1)[-1]
+            if entry.is_file() and (suffix in _STATIC_TYPES or suffix == ".html"):
+                kind = "text/html; charset=utf-8" if suffix == ".html" else _STATIC_TYPES[suffix]
+                assets[f"{folder}/{entry.name}"] = (entry.read_bytes(), kind)
+    return assets
+
+
+# Event fan-out.
+@dataclass(eq=False)
+class _Client:
+    last_id: int
+    catch_up: bool
+    buffer: collections.deque[tuple[int, bytes]] = field(default_factory=collections.deque)
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+def encode_event(event: Event) -> bytes:
+    """One server-sent event: ``id`` is the event's id, ``data`` its JSON (one line)."""
+    data = json.dumps(event, separators=(",", ":"), allow_nan=False)
+    return f"id: {event['id']}\ndata: {data}\n\n".encode()
+
+
+class EventHub:
+    """Fans session events out to SSE clients on one event loop, with a bounded buffer each."""
+
+    def __init__(self, session: MatchSession, *, buffer_size: int = 256,
+                 keepalive_s: float = 15.0) -> None:
+        self.session = session
+        self.buffer_size = buffer_size
+        self.keepalive_s = keepalive_s
+        self.closing = False
+        self._clients: set[_Client] = set()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._remove_listener: Callable[[], None] | None = None
+        self.overflows = 0
+
+    @property
+    def clients(self) -> int:
+        return len(self._clients)
+
+    def start(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+        self._remove_listener = self.session.add_listener(self._from_any_thread)
+
+    def close(self) -> None:
+        """Stop: every open stream ends (clients reconnect elsewhere or later and resume)."""
+        self.closing = True
+        if self._remove_listener is not None:
+            self._remove_listener()
+            self._remove_listener = None
+        for client in self._clients:
+            client.wake.set()
+
+    def _from_any_thread(self, event: Event) -> None:
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            return
+        with contextlib.suppress(RuntimeError):  # the loop is shutting down
+            loop.call_soon_threadsafe(self._dispatch, int(event["id"]), encode_event(event))
+
+    def _dispatch(self, event_id: int, data: bytes) -> None:
+        for client in self._clients:
+            if client.catch_up:
+                continue
+            if len(client.buffer) >= self.buffer_size:
+                # Too slow: drop its buffer and let it catch up from the store.
+                client.buffer.clear()
+                client.catch_up = True
+                self.overflows += 1
+            else:
+                client.buffer.append((event_id, data))
+            client.wake.set()
+
+    async def stream(self, after: int | None) -> AsyncIterator[bytes]:
+        """An SSE byte stream of every event with an id above ``after`` (default: from now on)."""
+        if after is None:
+            start = await asyncio.to_thread(self.session.store.last_event_id)
+            client = _Client(last_id=start, catch_up=False)
+        else:
+            client = _Client(last_id=after, catch_up=True)
+        self._clients.add(client)
+        try:
+            yield b"retry: 1000\n\n"
+            while not self.closing:
+                if client.catch_up:
+                    client.catch_up = False
+                    client.buffer.clear()
+                    while True:
+                        batch = await asyncio.to_thread(
+                            self.session.store.events_since, client.last_id, 500
+                        )
+                        for event in batch:
+                            yield encode_event(event)
+                            client.last_id = int(event["id"])
+                        if len(batch) < 500:
+                            break
+                    continue
+                while client.buffer and not client.catch_up:
+                    event_id, data = client.buffer.popleft()
+                    if event_id > client.last_id:
+                        yield data
+                        client.last_id = event_id
+                if client.catch_up or client.buffer or self.closing:
+                    continue
+                client.wake.clear()
+                try:
+                    await asyncio.wait_for(client.wake.wait(), self.keepalive_s)
+                except TimeoutError:
+                    yield b": keepalive\n\n"
+        finally:
+            self._clients.discard(client)
+
+
+def _placeholder(assets: dict[str, tuple[bytes, str]]) -> bytes:
+    return assets["static/placeholder.jpg"][0]
+
+
+def _mjpeg_part(jpeg: bytes) -> bytes:
+    head = (f"--{MJPEG_BOUNDARY}\r\nContent-Type: image/jpeg\r\n"
+            f"Content-Length: {len(jpeg)}\r\n\r\n").encode()
+    return head + jpeg + b"\r\n"
+
+
+def create_app(
+    session: MatchSession,
+    token: str | None = None,
+    *,
+    max_stream_fps: float = 15.0,
+    sse_buffer: int = 256,
+    sse_keepalive_s: float = 15.0,
+) -> FastAPI:
+    """The web app for ``session``; ``token`` guards the controls (random if not given)."""
+    admin_token = token or secrets.token_urlsafe(16)
+    assets = _load_assets()
+    hub = EventHub(session, buffer_size=sse_buffer, keepalive_s=sse_keepalive_s)
+    labels = sorted({label for deck in DECKS.values() for label in deck.labels()})
+    frame_interval = 1.0 / max(max_stream_fps, 0.1)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        hub.start(asyncio.get_running_loop())
+        try:
+            yield
+        finally:
+            hub.close()
+
+    app = FastAPI(title="UNO referee", lifespan=lifespan, docs_url=None, redoc_url=None,
+                  openapi_url=None)
+    app.state.session = session
+    app.state.token = admin_token
+    app.state.hub = hub
+
+    def require_admin(
+        authorization: Annotated[str | None, Header()] = None,
+        x_admin_token: Annotated[str | None, Header()] = None,
+    ) -> None:
+        supplied = x_admin_token
+        if supplied is None and authorization is not None:
+            scheme, _, value = authorization.partition(" ")
+            supplied = value.strip() if scheme.lower() == "bearer" else None
+        if supplied is None or not secrets.compare_digest(supplied.encode(), admin_token.encode()):
+            raise HTTPException(
+                status_code=401,
+                detail="admin token required: send 'Authorization: Bearer <token>' or "
+                "'X-Admin-Token: <token>'",
+                headers={"WWW-Authenticate": "Bearer"},
+            )
+
+    admin = [Depends(require_admin)]
+
+    def event_out(event: Event) -> EventOut:
+        return EventOut(id=event["id"], kind=event["kind"], seq=event.get("seq"),
+                        outputs=event.get("outputs", []))
+
+    def page(name: str) -> HTMLResponse:
+        body, _ = assets[f"templates/{name}"]
+        return HTMLResponse(body, headers={"Cache-Control": "no-cache"})
+
+    @app.exception_handler(ObservationError)
+    async def _rejected(_: Request, exc: ObservationError) -> JSONResponse:
+        return JSONResponse({"detail": f"observation rejected: {exc}"}, status_code=400)
+
+    @app.exception_handler(StoreError)
+    async def _store_failed(_: Request, exc: StoreError) -> JSONResponse:
+        log.error("store: %s", exc)
+        return JSONResponse({"detail": f"record unavailable: {exc}"}, status_code=503)
+
+    # Pages.
+    @app.get("/", response_class=HTMLResponse)
+    def dashboard() -> HTMLResponse:
+        return page("dashboard.html")
+
+    @app.get("/overlay", response_class=HTMLResponse)
+    def overlay() -> HTMLResponse:
+        return page("overlay.html")
+
+    @app.get("/static/{name}")
+    def static(name: str) -> Response:
+        asset = assets.get(f"static/{name}")  # a dictionary lookup: never a file path
+        if asset is None:
+            raise HTTPException(status_code=404, detail=f"no static file {name!r}")
+        return Response(asset[0], media_type=asset[1], headers={"Cache-Control": "no-cache"})
+
+    @app.get("/healthz")
+    def healthz() -> dict[str, Any]:
+        return {"ok": True, "match_id": session.match_id, "event_id": session.last_event_id,
+                "sse_clients": hub.clients}
+
+    # Views.
+    @app.get("/api/state")
+    def state() -> dict[str, Any]:
+        return session.snapshot()
+
+    @app.get("/api/meta")
+    def meta() -> dict[str, Any]:
+        from referee.rules import PRESETS
+
+        presets = [p if isinstance(p, str) else str(getattr(p, "name", p)) for p in PRESETS]
+        return {"presets": presets, "labels": labels,
+                "colours": sorted({c.value for d in DECKS.values() for c in d.colours})}
+
+    @app.get("/api/events")
+    async def events(
+        last_event_id: Annotated[int | None, Header(ge=0)] = None,
+        after: Annotated[int | None, Query(ge=0)] = None,
+    ) -> StreamingResponse:
+        start = last_event_id if last_event_id is not None else after
+        return StreamingResponse(
+            hub.stream(start), media_type="text/event-stream",
+            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+        )
+
+    @app.get("/stream.mjpg")
+    async def stream_mjpg() -> StreamingResponse:
+        async def frames() -> AsyncIterator[bytes]:
+            last_index = -1
+            idle = 0.0
+            while not hub.closing:
+                index, jpeg = session.frame()
+                if jpeg is not None and index != last_index:
+                    last_index = index
+                    idle = 0.0
+                    yield _mjpeg_part(jpeg)
+                elif idle <= 0.0:
+                    # Nothing new: repeat (the placeholder or the last frame) once a second.
+                    yield _mjpeg_part(jpeg if jpeg is not None else _placeholder(assets))
+                    idle = 1.0
+                await asyncio.sleep(frame_interval)
+                idle -= frame_interval
+
+        return StreamingResponse(
+            frames(), media_type=f"multipart/x-mixed-replace; boundary={MJPEG_BOUNDARY}",
+            headers={"Cache-Control": "no-cache, no-store"},
+        )
+
+    # Controls.
+    @app.post("/api/observations", response_model=EventOut, dependencies=admin)
+    def post_observation(
+        obs: Observation,
+        source: Annotated[str, Query(pattern=r"^[a-z][a-z0-9_-]{0,39}$")] = "operator",
+    ) -> EventOut:
+        return event_out(session.submit_event(obs.model_dump(exclude_none=True), source=source))
+
+    @app.post("/api/undo", response_model=OkOut, dependencies=admin)
+    def undo() -> OkOut:
+        try:
+            session.undo()
+        except ValueError as exc:
+            raise HTTPException(status_code=409, detail=str(exc)) from None
+        return OkOut(event_id=session.last_event_id)
+
+    @app.post("/api/correct", response_model=EventOut, dependencies=admin)
+    def correct(body: CorrectIn) -> EventOut:
+        return event_out(session.correct(body.card, body.color))
+
+    @app.post("/api/setup", response_model=OkOut, dependencies=admin)
+    def setup(body: SetupIn) -> OkOut:
+        players = body.players or len(body.names) or len(session.names)
+        if body.names and len(body.names) != players:
+            raise HTTPException(status_code=422,
+                                detail=f"{len(body.names)} names for {players} players")
+        if body.dealer >= players:
+            raise HTTPException(status_code=422,
+                                detail=f"dealer seat {body.dealer} out of range for {players}")
+        options: dict[str, Any] = dict(body.options)
+        if body.target is not None:
+            options["target"] = body.target
+        obs: dict[str, Any] = {"type": "setup", "players": players, "dealer": body.dealer,
+                               "options": options}
+        if body.rules is not None:
+            obs["rules"] = body.rules
+        if body.hand_size is not None:
+            obs["hand_size"] = body.hand_size
+        if body.mode == "match":
+            session.new_match(obs, body.names or None)
+        else:
+            session.submit_event(obs, source="operator")
+            if body.names:
+                session.set_names(body.names)
+        return OkOut(event_id=session.last_event_id)
+
+    @app.post("/api/names", response_model=OkOut, dependencies=admin)
+    def names(body: NamesIn) -> OkOut:
+        session.set_names(body.names)
+        return OkOut(event_id=session.last_event_id)
+
+    @app.get("/api/log", dependencies=admin)
+    def export_log() -> Response:
+        lines = "".join(json.dumps(o, separators=(",", ":")) + "\n" for o in session.export_log())
+        return Response(lines, media_type="application/x-ndjson", headers={
+            "Content-Disposition": f'attachment; filename="match-{session.match_id}.jsonl"'})
+
+    return app
+
+
+class _Server(uvicorn.Server):
+    """uvicorn's server, ending the app's endless streams first so shutdown does not wait on them."""
+
+    def __init__(self, config: uvicorn.Config, hub: EventHub) -> None:
+        super().__init__(config)
+        self._hub = hub
+
+    async def shutdown(self, sockets: Any = None) -> None:
+        self._hub.close()
+        await super().shutdown(sockets=sockets)
+
+
+def make_server(app: FastAPI, host: str = "127.0.0.1", port: int = 8000,
+                log_level: str = "warning") -> uvicorn.Server:
+    """A uvicorn server for ``app`` (call ``.run()``, or ``.should_exit = True`` to stop)."""
+    config = uvicorn.Config(app, host=host, port=port, log_level=log_level,
+                            timeout_graceful_shutdown=2, lifespan="on")
+    return _Server(config, app.state.hub)
+
+
+def serve(session: MatchSession, host: str = "127.0.0.1", port: int = 8000,
+          token: str | None = None) -> None:
+    """Serve the dashboard for ``session`` until interrupted (blocking); prints URL and token."""
+    app = create_app(session, token=token)
+    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
+    print(f"dashboard: http://{shown}:{port}/  overlay: http://{shown}:{port}/overlay", flush=True)
+    print(f"admin token: {app.state.token}  (controls: http://{shown}:{port}/#token="
+          f"{app.state.token})", flush=True)
+    make_server(app, host, port, log_level="info").run()
