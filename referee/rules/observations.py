@@ -1,0 +1,247 @@
+"""Contract-2 observations: parse and validate the dicts the referee is fed.
+
+Each observation type of DESIGN.md (contract 2) becomes a small frozen dataclass; unknown extra
+fields are ignored (forward compatible), missing or malformed ones raise :class:`ObservationError`
+naming the field and the value.
+
+>>> parse_observation({"type": "play", "card": "red_7", "seat": 1, "t": 3.2})
+Play(card=Card.from_label('red_7'), seat=1, color=None, target=None, t=3.2)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.cards import Card, CardError, Colour
+
+__all__ = [
+    "Challenge",
+    "ColorNamed",
+    "Draw",
+    "Observation",
+    "ObservationError",
+    "Pass",
+    "Play",
+    "Reveal",
+    "Setup",
+    "Start",
+    "Uno",
+    "card_from_label",
+    "parse_observation",
+]
+
+MAX_PLAYERS = 10
+
+
+class ObservationError(ValueError):
+    """An observation the referee cannot accept (bad type, field or value); nothing was changed."""
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """Starts a round; later setups start new rounds of the same match."""
+
+    players: int
+    dealer: int
+    rules: str | None = None
+    hand_size: int | None = None
+    options: Mapping[str, Any] = field(default_factory=dict)
+    t: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    """The card turned from the stock to start the pile."""
+
+    card: Card
+    t: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """A card landed on the pile; ``color`` is the colour named for a wild, ``target`` the seat a
+    seven is swapped with (seven-zero)."""
+
+    card: Card
+    seat: int | None
+    color: Colour | None = None
+    target: int | None = None
+    t: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ColorNamed:
+    """The colour named for the wild just played."""
+
+    color: Colour
+    seat: int | None = None
+    t: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """Cards taken from the stock."""
+
+    seat: int | None
+    count: int = 1
+    t: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """A player ends the turn without playing."""
+
+    seat: int | None
+    t: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Uno:
+    """A player called UNO."""
+
+    seat: int | None
+    t: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Challenge:
+    """The victim of a Wild Draw Four challenges it."""
+
+    seat: int | None
+    t: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """A hand shown, to settle a challenge or for scoring at the round's end."""
+
+    seat: int | None
+    cards: tuple[Card, ...]
+    t: float | None = None
+
+
+Observation = Setup | Start | Play | ColorNamed | Draw | Pass | Uno | Challenge | Reveal
+
+_CARD_CACHE: dict[str, Card] = {}
+
+
+def card_from_label(label: object, field_name: str = "card") -> Card:
+    """A card from its label (cached); ObservationError naming ``field_name`` on a bad label."""
+    if isinstance(label, str):
+        card = _CARD_CACHE.get(label)
+        if card is not None:
+            return card
+    try:
+        card = Card.from_label(label)  # type: ignore[arg-type]
+    except CardError as exc:
+        raise ObservationError(f"{field_name}: {exc}") from None
+    if isinstance(label, str) and len(_CARD_CACHE) < 4096:
+        _CARD_CACHE[label] = card
+    return card
+
+
+def _colour(value: object, field_name: str) -> Colour:
+    if not isinstance(value, str):
+        raise ObservationError(f"{field_name} must be a colour name, got {value!r}")
+    try:
+        return Colour(value.strip().lower())
+    except ValueError:
+        known = ", ".join(c.value for c in Colour)
+        raise ObservationError(f"{field_name}: unknown colour {value!r} (known: {known})") from None
+
+
+def _int(value: object, field_name: str, *, low: int, high: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ObservationError(f"{field_name} must be an integer, got {value!r}")
+    if value < low or (high is not None and value > high):
+        bound = f"{low}..{high}" if high is not None else f">= {low}"
+        raise ObservationError(f"{field_name} out of range ({bound}): {value!r}")
+    return value
+
+
+def _seat(obj: Mapping[str, Any], players: int | None, name: str = "seat") -> int | None:
+    value = obj.get(name)
+    if value is None:
+        return None
+    high = players - 1 if players is not None else MAX_PLAYERS - 1
+    return _int(value, name, low=0, high=high)
+
+
+def _time(obj: Mapping[str, Any]) -> float | None:
+    value = obj.get("t")
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ObservationError(f"t must be a number of seconds, got {value!r}")
+    return float(value)
+
+
+def _required(obj: Mapping[str, Any], name: str, kind: str) -> Any:
+    if name not in obj or obj[name] is None:
+        raise ObservationError(f"{kind} observation needs a {name!r} field: {dict(obj)!r}")
+    return obj[name]
+
+
+def _parse_setup(obj: Mapping[str, Any], players: int | None) -> Setup:
+    n = _int(_required(obj, "players", "setup"), "players", low=2, high=MAX_PLAYERS)
+    dealer = _int(obj.get("dealer", 0), "dealer", low=0, high=n - 1)
+    rules = obj.get("rules")
+    if rules is not None and not isinstance(rules, str):
+        raise ObservationError(f"rules must be a preset name, got {rules!r}")
+    hand_size = obj.get("hand_size")
+    if hand_size is not None:
+        hand_size = _int(hand_size, "hand_size", low=1, high=30)
+    options = obj.get("options") or {}
+    if not isinstance(options, Mapping):
+        raise ObservationError(f"options must be an object, got {options!r}")
+    return Setup(n, dealer, rules, hand_size, dict(options), _time(obj))
+
+
+def _parse_play(obj: Mapping[str, Any], players: int | None) -> Play:
+    card = card_from_label(_required(obj, "card", "play"))
+    colour = obj.get("color")
+    named = _colour(colour, "color") if colour is not None else None
+    return Play(card, _seat(obj, players), named, _seat(obj, players, "target"), _time(obj))
+
+
+def _parse_draw(obj: Mapping[str, Any], players: int | None) -> Draw:
+    count = _int(obj.get("count", 1), "count", low=1, high=200)
+    return Draw(_seat(obj, players), count, _time(obj))
+
+
+def _parse_reveal(obj: Mapping[str, Any], players: int | None) -> Reveal:
+    cards = obj.get("cards")
+    if not isinstance(cards, list | tuple):
+        raise ObservationError(f"reveal needs a 'cards' list of labels, got {cards!r}")
+    parsed = tuple(card_from_label(label, f"cards[{i}]") for i, label in enumerate(cards))
+    return Reveal(_seat(obj, players), parsed, _time(obj))
+
+
+def parse_observation(obj: object, players: int | None = None) -> Observation:
+    """Validate one contract-2 dict; ``players`` (when known) bounds the seats."""
+    if not isinstance(obj, Mapping):
+        raise ObservationError(f"an observation must be a JSON object, got {obj!r}")
+    kind = obj.get("type")
+    if kind == "play":
+        return _parse_play(obj, players)
+    if kind == "draw":
+        return _parse_draw(obj, players)
+    if kind == "pass":
+        return Pass(_seat(obj, players), _time(obj))
+    if kind in ("color", "colour"):
+        colour = _colour(_required(obj, "color", "color"), "color")
+        return ColorNamed(colour, _seat(obj, players), _time(obj))
+    if kind == "uno":
+        return Uno(_seat(obj, players), _time(obj))
+    if kind == "start":
+        return Start(card_from_label(_required(obj, "card", "start")), _time(obj))
+    if kind == "setup":
+        return _parse_setup(obj, players)
+    if kind == "challenge":
+        return Challenge(_seat(obj, players), _time(obj))
+    if kind == "reveal":
+        return _parse_reveal(obj, players)
+    known = "setup, start, play, color, draw, pass, uno, challenge, reveal"
+    raise ObservationError(f"unknown observation type {kind!r} (known: {known})")

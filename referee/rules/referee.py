@@ -1,0 +1,911 @@
+"""The referee: a state machine fed contract-2 observations that emits contract-3 lines.
+
+It sees only what is public at the table: the pile, named colours, calls, draws and shown hands.
+Pure (standard library only) and fast: one small mutable state, no copies per step.
+
+How each alert is decided (the simulator and the tests rely on these, keep them in sync):
+
+``illegal_card``
+    the expected player's card matches neither the current colour nor the top card's face. Not
+    judged while the colour of a wild is still unnamed: the colour is then inferred from the play
+    (an ``info`` line says so). Penalty: ``misplay_penalty``.
+``out_of_turn``
+    a seat other than the expected one plays (and it is not a legal jump-in, nor the seat that had
+    to skip). The play still lands: the referee re-syncs to the actual player. ``misplay_penalty``.
+``skipped_turn_played``
+    the seat skipped by a skip / +2 / +4 plays next, or the victim of a pending +2/+4 plays
+    instead of drawing (a card that may not stack). Penalty: ``misplay_penalty`` (+ the pending draw
+    for the victim, who still owes it).
+``missed_draw_penalty``
+    the victim of a +2/+4 has not drawn the cards when another seat plays or draws in turn (needs
+    draws reported). Penalty: the cards still owed.
+``missed_uno``
+    a seat is down to one card, did not call UNO (a call when holding two or one card counts), and
+    another seat plays, draws or passes. Needs hand counts. Penalty: ``uno_penalty``.
+``illegal_wild_draw_four``
+    a challenge's reveal shows a card of the colour that was current when the +4 was played; or
+    (by inference, needs draws reported) its player later plays a card of that colour without having
+    drawn or swapped hands since. Penalty: ``challenge_guilty_penalty``.
+``failed_challenge``
+    the reveal shows no such card. Penalty (on the challenger): 4 + ``challenge_failed_penalty``.
+``impossible_card``
+    a card seen on the pile more often this round (since the last reshuffle) than the deck holds,
+    or one not in the deck at all. Its legality is then not judged (it is not the card we think).
+    Penalty: 0.
+
+Round end: a hand count reaching zero (hand counts known), or, when they are not known, a reveal
+of an empty hand or a reveal outside a challenge (the winner is then the last seat that played).
+``round_end`` is emitted with ``points: null`` when the hand empties, and again with the points when
+every needed hand is revealed, followed by ``scores`` (and ``match_end`` at the target).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from referee.cards import Card, Colour, DeckSpec
+from referee.rules.observations import (
+    Challenge,
+    ColorNamed,
+    Draw,
+    Observation,
+    ObservationError,
+    Pass,
+    Play,
+    Reveal,
+    Setup,
+    Start,
+    Uno,
+    card_from_label,
+    parse_observation,
+)
+from referee.rules.presets import RuleOptions, find_preset
+
+__all__ = ["Referee"]
+
+log = logging.getLogger(__name__)
+
+Line = dict[str, Any]
+
+
+class _Wd4:
+    """The last Wild Draw Four played: enough to settle a challenge."""
+
+    __slots__ = ("challenged", "named", "player", "prev_colour", "prev_top", "victim")
+
+    def __init__(
+        self, player: int, victim: int, prev_colour: Colour | None, prev_top: Card | None
+    ) -> None:
+        self.player = player
+        self.victim = victim
+        self.prev_colour = prev_colour
+        self.prev_top = prev_top
+        self.challenged = False
+
+
+class Referee:
+    """Judges a UNO match from contract-2 observations (see the module docstring).
+
+    >>> ref = Referee()
+    >>> ref.observe({"type": "setup", "players": 3, "dealer": 0})
+    []
+    >>> ref.observe({"type": "start", "card": "red_5"})
+    []
+    >>> [line["code"] for line in ref.observe({"type": "play", "card": "blue_7", "seat": 1})]
+    ['illegal_card']
+    """
+
+    def __init__(self, rules: str | None = None) -> None:
+        self.default_rules = find_preset(rules).preset
+        self.options: RuleOptions = find_preset(rules)
+        self.deck: DeckSpec = self.options.deck_spec
+        self.players = 0
+        self.dealer = 0
+        self.round = 0
+        self.scores: list[int] = []
+        self.eliminated: set[int] = set()
+        self.match_over = False
+        self.match_winner: int | None = None
+        self.draws_seen = False
+        self._t: float | None = None
+        self._reset_round(0, 0, 7)
+
+    # -- state ----------------------------------------------------------------------------------
+    def _reset_round(self, players: int, dealer: int, hand_size: int) -> None:
+        self.turn = (dealer + 1) % players if players else 0
+        self.direction = 1
+        self.colour: Colour | None = None
+        self.top: Card | None = None
+        self.counts: list[int | None] = [hand_size] * players
+        self.pending_draw = 0
+        self.draw_victim: int | None = None
+        self.skipped_seat: int | None = None
+        self.round_over = False
+        self.round_winner: int | None = None
+        self.started = False
+        self.plays = 0
+        self.last_player: int | None = None
+        self.uno_called = [False] * players
+        self.uno_watch: int | None = None
+        self.wd4_watch: dict[int, Colour] = {}
+        self.last_wd4: _Wd4 | None = None
+        self.challenge_pending = False
+        self.pile_counts: dict[Card, int] = {}
+        self.pile_size = 0
+        self.stock = self.deck.size - players * hand_size
+        self.reveals: dict[int, tuple[Card, ...]] = {}
+        self.scored = False
+        self.colour_inferred = False
+
+    @property
+    def in_round(self) -> bool:
+        return self.players > 0
+
+    @property
+    def counts_known(self) -> bool:
+        reported = self.options.draws_reported
+        return self.draws_seen if reported is None else reported
+
+    @property
+    def expected_seat(self) -> int | None:
+        """The seat that should act now (``None`` before setup or after the round ended)."""
+        if not self.in_round or self.round_over:
+            return None
+        return self.turn
+
+    def next_seat(self, seat: int, steps: int = 1) -> int:
+        """The seat ``steps`` places on in the direction of play, skipping eliminated seats."""
+        n = self.players
+        if len(self.eliminated) >= n:
+            return (seat + self.direction * steps) % n
+        for _ in range(steps):
+            seat = (seat + self.direction) % n
+            while seat in self.eliminated:
+                seat = (seat + self.direction) % n
+        return seat
+
+    @property
+    def active_players(self) -> int:
+        return self.players - len(self.eliminated)
+
+    def partner(self, seat: int) -> int | None:
+        if not self.options.teams or self.players % 2:
+            return None
+        return (seat + self.players // 2) % self.players
+
+    def snapshot(self) -> dict[str, Any]:
+        """JSON-able live state (see the agreed API)."""
+        known = self.counts_known
+        return {
+            "preset": self.options.preset,
+            "players": self.players,
+            "dealer": self.dealer,
+            "round": self.round,
+            "turn": self.expected_seat,
+            "direction": self.direction,
+            "colour": self.colour.value if self.colour is not None else None,
+            "top_card": self.top.label if self.top is not None else None,
+            "hand_counts": list(self.counts) if known else [None] * self.players,
+            "pending_draw": self.pending_draw,
+            "pending_skip": self.pending_draw > 0 and self.draw_victim == self.turn,
+            "scores": list(self.scores),
+            "target": self.options.target,
+            "round_over": self.round_over,
+            "match_over": self.match_over,
+            "winner": self.round_winner,
+            "match_winner": self.match_winner,
+            "eliminated": sorted(self.eliminated),
+            "options": self.options.as_dict(),
+        }
+
+    # -- queries --------------------------------------------------------------------------------
+    def legal_now(self, card_label: str) -> bool:
+        """Would the expected seat's playing this card be legal right now?"""
+        if not self.in_round or self.round_over:
+            return False
+        try:
+            card = card_from_label(card_label)
+        except ObservationError:
+            return False
+        if card.is_back or self.deck.count(card) == 0:
+            return False
+        if self.pending_draw and self.draw_victim == self.turn:
+            return self._stacks(card) or self._deflects(card)
+        return self._matches(card)
+
+    def _matches(self, card: Card) -> bool:
+        top = self.top
+        if top is None or card.is_wild or self.colour is None:
+            return True
+        if card.colour == self.colour:
+            return True
+        return not top.is_wild and card.matches_face(top)
+
+    def _stacks(self, card: Card) -> bool:
+        top = self.top
+        if top is None:
+            return False
+        opts = self.options
+        if card.value == "draw2":
+            if top.value == "draw2":
+                return opts.stack_draw2
+            if top.value == "wild_draw4":
+                return opts.stack_mixed and (self.colour is None or card.colour == self.colour)
+        elif card.value == "wild_draw4":
+            if top.value == "wild_draw4":
+                return opts.stack_draw4
+            if top.value == "draw2":
+                return opts.stack_mixed
+        return False
+
+    def _deflects(self, card: Card) -> bool:
+        return (
+            self.options.reverse_deflects_draw
+            and card.value == "reverse"
+            and (self.colour is None or card.colour == self.colour)
+        )
+
+    # -- entry point ----------------------------------------------------------------------------
+    def observe(self, obs: dict[str, Any] | Observation) -> list[Line]:
+        """Judge one observation; returns the contract-3 lines it causes.
+
+        Raises :class:`ObservationError` on bad input, leaving the state unchanged.
+        """
+        parsed = (
+            obs
+            if not isinstance(obs, dict)
+            else parse_observation(obs, self.players if self.in_round else None)
+        )
+        if isinstance(parsed, Setup):
+            return self._setup(parsed)
+        if not self.in_round:
+            kind = obs.get("type") if isinstance(obs, dict) else type(obs).__name__
+            raise ObservationError(f"{kind!r} observation before any setup")
+        self._t = parsed.t
+        out: list[Line] = []
+        if isinstance(parsed, Play):
+            self._play(parsed, out)
+        elif isinstance(parsed, Draw):
+            self._draw(parsed, out)
+        elif isinstance(parsed, Pass):
+            self._pass(parsed, out)
+        elif isinstance(parsed, ColorNamed):
+            self._colour_named(parsed, out)
+        elif isinstance(parsed, Uno):
+            self._uno(parsed, out)
+        elif isinstance(parsed, Start):
+            self._start(parsed, out)
+        elif isinstance(parsed, Challenge):
+            self._challenge(parsed, out)
+        else:
+            self._reveal(parsed, out)
+        return out
+
+    # -- output helpers -------------------------------------------------------------------------
+    def _alert(self, out: list[Line], code: str, seat: int, penalty: int, message: str) -> None:
+        line: Line = {
+            "type": "alert",
+            "code": code,
+            "seat": seat,
+            "penalty_cards": penalty,
+            "message": message,
+        }
+        if self._t is not None:
+            line["t"] = self._t
+        out.append(line)
+
+    def _info(self, out: list[Line], message: str, **extra: Any) -> None:
+        line: Line = {"type": "info", "message": message, **extra}
+        if self._t is not None:
+            line["t"] = self._t
+        out.append(line)
+
+    def _describe_top(self) -> str:
+        if self.top is None:
+            return "an empty pile"
+        colour = self.colour.value if self.colour is not None else "unnamed"
+        return f"{self.top.label} (colour {colour})"
+
+    # -- setup and start ------------------------------------------------------------------------
+    def _setup(self, obs: Setup) -> list[Line]:
+        out: list[Line] = []
+        preset = find_preset(obs.rules if obs.rules is not None else self.default_rules)
+        options = preset.with_overrides(obs.options)
+        self._t = obs.t
+        hand_size = obs.hand_size if obs.hand_size is not None else options.hand_size
+        new_match = (
+            self.match_over
+            or obs.players != self.players
+            or options.preset != self.options.preset
+        )
+        if self.in_round and not self.round_over and self.plays:
+            self._info(out, f"round {self.round} abandoned without a winner")
+        elif self.in_round and self.round_over and not self.scored and not new_match:
+            missing = self._missing_reveals()
+            self._info(out, f"round {self.round} not scored: hands of seats {missing} not shown")
+        self.options = options
+        self.deck = options.deck_spec
+        if new_match:
+            self.scores = [0] * obs.players
+            self.eliminated = set()
+            self.match_over = False
+            self.match_winner = None
+            self.round = 0
+        self.players = obs.players
+        self.dealer = obs.dealer
+        self.round += 1
+        self._reset_round(obs.players, obs.dealer, hand_size)
+        for seat in self.eliminated:
+            self.counts[seat] = 0
+        self.turn = self.next_seat(obs.dealer)
+        return out
+
+    def _start(self, obs: Start, out: list[Line]) -> None:
+        card = obs.card
+        if self.plays or self.round_over:
+            raise ObservationError(f"start card {card.label!r} after the round's first play")
+        if self.started:
+            raise ObservationError(
+                f"second start card {card.label!r}: the pile already starts with {self.top}"
+            )
+        if card.is_back:
+            self._info(out, "face-down start card ignored")
+            return
+        self.stock -= 1
+        self._see(card, None, out)
+        first = self.next_seat(self.dealer)
+        if card.value == "wild_draw4":
+            # Every sheet: a Wild Draw Four start card goes back into the stock; another is turned.
+            self.stock += 1
+            self._unsee(card)
+            self._info(out, "wild_draw4 start card goes back into the stock; turn another")
+            return
+        self.started = True
+        self.top = card
+        self.colour = card.colour
+        self.turn = first
+        value = card.value
+        if value == "skip":
+            self.skipped_seat = first
+            self.turn = self.next_seat(first)
+        elif value == "reverse":
+            if self.active_players == 2 and self.options.two_player_reverse_skip:
+                self.skipped_seat = first
+                self.turn = self.next_seat(first)
+            else:
+                self.direction = -1
+                if self.options.reverse_start == "dealer":
+                    self.turn = self.dealer
+                else:
+                    self.turn = self.next_seat(self.dealer)
+        elif value == "draw2":
+            self.pending_draw = 2
+            self.draw_victim = first
+        # A wild or blank start card: the first player names the colour (colour stays None).
+
+    # -- cards seen on the pile -----------------------------------------------------------------
+    def _see(self, card: Card, seat: int | None, out: list[Line]) -> bool:
+        """Count ``card`` on the pile; False (and an impossible_card alert) if it cannot exist."""
+        key = card if not card.is_wild else Card(None, card.value)
+        limit = self.deck.size - max(self.active_players - 1, 0)
+        if not self.counts_known and self.pile_size + 1 > limit:
+            # Draws are not reported, so reshuffles are invisible: a pile this big proves one.
+            self._reshuffle()
+        seen = self.pile_counts.get(key, 0) + 1
+        self.pile_counts[key] = seen
+        self.pile_size += 1
+        copies = self.deck.count(card)
+        if seen > copies:
+            who = seat if seat is not None else -1
+            if copies == 0:
+                why = f"{card.label} is not in the {self.deck.name} deck"
+            else:
+                why = f"{card.label} seen {seen} times but the {self.deck.name} deck holds {copies}"
+            self._alert(out, "impossible_card", who, 0, f"{why} (a misread or a foreign card)")
+            return False
+        return True
+
+    def _unsee(self, card: Card) -> None:
+        key = card if not card.is_wild else Card(None, card.value)
+        left = self.pile_counts.get(key, 0) - 1
+        if left > 0:
+            self.pile_counts[key] = left
+        else:
+            self.pile_counts.pop(key, None)
+        self.pile_size = max(self.pile_size - 1, 0)
+
+    def _reshuffle(self) -> None:
+        """The pile but its top card becomes the stock: those cards may be seen again."""
+        self.stock += max(self.pile_size - 1, 0)
+        self.pile_counts = {}
+        self.pile_size = 0
+        if self.top is not None:
+            key = self.top if not self.top.is_wild else Card(None, self.top.value)
+            self.pile_counts[key] = 1
+            self.pile_size = 1
+
+    # -- the UNO window -------------------------------------------------------------------------
+    def _close_uno_window(self, actor: int, out: list[Line]) -> None:
+        watched = self.uno_watch
+        if watched is None or watched == actor:
+            return
+        self.uno_watch = None
+        if self.counts_known and self.counts[watched] == 1 and not self.uno_called[watched]:
+            penalty = self.options.uno_penalty
+            self._alert(
+                out,
+                "missed_uno",
+                watched,
+                penalty,
+                f"seat {watched} has one card left and did not call UNO before seat {actor} acted",
+            )
+
+    def _hand_changed(self, seat: int, delta: int) -> None:
+        count = self.counts[seat]
+        if count is not None:
+            self.counts[seat] = max(count + delta, 0)
+
+    # -- play -----------------------------------------------------------------------------------
+    def _play(self, obs: Play, out: list[Line]) -> None:
+        card = obs.card
+        if self.round_over:
+            self._info(out, f"play of {card.label} after the round ended ignored")
+            return
+        if card.is_back:
+            self._info(out, "face-down card on the pile ignored")
+            return
+        if obs.color is not None and obs.color not in self.deck.colours:
+            raise ObservationError(f"color {obs.color.value!r} is not in the {self.deck.name} deck")
+        seat = obs.seat if obs.seat is not None else self.turn
+        if seat in self.eliminated:
+            self._info(out, f"seat {seat} is out of the match; play of {card.label} ignored")
+            return
+        self._close_uno_window(seat, out)
+        possible = self._see(card, seat, out)
+        opts = self.options
+        stacked = deflected = False
+
+        # A pending +2/+4 whose victim let play go on: the draw was missed.
+        victim = self.draw_victim
+        if (
+            self.pending_draw
+            and victim is not None
+            and seat != victim
+            and (seat == self.turn or seat == self.next_seat(victim))
+        ):
+            self._missed_draw(out)
+
+        judged = possible
+        if self.pending_draw and seat == self.draw_victim:
+            if self._stacks(card):
+                stacked = True
+                judged = False
+            elif self._deflects(card):
+                deflected = True
+                judged = False
+            else:
+                owed = self.pending_draw
+                self._alert(
+                    out,
+                    "skipped_turn_played",
+                    seat,
+                    opts.misplay_penalty + owed,
+                    f"seat {seat} played {card.label} instead of drawing {owed} for "
+                    f"{self._describe_top()}",
+                )
+                self._clear_pending()
+                judged = False
+        elif seat != self.turn:
+            judged = False
+            if self._is_jump_in(card):
+                # Checked first: an identical card lets even a skipped player escape (004).
+                self._info(out, f"seat {seat} jumps in with {card.label}", seat=seat)
+            elif seat == self.skipped_seat:
+                self._alert(
+                    out,
+                    "skipped_turn_played",
+                    seat,
+                    opts.misplay_penalty,
+                    f"seat {seat} had to skip but played {card.label}",
+                )
+            else:
+                expected = self.turn
+                self._alert(
+                    out,
+                    "out_of_turn",
+                    seat,
+                    opts.misplay_penalty,
+                    f"seat {seat} played {card.label} but it was seat {expected}'s turn",
+                )
+            if self.pending_draw:
+                # Play order is already broken: the victim still owes the cards, silently.
+                self._clear_pending()
+        if judged and not self._matches(card):
+            self._alert(
+                out,
+                "illegal_card",
+                seat,
+                opts.misplay_penalty,
+                f"seat {seat} played {card.label} on {self._describe_top()}",
+            )
+        if (
+            self.top is not None
+            and self.top.is_wild
+            and self.colour is None
+            and card.colour is not None
+            and self.started
+        ):
+            self._info(
+                out,
+                f"colour of {self.top.label} not named: inferred {card.colour.value} "
+                f"from seat {seat}'s {card.label}",
+                inferred_colour=card.colour.value,
+            )
+
+        # A Wild Draw Four proven illegal by a later play of the colour it should have followed.
+        watched = self.wd4_watch.get(seat)
+        if watched is not None and card.colour == watched:
+            del self.wd4_watch[seat]
+            self._alert(
+                out,
+                "illegal_wild_draw_four",
+                seat,
+                opts.challenge_guilty_penalty,
+                f"seat {seat} played {card.label}: it held {watched.value} when it played "
+                "wild_draw4 on that colour",
+            )
+
+        # Apply the card.
+        prev_top, prev_colour = self.top, self.colour
+        self.plays += 1
+        self.started = True
+        self.last_player = seat
+        self.skipped_seat = None
+        self._hand_changed(seat, -1)
+        self.top = card
+        self.colour = card.colour if not card.is_wild else obs.color
+        self.colour_inferred = False
+        value = card.value
+        if value == "wild_draw4":
+            victim = self.next_seat(seat)
+            self.last_wd4 = _Wd4(seat, victim, prev_colour, prev_top)
+            if not stacked and prev_colour is not None and self.counts_known:
+                self.wd4_watch[seat] = prev_colour
+            if stacked:
+                self.last_wd4.prev_colour = None  # a stacked +4 answers a +4: not judged
+        if self.counts[seat] == 0 and self.counts_known:
+            self._end_round(seat, out)
+
+        # Effects.
+        if deflected:
+            self.direction = -self.direction
+            self.draw_victim = self.next_seat(seat)
+            self.turn = self.draw_victim
+        elif card.draw_penalty:
+            self.pending_draw += card.draw_penalty
+            self.draw_victim = self.next_seat(seat)
+            self.turn = self.draw_victim
+        elif value == "skip" or (
+            value == "reverse" and self.active_players == 2 and opts.two_player_reverse_skip
+        ):
+            if value == "reverse":
+                self.direction = -self.direction
+            self.skipped_seat = self.next_seat(seat)
+            self.turn = self.next_seat(seat, 2)
+        elif value == "reverse":
+            self.direction = -self.direction
+            self.turn = self.next_seat(seat)
+        else:
+            self.turn = self.next_seat(seat)
+        if opts.seven_zero and not self.round_over and value in ("0", "7"):
+            self._seven_zero(seat, value, obs.target, out)
+        left = self.counts[seat]
+        if left is not None and left >= 2:
+            self.uno_called[seat] = False
+        elif left == 1 and self.counts_known and not self.round_over:
+            self.uno_watch = seat
+
+    def _is_jump_in(self, card: Card) -> bool:
+        top = self.top
+        return (
+            self.options.jump_in
+            and top is not None
+            and self.plays > 0
+            and not self.pending_draw
+            and card.value != "wild_draw4"
+            and card.value == top.value
+            and (card.is_wild or card.colour == top.colour)
+        )
+
+    def _clear_pending(self) -> None:
+        self.pending_draw = 0
+        self.draw_victim = None
+
+    def _missed_draw(self, out: list[Line]) -> None:
+        victim = self.draw_victim
+        assert victim is not None
+        owed = self.pending_draw
+        if self.counts_known:
+            self._alert(
+                out,
+                "missed_draw_penalty",
+                victim,
+                owed,
+                f"seat {victim} did not draw the {owed} cards of {self._describe_top()} "
+                "before play went on",
+            )
+        else:
+            self._hand_changed(victim, owed)
+        self._clear_pending()
+        self.skipped_seat = victim
+        self.turn = self.next_seat(victim)
+
+    def _seven_zero(self, seat: int, value: str, target: int | None, out: list[Line]) -> None:
+        self.wd4_watch.clear()
+        self.uno_watch = None
+        if value == "0":
+            seats = [s for s in range(self.players) if s not in self.eliminated]
+            old = {s: self.counts[s] for s in seats}
+            called = {s: self.uno_called[s] for s in seats}
+            for s in seats:
+                receiver = self.next_seat(s)
+                self.counts[receiver] = old[s]
+                self.uno_called[receiver] = called[s]
+            self._info(out, "zero played: every hand passes on in the direction of play")
+            return
+        if target is None or target == seat or target in self.eliminated:
+            self.counts = [None] * self.players
+            self._info(out, f"seat {seat} swaps hands with an unnamed seat: hand counts unknown")
+            return
+        a, b = self.counts[seat], self.counts[target]
+        self.counts[seat], self.counts[target] = b, a
+        self.uno_called[seat], self.uno_called[target] = (
+            self.uno_called[target],
+            self.uno_called[seat],
+        )
+        self._info(out, f"seat {seat} swaps hands with seat {target}")
+
+    # -- other observations ---------------------------------------------------------------------
+    def _draw(self, obs: Draw, out: list[Line]) -> None:
+        if self.pending_draw and self.draw_victim is not None:
+            seat = obs.seat if obs.seat is not None else self.draw_victim
+        else:
+            seat = obs.seat if obs.seat is not None else self.turn
+        count = obs.count
+        if not self.draws_seen:
+            self.draws_seen = True
+        if not self.round_over:
+            in_turn = seat == self.turn or seat == self.draw_victim
+            if in_turn:
+                self._close_uno_window(seat, out)
+            if (
+                self.pending_draw
+                and self.draw_victim is not None
+                and seat != self.draw_victim
+                and seat == self.turn
+            ):
+                self._missed_draw(out)
+        self._hand_changed(seat, count)
+        self.uno_called[seat] = False
+        self.wd4_watch.pop(seat, None)
+        self.stock -= count
+        if self.stock < 0:
+            # The stock ran out during this draw: the pile (but its top) was shuffled into it.
+            self._reshuffle()
+            self.stock = max(self.stock, 0)
+        if self.pending_draw and seat == self.draw_victim:
+            self.pending_draw -= count
+            if self.pending_draw <= 0:
+                self._clear_pending()
+                if self.turn == seat and not self.round_over:
+                    self.skipped_seat = seat
+                    self.turn = self.next_seat(seat)
+
+    def _pass(self, obs: Pass, out: list[Line]) -> None:
+        seat = obs.seat if obs.seat is not None else self.turn
+        if self.round_over or seat != self.turn:
+            return
+        self._close_uno_window(seat, out)
+        self.turn = self.next_seat(seat)
+        self.skipped_seat = None
+
+    def _colour_named(self, obs: ColorNamed, out: list[Line]) -> None:
+        colour = obs.color
+        if colour not in self.deck.colours:
+            raise ObservationError(f"color {colour.value!r} is not in the {self.deck.name} deck")
+        top = self.top
+        if top is None or not top.is_wild:
+            self._info(out, f"colour {colour.value} named but the top card is not a wild: ignored")
+            return
+        if self.colour is not None and self.colour != colour:
+            self._info(out, f"colour for {top.label} changed from {self.colour.value} to {colour.value}")
+        self.colour = colour
+
+    def _uno(self, obs: Uno, out: list[Line]) -> None:
+        seat = obs.seat if obs.seat is not None else self.last_player
+        if seat is None:
+            return
+        count = self.counts[seat]
+        if self.counts_known and count is not None and count > 2:
+            self._info(out, f"seat {seat} called UNO holding {count} cards: ignored")
+            return
+        self.uno_called[seat] = True
+        if self.uno_watch == seat:
+            self.uno_watch = None
+
+    def _challenge(self, obs: Challenge, out: list[Line]) -> None:
+        wd4 = self.last_wd4
+        seat = obs.seat if obs.seat is not None else (wd4.victim if wd4 else None)
+        if (
+            wd4 is None
+            or wd4.challenged
+            or self.top is None
+            or self.top.value != "wild_draw4"
+            or seat != wd4.victim
+            or self.round_over
+        ):
+            self._info(out, f"challenge by seat {seat} ignored: no Wild Draw Four to challenge")
+            return
+        wd4.challenged = True
+        self.challenge_pending = True
+        self.wd4_watch.pop(wd4.player, None)
+        self._info(out, f"seat {seat} challenges seat {wd4.player}'s wild_draw4: show the hand")
+
+    def _reveal(self, obs: Reveal, out: list[Line]) -> None:
+        wd4 = self.last_wd4
+        seat = obs.seat
+        if self.challenge_pending and wd4 is not None and (seat is None or seat == wd4.player):
+            self._settle_challenge(wd4, obs.cards, out)
+            return
+        if seat is None:
+            raise ObservationError("reveal needs a 'seat' outside a challenge")
+        if not self.round_over:
+            if not obs.cards:
+                self.counts[seat] = 0
+                self._end_round(seat, out)
+            elif not self.counts_known and self.last_player is not None:
+                self._end_round(self.last_player, out)
+            else:
+                self._info(out, f"seat {seat} showed its hand before the round ended: ignored")
+                return
+        if seat == self.round_winner:
+            return
+        known = self.counts[seat]
+        if self.counts_known and known is not None and known != len(obs.cards):
+            self._info(
+                out,
+                f"seat {seat} shows {len(obs.cards)} cards but the referee counted {known}",
+            )
+        self.counts[seat] = len(obs.cards)
+        self.reveals[seat] = obs.cards
+        if not self.scored and not self._missing_reveals():
+            self._score(out)
+
+    def _settle_challenge(self, wd4: _Wd4, cards: tuple[Card, ...], out: list[Line]) -> None:
+        self.challenge_pending = False
+        opts = self.options
+        player, victim = wd4.player, wd4.victim
+        self.counts[player] = len(cards)
+        prev = wd4.prev_colour
+        if prev is None:
+            self._info(out, "challenge cannot be settled: the colour before the +4 is unknown")
+            return
+        guilty = any(card.colour == prev for card in cards)
+        if guilty:
+            self._alert(
+                out,
+                "illegal_wild_draw_four",
+                player,
+                opts.challenge_guilty_penalty,
+                f"seat {player}'s hand holds {prev.value}: its wild_draw4 was illegal",
+            )
+            if self.draw_victim == victim:
+                self._clear_pending()
+            self.skipped_seat = None
+            if opts.challenge_takeback:
+                self._hand_changed(player, 1)
+                if self.top is not None:
+                    self._unsee(self.top)
+                self.top, self.colour = wd4.prev_top, prev
+                self.uno_watch = None
+            self.turn = player if opts.challenge_guilty_replays else victim
+        else:
+            owed = self.pending_draw if self.draw_victim == victim and self.pending_draw else 4
+            penalty = owed + opts.challenge_failed_penalty
+            self._alert(
+                out,
+                "failed_challenge",
+                victim,
+                penalty,
+                f"seat {player} held no {prev.value}: the challenge failed",
+            )
+            self.pending_draw = penalty
+            self.draw_victim = victim
+            self.turn = victim
+
+    # -- round end and scoring ------------------------------------------------------------------
+    def _end_round(self, winner: int, out: list[Line]) -> None:
+        self.round_over = True
+        self.round_winner = winner
+        self.uno_watch = None
+        self.wd4_watch.clear()
+        line: Line = {"type": "round_end", "winner": winner, "points": None, "round": self.round}
+        mate = self.partner(winner)
+        if mate is not None:
+            line["team"] = sorted((winner, mate))
+        out.append(line)
+        if not self._missing_reveals():
+            self._score(out)
+
+    def _scoring_seats(self) -> list[int]:
+        winner = self.round_winner
+        mate = self.partner(winner) if winner is not None else None
+        return [
+            s
+            for s in range(self.players)
+            if s != winner and s != mate and s not in self.eliminated
+        ]
+
+    def _missing_reveals(self) -> list[int]:
+        return [
+            s for s in self._scoring_seats() if s not in self.reveals and self.counts[s] != 0
+        ]
+
+    def _hand_points(self, cards: tuple[Card, ...]) -> int:
+        total = 0
+        for card in cards:
+            total += self.options.fraction_points if card.is_fraction else card.points()
+        return total
+
+    def _score(self, out: list[Line]) -> None:
+        self.scored = True
+        winner = self.round_winner
+        assert winner is not None
+        opts = self.options
+        own = {s: self._hand_points(self.reveals.get(s, ())) for s in self._scoring_seats()}
+        points = sum(own.values())
+        if opts.scoring == "winner_takes":
+            self.scores[winner] += points
+            mate = self.partner(winner)
+            if mate is not None:
+                self.scores[mate] += points
+        else:
+            for s, p in own.items():
+                self.scores[s] += p
+        line: Line = {"type": "round_end", "winner": winner, "points": points, "round": self.round}
+        out.append(line)
+        out.append({"type": "scores", "scores": list(self.scores), "round": self.round})
+        self._check_match_end(out)
+
+    def _check_match_end(self, out: list[Line]) -> None:
+        opts = self.options
+        target = opts.target
+        winner: int | None = None
+        if opts.scoring == "winner_takes":
+            best = max(self.scores)
+            if best >= target:
+                winner = self.round_winner if self.round_winner is not None else 0
+                if self.scores[winner] < best:
+                    winner = self.scores.index(best)
+        elif opts.scoring == "own_points":
+            if max(self.scores) >= target:
+                winner = min(range(self.players), key=lambda s: (self.scores[s], s))
+        else:
+            for s in range(self.players):
+                if s not in self.eliminated and self.scores[s] >= target:
+                    self.eliminated.add(s)
+                    out.append({"type": "eliminated", "seat": s, "score": self.scores[s]})
+            left = [s for s in range(self.players) if s not in self.eliminated]
+            if len(left) == 1:
+                winner = left[0]
+            elif not left:
+                winner = min(range(self.players), key=lambda s: (self.scores[s], s))
+        if winner is not None:
+            self.match_over = True
+            self.match_winner = winner
+            line: Line = {"type": "match_end", "winner": winner, "scores": list(self.scores)}
+            mate = self.partner(winner)
+            if mate is not None:
+                line["team"] = sorted((winner, mate))
+            out.append(line)
