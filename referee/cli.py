@@ -131,6 +131,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--imgsz", type=int, default=640, help="image side in pixels")
     p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--recipe", type=Path, default=None,
+                   help="scene recipe JSON (default: datasets/recipe.json when present)")
+    p.add_argument("--relative-paths", action="store_true",
+                   help="yaml roots relative to the yaml file (for a dataset kept in the repository)")
 
     p = add("train", _cmd_train, "train the detector (ultralytics) and export ONNX into models/")
     p.add_argument("--data", type=Path, default=Path("datasets/generated/data.yaml"))
