@@ -1,0 +1,41 @@
+"""``python -m referee.web``: the dashboard and the match record without a camera.
+
+Useful to referee a game from the dashboard's controls alone (every card typed), and to run the web
+side on its own (tests, load benchmark). The pipeline (``referee demo`` / ``referee run``) serves the
+same app with the camera attached.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+from collections.abc import Sequence
+from pathlib import Path
+
+from referee.session import MatchSession
+from referee.store import Store
+from referee.web.app import serve
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m referee.web", description=__doc__.splitlines()[0])
+    parser.add_argument("--db", type=Path, default=Path("referee.db"), help="SQLite match record")
+    parser.add_argument("--host", default="127.0.0.1", help="bind address (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--token", default=None, help="admin token (default: random, printed)")
+    parser.add_argument("--rules", default="official", help="preset for a new match")
+    parser.add_argument("--players", type=int, default=4, help="seats for a new match")
+    parser.add_argument("--dealer", type=int, default=0, help="dealer for a new match")
+    parser.add_argument("--name", action="append", default=[], help="a seat's name (repeatable)")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    session = MatchSession(Store(args.db), rules=args.rules, players=args.players,
+                           dealer=args.dealer, names=args.name or None)
+    serve(session, host=args.host, port=args.port, token=args.token)
+    session.store.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
