@@ -20,7 +20,7 @@ import importlib.resources
 import json
 import logging
 import secrets
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
@@ -238,7 +238,7 @@ class EventHub:
                 client.buffer.append((event_id, data))
             client.wake.set()
 
-    async def stream(self, after: int | None) -> AsyncIterator[bytes]:
+    async def stream(self, after: int | None) -> AsyncGenerator[bytes, None]:
         """An SSE byte stream of every event with an id above ``after`` (default: from now on)."""
         if after is None:
             start = await asyncio.to_thread(self.session.store.last_event_id)

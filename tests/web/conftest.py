@@ -22,7 +22,7 @@ from referee.web.app import create_app, make_server
 with warnings.catch_warnings():
     # Starlette asks for the httpx2 package in its test client; httpx still works the same.
     warnings.filterwarnings("ignore", message=".*install `httpx2` instead")
-    from fastapi.testclient import TestClient
+    from fastapi.testclient import TestClient as TestClient
 
 TOKEN = "test-token-123"
 AUTH = {"X-Admin-Token": TOKEN}
