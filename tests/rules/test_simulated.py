@@ -1,0 +1,160 @@
+"""Property tests: the referee against the simulator (an independent implementation of the rules).
+
+* no legal simulated match ever raises an alert, and the referee's scores equal the simulator's;
+* every injected misplay is caught, with the right code and seat, and nothing else is raised.
+
+The default run plays a few hundred matches; ``-m slow`` replays 100,000 legal games.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from referee.rules import Referee
+from referee.rules.simulate import (
+    ALERT_CODES,
+    SIM_PRESETS,
+    SimRules,
+    SimulatedGame,
+    simulate_game,
+)
+
+log = logging.getLogger(__name__)
+
+seeds = st.integers(min_value=0, max_value=2**32 - 1)
+presets = st.sampled_from(SIM_PRESETS)
+player_counts = st.integers(min_value=2, max_value=6)
+#: option sets the simulator plays on top of any preset (house rules on other sheets, scoring)
+option_sets = st.sampled_from(
+    [
+        {},
+        {"target": 200},
+        {"scoring": "own_points", "target": 200},
+        {"stack_draw2": True, "stack_draw4": True},
+        {"jump_in": True},
+        {"seven_zero": True},
+        {"hand_size": 5, "target": 200},
+    ]
+)
+
+
+def judge(game: SimulatedGame) -> tuple[list[tuple[str, int]], Referee, list[dict[str, Any]]]:
+    """Feed the whole match to a fresh Referee: its alerts ``(code, seat)``, itself, every line."""
+    referee = Referee()
+    lines: list[dict[str, Any]] = []
+    for obs in game.observations:
+        lines.extend(referee.observe(obs))
+    alerts = [(line["code"], line["seat"]) for line in lines if line["type"] == "alert"]
+    return alerts, referee, lines
+
+
+def describe(game: SimulatedGame) -> str:
+    return f"seed={game.seed} preset={game.preset} players={game.players} inject={game.inject}"
+
+
+@given(seed=seeds, preset=presets, players=player_counts, options=option_sets)
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_legal_games_raise_no_alert_and_score_alike(
+    seed: int, preset: str, players: int, options: dict[str, Any]
+) -> None:
+    game = simulate_game(seed, preset, players, options=options)
+    alerts, referee, lines = judge(game)
+    assert alerts == [], describe(game)
+    assert game.expected_alerts == []
+    assert referee.scores == game.final_scores, describe(game)
+    ends = [line for line in lines if line["type"] == "match_end"]
+    if game.winner is not None:
+        assert [line["winner"] for line in ends] == [game.winner], describe(game)
+    else:
+        assert ends == []
+
+
+@given(
+    seed=seeds,
+    preset=presets,
+    players=player_counts,
+    code=st.sampled_from(ALERT_CODES),
+    options=option_sets,
+)
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_injected_misplay_is_caught_with_code_and_seat(
+    seed: int, preset: str, players: int, code: str, options: dict[str, Any]
+) -> None:
+    game = simulate_game(seed, preset, players, code, options=options)
+    alerts, _, _ = judge(game)
+    assert alerts == game.expected_alerts, describe(game)
+    if game.injected:
+        assert code in {c for c, _ in game.expected_alerts}
+
+
+@pytest.mark.parametrize("code", ALERT_CODES)
+def test_every_alert_kind_is_injected_and_detected(code: str) -> None:
+    """Per code, over every preset and 2..6 players: injected in most matches, always caught."""
+    injected = 0
+    for seed in range(24):
+        game = simulate_game(1000 + seed, SIM_PRESETS[seed % 6], 2 + seed % 5, code, max_rounds=3)
+        alerts, _, _ = judge(game)
+        assert alerts == game.expected_alerts, describe(game)
+        injected += game.injected
+    # the injector must really find chances, or this test would prove nothing
+    assert injected >= 16, f"{code}: only {injected}/24 matches had the misplay"
+
+
+def test_simulation_is_deterministic_and_reports_what_it_did() -> None:
+    a = simulate_game(5, "nl", 4, "missed_uno")
+    b = simulate_game(5, "nl", 4, "missed_uno")
+    assert a.observations == b.observations
+    assert a.expected_alerts == [("missed_uno", a.expected_alerts[0][1])]
+    assert a.observations[0]["type"] == "setup" and a.observations[1]["type"] == "start"
+    assert simulate_game(6, "nl", 4).observations != a.observations
+
+
+def test_simulator_plays_the_preset_deck_and_penalties() -> None:
+    game = simulate_game(3, "lb", 3, "illegal_card")
+    labels = {o["card"] for o in game.observations if o["type"] == "play"}
+    assert all(not label.startswith(("red_", "blue_")) for label in labels)
+    de = SimRules.for_preset("de")
+    assert (de.misplay_penalty, de.uno_penalty) == (1, 1)
+    assert SimRules.for_preset("house", {"jump_in": False}).jump_in is False
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ({"players": 1}, "players must be 2..10"),
+        ({"inject": "cheating"}, "unknown alert code"),
+        ({"options": {"teams": True}}, "does not play teams"),
+    ],
+)
+def test_simulator_rejects_what_it_cannot_play(args: dict[str, Any], message: str) -> None:
+    kwargs: dict[str, Any] = {"seed": 1, "preset": "official", "players": 3, **args}
+    with pytest.raises(ValueError, match=message):
+        simulate_game(**kwargs)
+
+
+@pytest.mark.slow
+def test_100k_legal_games_raise_no_false_alert() -> None:
+    """100,000 legal games (rounds), in chunks of 1,000 single-round matches across every preset,
+    2..6 players and the option sets; asserts zero false alerts."""
+    options = [{}, {"stack_draw2": True, "stack_draw4": True}, {"jump_in": True}, {"seven_zero": True}]
+    false_alerts: list[str] = []
+    for chunk in range(100):
+        for k in range(1000):
+            seed = chunk * 1000 + k
+            game = simulate_game(
+                seed,
+                SIM_PRESETS[seed % 6],
+                2 + (seed // 6) % 5,
+                options=options[(seed // 30) % 4],
+                max_rounds=1,
+            )
+            alerts, _, _ = judge(game)
+            if alerts:
+                false_alerts.append(f"{describe(game)}: {alerts}")
+        log.info("chunk %d: %d false alerts so far", chunk, len(false_alerts))
+    assert false_alerts == []
