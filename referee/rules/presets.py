@@ -108,9 +108,7 @@ class RuleOptions:
         for name, allowed in _CHOICES.items():
             value = getattr(self, name)
             if value not in allowed:
-                raise ObservationError(
-                    f"option {name}: {value!r} is not one of {', '.join(allowed)}"
-                )
+                raise ObservationError(f"option {name}: {value!r} is not one of {', '.join(allowed)}")
         for name in ("hand_size", "target"):
             if getattr(self, name) < 1:
                 raise ObservationError(f"option {name} must be >= 1, got {getattr(self, name)!r}")
@@ -258,7 +256,7 @@ def lb() -> RuleOptions:
 
 
 def breuken() -> RuleOptions:
-    """"UNO met breuken", the fractions deck: 001_f43d10cde2cbdaf2.txt.
+    """ "UNO met breuken", the fractions deck: 001_f43d10cde2cbdaf2.txt.
 
     Equivalent fractions match (1/2 on 2/4). Reverse start card: "de eerste speler is dan diegene
     die rechts van de gever zit". Missed UNO 2 cards, before the next player is at turn. Challenge:
@@ -321,6 +319,4 @@ def find_preset(name: str | None) -> RuleOptions:
     try:
         return PRESETS[key]
     except KeyError:
-        raise ObservationError(
-            f"unknown rule preset {name!r} (known: {', '.join(PRESETS)})"
-        ) from None
+        raise ObservationError(f"unknown rule preset {name!r} (known: {', '.join(PRESETS)})") from None

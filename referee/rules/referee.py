@@ -74,9 +74,7 @@ class _Wd4:
 
     __slots__ = ("challenged", "named", "player", "prev_colour", "prev_top", "victim")
 
-    def __init__(
-        self, player: int, victim: int, prev_colour: Colour | None, prev_top: Card | None
-    ) -> None:
+    def __init__(self, player: int, victim: int, prev_colour: Colour | None, prev_top: Card | None) -> None:
         self.player = player
         self.victim = victim
         self.prev_colour = prev_colour
@@ -252,11 +250,7 @@ class Referee:
 
         Raises :class:`ObservationError` on bad input, leaving the state unchanged.
         """
-        parsed = (
-            obs
-            if not isinstance(obs, dict)
-            else parse_observation(obs, self.players if self.in_round else None)
-        )
+        parsed = obs if not isinstance(obs, dict) else parse_observation(obs, self.players if self.in_round else None)
         if isinstance(parsed, Setup):
             return self._setup(parsed)
         if not self.in_round:
@@ -314,11 +308,7 @@ class Referee:
         options = preset.with_overrides(obs.options)
         self._t = obs.t
         hand_size = obs.hand_size if obs.hand_size is not None else options.hand_size
-        new_match = (
-            self.match_over
-            or obs.players != self.players
-            or options.preset != self.options.preset
-        )
+        new_match = self.match_over or obs.players != self.players or options.preset != self.options.preset
         if self.in_round and not self.round_over and self.plays:
             self._info(out, f"round {self.round} abandoned without a winner")
         elif self.in_round and self.round_over and not self.scored and not new_match:
@@ -346,9 +336,7 @@ class Referee:
         if self.plays or self.round_over:
             raise ObservationError(f"start card {card.label!r} after the round's first play")
         if self.started:
-            raise ObservationError(
-                f"second start card {card.label!r}: the pile already starts with {self.top}"
-            )
+            raise ObservationError(f"second start card {card.label!r}: the pile already starts with {self.top}")
         if card.is_back:
             self._info(out, "face-down start card ignored")
             return
@@ -397,7 +385,7 @@ class Referee:
         self.pile_size += 1
         copies = self.deck.count(card)
         if seen > copies:
-            who = seat if seat is not None else -1
+            who = seat if seat is not None else self.dealer  # a start card: the dealer turned it
             if copies == 0:
                 why = f"{card.label} is not in the {self.deck.name} deck"
             else:
@@ -491,8 +479,7 @@ class Referee:
                     "skipped_turn_played",
                     seat,
                     opts.misplay_penalty + owed,
-                    f"seat {seat} played {card.label} instead of drawing {owed} for "
-                    f"{self._describe_top()}",
+                    f"seat {seat} played {card.label} instead of drawing {owed} for {self._describe_top()}",
                 )
                 self._clear_pending()
                 judged = False
@@ -538,8 +525,7 @@ class Referee:
         ):
             self._info(
                 out,
-                f"colour of {self.top.label} not named: inferred {card.colour.value} "
-                f"from seat {seat}'s {card.label}",
+                f"colour of {self.top.label} not named: inferred {card.colour.value} from seat {seat}'s {card.label}",
                 inferred_colour=card.colour.value,
             )
 
@@ -552,8 +538,7 @@ class Referee:
                 "illegal_wild_draw_four",
                 seat,
                 opts.challenge_guilty_penalty,
-                f"seat {seat} played {card.label}: it held {watched.value} when it played "
-                "wild_draw4 on that colour",
+                f"seat {seat} played {card.label}: it held {watched.value} when it played wild_draw4 on that colour",
             )
 
         # Apply the card.
@@ -586,9 +571,7 @@ class Referee:
             self.pending_draw += card.draw_penalty
             self.draw_victim = self.next_seat(seat)
             self.turn = self.draw_victim
-        elif value == "skip" or (
-            value == "reverse" and self.active_players == 2 and opts.two_player_reverse_skip
-        ):
+        elif value == "skip" or (value == "reverse" and self.active_players == 2 and opts.two_player_reverse_skip):
             if value == "reverse":
                 self.direction = -self.direction
             self.skipped_seat = self.next_seat(seat)
@@ -632,8 +615,7 @@ class Referee:
                 "missed_draw_penalty",
                 victim,
                 owed,
-                f"seat {victim} did not draw the {owed} cards of {self._describe_top()} "
-                "before play went on",
+                f"seat {victim} did not draw the {owed} cards of {self._describe_top()} before play went on",
             )
         else:
             self._hand_changed(victim, owed)
@@ -642,9 +624,9 @@ class Referee:
         self.turn = self.next_seat(victim)
 
     def _seven_zero(self, seat: int, value: str, target: int | None, out: list[Line]) -> None:
-        self.wd4_watch.clear()
         self.uno_watch = None
         if value == "0":
+            self.wd4_watch.clear()
             seats = [s for s in range(self.players) if s not in self.eliminated]
             old = {s: self.counts[s] for s in seats}
             called = {s: self.uno_called[s] for s in seats}
@@ -655,11 +637,14 @@ class Referee:
             self._info(out, "zero played: every hand passes on in the direction of play")
             return
         if target is None or target == seat or target in self.eliminated:
+            self.wd4_watch.clear()
             self.counts = [None] * self.players
             self._info(out, f"seat {seat} swaps hands with an unnamed seat: hand counts unknown")
             return
         a, b = self.counts[seat], self.counts[target]
         self.counts[seat], self.counts[target] = b, a
+        self.wd4_watch.pop(seat, None)
+        self.wd4_watch.pop(target, None)
         self.uno_called[seat], self.uno_called[target] = (
             self.uno_called[target],
             self.uno_called[seat],
@@ -679,12 +664,7 @@ class Referee:
             in_turn = seat == self.turn or seat == self.draw_victim
             if in_turn:
                 self._close_uno_window(seat, out)
-            if (
-                self.pending_draw
-                and self.draw_victim is not None
-                and seat != self.draw_victim
-                and seat == self.turn
-            ):
+            if self.pending_draw and self.draw_victim is not None and seat != self.draw_victim and seat == self.turn:
                 self._missed_draw(out)
         self._hand_changed(seat, count)
         self.uno_called[seat] = False
@@ -771,6 +751,8 @@ class Referee:
                 return
         if seat == self.round_winner:
             return
+        if self.pending_draw and seat == self.draw_victim:
+            self._info(out, f"seat {seat} shows its hand but still owes {self.pending_draw} cards")
         known = self.counts[seat]
         if self.counts_known and known is not None and known != len(obs.cards):
             self._info(
@@ -841,16 +823,10 @@ class Referee:
     def _scoring_seats(self) -> list[int]:
         winner = self.round_winner
         mate = self.partner(winner) if winner is not None else None
-        return [
-            s
-            for s in range(self.players)
-            if s != winner and s != mate and s not in self.eliminated
-        ]
+        return [s for s in range(self.players) if s != winner and s != mate and s not in self.eliminated]
 
     def _missing_reveals(self) -> list[int]:
-        return [
-            s for s in self._scoring_seats() if s not in self.reveals and self.counts[s] != 0
-        ]
+        return [s for s in self._scoring_seats() if s not in self.reveals and self.counts[s] != 0]
 
     def _hand_points(self, cards: tuple[Card, ...]) -> int:
         total = 0

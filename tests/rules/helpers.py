@@ -7,9 +7,7 @@ from typing import Any
 from referee.rules import Referee
 
 
-def run(
-    script: list[dict[str, Any]], rules: str | None = None
-) -> tuple[Referee, list[dict[str, Any]]]:
+def run(script: list[dict[str, Any]], rules: str | None = None) -> tuple[Referee, list[dict[str, Any]]]:
     """Feed every observation of ``script``; returns the referee and all its output lines."""
     ref = Referee(rules=rules)
     out: list[dict[str, Any]] = []

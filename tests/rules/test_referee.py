@@ -116,36 +116,60 @@ DRAWS: list[tuple[str, str, Script, list[tuple[str, int]]]] = [
     (
         "stacking on",
         "house",
-        [setup(rules="house"), start("red_5"), play(1, "red_draw2"), play(2, "blue_draw2"),
-         draw(3, 4), play(0, "blue_1")],
+        [
+            setup(rules="house"),
+            start("red_5"),
+            play(1, "red_draw2"),
+            play(2, "blue_draw2"),
+            draw(3, 4),
+            play(0, "blue_1"),
+        ],
         [],
     ),
     (
         "stacked total owed",
         "house",
-        [setup(rules="house"), start("red_5"), draw(1), play(1, "red_draw2"),
-         play(2, "blue_draw2"), draw(3, 2), play(0, "blue_1")],
+        [
+            setup(rules="house"),
+            start("red_5"),
+            draw(1),
+            play(1, "red_draw2"),
+            play(2, "blue_draw2"),
+            draw(3, 2),
+            play(0, "blue_1"),
+        ],
         [("missed_draw_penalty", 3)],
     ),
     (
         "mixed stack: +2 of the named colour on +4",
         "house",
-        [setup(rules="house"), start("red_5"), play(1, "wild_draw4", "green"),
-         play(2, "green_draw2"), draw(3, 6), play(0, "green_1")],
+        [
+            setup(rules="house"),
+            start("red_5"),
+            play(1, "wild_draw4", "green"),
+            play(2, "green_draw2"),
+            draw(3, 6),
+            play(0, "green_1"),
+        ],
         [],
     ),
     (
         "mixed stack: +2 of another colour on +4",
         "house",
-        [setup(rules="house"), start("red_5"), play(1, "wild_draw4", "green"),
-         play(2, "blue_draw2")],
+        [setup(rules="house"), start("red_5"), play(1, "wild_draw4", "green"), play(2, "blue_draw2")],
         [("skipped_turn_played", 2)],
     ),
     (
         "reverse deflects a draw",
         "house",
-        [setup(rules="house"), start("red_5"), play(1, "red_draw2"), play(2, "red_reverse"),
-         draw(1, 2), play(0, "red_1")],
+        [
+            setup(rules="house"),
+            start("red_5"),
+            play(1, "red_draw2"),
+            play(2, "red_reverse"),
+            draw(1, 2),
+            play(0, "red_1"),
+        ],
         [],
     ),
     (
@@ -157,12 +181,8 @@ DRAWS: list[tuple[str, str, Script, list[tuple[str, int]]]] = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("name", "rules", "script", "expected"), DRAWS, ids=[d[0] for d in DRAWS]
-)
-def test_draw_penalties(
-    name: str, rules: str, script: Script, expected: list[tuple[str, int]]
-) -> None:
+@pytest.mark.parametrize(("name", "rules", "script", "expected"), DRAWS, ids=[d[0] for d in DRAWS])
+def test_draw_penalties(name: str, rules: str, script: Script, expected: list[tuple[str, int]]) -> None:
     _, out = run(script, rules)
     assert alerts(out) == expected
 
@@ -181,12 +201,8 @@ START: list[tuple[str, str, str, int | None, int, int]] = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("name", "rules", "card", "turn", "direction", "pending"), START, ids=[s[0] for s in START]
-)
-def test_start_cards(
-    name: str, rules: str, card: str, turn: int, direction: int, pending: int
-) -> None:
+@pytest.mark.parametrize(("name", "rules", "card", "turn", "direction", "pending"), START, ids=[s[0] for s in START])
+def test_start_cards(name: str, rules: str, card: str, turn: int, direction: int, pending: int) -> None:
     ref, _ = run([setup(rules=rules), start(card)])
     snap = ref.snapshot()
     assert (snap["turn"], snap["direction"], snap["pending_draw"]) == (turn, direction, pending)
@@ -208,9 +224,7 @@ def test_wild_start_colour_inferred_without_false_alert() -> None:
 
 
 def test_unnamed_wild_colour_is_inferred_then_enforced() -> None:
-    _, out = run(
-        [setup(), start("red_5"), play(1, "wild"), play(2, "green_3"), play(3, "blue_4")]
-    )
+    _, out = run([setup(), start("red_5"), play(1, "wild"), play(2, "green_3"), play(3, "blue_4")])
     assert alerts(out) == [("illegal_card", 3)]
     ref, out = run([setup(), start("red_5"), play(1, "wild"), color("green", 1), play(2, "green_3")])
     assert alerts(out) == []
@@ -270,9 +284,7 @@ def test_uno_calls(name: str, rules: str, call: bool, penalty: int | None) -> No
     if penalty is None:
         assert found == []
     else:
-        assert [(a["code"], a["seat"], a["penalty_cards"]) for a in found] == [
-            ("missed_uno", 0, penalty)
-        ]
+        assert [(a["code"], a["seat"], a["penalty_cards"]) for a in found] == [("missed_uno", 0, penalty)]
 
 
 def test_uno_call_before_the_play_counts() -> None:
@@ -314,12 +326,8 @@ CHALLENGES: list[tuple[str, str, list[str], list[tuple[str, int, int]]]] = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("name", "rules", "cards", "expected"), CHALLENGES, ids=[c[0] for c in CHALLENGES]
-)
-def test_challenges(
-    name: str, rules: str, cards: list[str], expected: list[tuple[str, int, int]]
-) -> None:
+@pytest.mark.parametrize(("name", "rules", "cards", "expected"), CHALLENGES, ids=[c[0] for c in CHALLENGES])
+def test_challenges(name: str, rules: str, cards: list[str], expected: list[tuple[str, int, int]]) -> None:
     _, out = run(_wd4(cards, rules))
     got = [(a["code"], a["seat"], a["penalty_cards"]) for a in out if a["type"] == "alert"]
     assert got == expected
@@ -353,8 +361,13 @@ def test_guilty_breuken_replays() -> None:
 
 def test_wild_draw_four_proven_illegal_by_a_later_play() -> None:
     script: Script = [
-        setup(2), start("red_5"), draw(1), pass_(1),
-        play(0, "wild_draw4", "red"), draw(1, 4), play(0, "red_9"),
+        setup(2),
+        start("red_5"),
+        draw(1),
+        pass_(1),
+        play(0, "wild_draw4", "red"),
+        draw(1, 4),
+        play(0, "red_9"),
     ]
     _, out = run(script)
     assert alerts(out) == [("illegal_wild_draw_four", 0)]
@@ -362,8 +375,14 @@ def test_wild_draw_four_proven_illegal_by_a_later_play() -> None:
 
 def test_wild_draw_four_not_proven_after_a_draw() -> None:
     script: Script = [
-        setup(2), start("red_5"), draw(1), pass_(1),
-        play(0, "wild_draw4", "blue"), draw(1, 4), draw(0), play(0, "red_9"),
+        setup(2),
+        start("red_5"),
+        draw(1),
+        pass_(1),
+        play(0, "wild_draw4", "blue"),
+        draw(1, 4),
+        draw(0),
+        play(0, "red_9"),
     ]
     _, out = run(script)
     # red_9 on blue is an illegal card, but the +4 is not proven illegal: a red may have been drawn
@@ -372,29 +391,23 @@ def test_wild_draw_four_not_proven_after_a_draw() -> None:
 
 # -- impossible cards --------------------------------------------------------------------------------
 IMPOSSIBLE: list[tuple[str, str, Script, list[tuple[str, int]]]] = [
-    ("third copy", "official",
-     [setup(), start("red_5"), play(1, "red_5"), play(2, "red_5")], [("impossible_card", 2)]),
-    ("zero has one copy", "official",
-     [setup(), start("red_0"), play(1, "red_0")], [("impossible_card", 1)]),
-    ("orange in a classic deck", "official",
-     [setup(), start("red_5"), play(1, "orange_5")], [("impossible_card", 1)]),
-    ("orange in the lb deck", "lb",
-     [setup(rules="lb"), start("orange_5"), play(1, "orange_7")], []),
-    ("red in the lb deck", "lb",
-     [setup(rules="lb"), start("orange_5"), play(1, "red_5")], [("impossible_card", 1)]),
-    ("skip in the fractions deck", "breuken",
-     [setup(rules="breuken"), start("red_1/2"), play(1, "red_skip")], [("impossible_card", 1)]),
-    ("blank in classic", "official",
-     [setup(), start("red_5"), play(1, "blank", "red")], [("impossible_card", 1)]),
+    ("third copy", "official", [setup(), start("red_5"), play(1, "red_5"), play(2, "red_5")], [("impossible_card", 2)]),
+    ("zero has one copy", "official", [setup(), start("red_0"), play(1, "red_0")], [("impossible_card", 1)]),
+    ("orange in a classic deck", "official", [setup(), start("red_5"), play(1, "orange_5")], [("impossible_card", 1)]),
+    ("orange in the lb deck", "lb", [setup(rules="lb"), start("orange_5"), play(1, "orange_7")], []),
+    ("red in the lb deck", "lb", [setup(rules="lb"), start("orange_5"), play(1, "red_5")], [("impossible_card", 1)]),
+    (
+        "skip in the fractions deck",
+        "breuken",
+        [setup(rules="breuken"), start("red_1/2"), play(1, "red_skip")],
+        [("impossible_card", 1)],
+    ),
+    ("blank in classic", "official", [setup(), start("red_5"), play(1, "blank", "red")], [("impossible_card", 1)]),
 ]
 
 
-@pytest.mark.parametrize(
-    ("name", "rules", "script", "expected"), IMPOSSIBLE, ids=[i[0] for i in IMPOSSIBLE]
-)
-def test_impossible_cards(
-    name: str, rules: str, script: Script, expected: list[tuple[str, int]]
-) -> None:
+@pytest.mark.parametrize(("name", "rules", "script", "expected"), IMPOSSIBLE, ids=[i[0] for i in IMPOSSIBLE])
+def test_impossible_cards(name: str, rules: str, script: Script, expected: list[tuple[str, int]]) -> None:
     _, out = run(script, rules)
     assert alerts(out) == expected
 
@@ -414,9 +427,7 @@ BAD: list[tuple[str, Script, dict[str, Any], str]] = [
 
 
 @pytest.mark.parametrize(("name", "before", "bad", "needle"), BAD, ids=[b[0] for b in BAD])
-def test_bad_input_raises_and_changes_nothing(
-    name: str, before: Script, bad: dict[str, Any], needle: str
-) -> None:
+def test_bad_input_raises_and_changes_nothing(name: str, before: Script, bad: dict[str, Any], needle: str) -> None:
     ref, _ = run(before)
     snap = ref.snapshot()
     with pytest.raises(ObservationError, match=needle):

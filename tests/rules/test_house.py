@@ -1,0 +1,105 @@
+"""House rules: jump-in, seven-zero, draws reported or not, reshuffles."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.rules.helpers import alerts, draw, pass_, play, run, setup, start
+
+Script = list[dict[str, Any]]
+
+JUMP_IN: list[tuple[str, str, Script, list[tuple[str, int]]]] = [
+    (
+        "identical card",
+        "house",
+        [setup(rules="house"), start("red_5"), play(1, "red_6"), play(3, "red_6"), play(0, "red_7")],
+        [],
+    ),
+    (
+        "not identical",
+        "house",
+        [setup(rules="house"), start("red_5"), play(1, "red_6"), play(3, "blue_6")],
+        [("out_of_turn", 3)],
+    ),
+    ("jump-in off", "official", [setup(), start("red_5"), play(1, "red_6"), play(3, "red_6")], [("out_of_turn", 3)]),
+    ("not on the start card", "house", [setup(rules="house"), start("red_5"), play(3, "red_5")], [("out_of_turn", 3)]),
+    (
+        "never a wild draw four",
+        "house",
+        [setup(rules="house"), start("red_5"), play(1, "wild_draw4", "red"), draw(2, 4), play(0, "wild_draw4", "red")],
+        [("out_of_turn", 0)],
+    ),
+    (
+        "skipped player escapes with an identical skip",
+        "house",
+        [setup(rules="house"), start("red_5"), play(1, "red_skip"), play(2, "red_skip"), play(0, "red_1")],
+        [],
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "rules", "script", "expected"), JUMP_IN, ids=[j[0] for j in JUMP_IN])
+def test_jump_in(name: str, rules: str, script: Script, expected: list[tuple[str, int]]) -> None:
+    _, out = run(script, rules)
+    assert alerts(out) == expected
+
+
+def test_zero_passes_hands_on() -> None:
+    ref, _ = run([setup(3, rules="house", draws_reported=True), start("red_5"), draw(1, 2), play(1, "red_0")])
+    # before: [7, 9, 7]; seat 1 plays -> 8; hands move one seat clockwise
+    assert ref.snapshot()["hand_counts"] == [7, 7, 8]
+
+
+def test_seven_swaps_with_the_named_seat() -> None:
+    ref, _ = run([setup(3, rules="house", draws_reported=True), start("red_5"), draw(1, 3), play(1, "red_7", target=0)])
+    assert ref.snapshot()["hand_counts"] == [9, 7, 7]
+
+
+def test_seven_without_a_target_makes_counts_unknown() -> None:
+    ref, out = run([setup(3, rules="house", draws_reported=True), start("red_5"), play(1, "red_7")])
+    assert ref.snapshot()["hand_counts"] == [None, None, None]
+    assert alerts(out) == []
+
+
+def test_seven_is_plain_without_the_option() -> None:
+    ref, _ = run([setup(3, draws_reported=True), start("red_5"), draw(1, 3), play(1, "red_7", target=0)])
+    assert ref.snapshot()["hand_counts"] == [7, 9, 7]
+
+
+def test_hand_counts_known_once_a_draw_is_reported() -> None:
+    ref, _ = run([setup(3), start("red_5"), play(1, "red_6")])
+    assert ref.snapshot()["hand_counts"] == [None, None, None]
+    ref.observe(draw(2))
+    assert ref.snapshot()["hand_counts"] == [7, 6, 8]
+
+
+def test_draws_reported_false_keeps_counts_unknown() -> None:
+    ref, _ = run([setup(3, draws_reported=False), start("red_5"), draw(1), pass_(1)])
+    assert ref.snapshot()["hand_counts"] == [None, None, None]
+
+
+def test_reshuffle_lets_cards_be_seen_again() -> None:
+    # 2 players x 7 from 108: the stock holds 94 - 1 (start card). Draw it all, then see red_5 again.
+    script: Script = [
+        setup(2, draws_reported=True),
+        start("red_5"),
+        play(1, "red_5"),
+        play(0, "red_6"),
+        draw(1, 93),
+        pass_(1),
+        play(0, "red_6"),
+        draw(1, 1),  # the stock is empty: the pile (but its top red_6) is shuffled in
+        pass_(1),
+        play(0, "red_5"),
+    ]
+    _, out = run(script)
+    assert alerts(out) == []
+    _, out = run([*script[:-4], pass_(1), play(0, "red_5")])
+    assert alerts(out) == [("impossible_card", 0)]
+
+
+def test_draw_until_playable_is_an_option() -> None:
+    ref, out = run([setup(rules="house", draw_until_playable=True), start("red_5"), draw(1, 3), play(1, "red_1")])
+    assert alerts(out) == [] and ref.snapshot()["options"]["draw_until_playable"] is True
