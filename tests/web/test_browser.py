@@ -1,0 +1,85 @@
+"""A real browser (Debian's Chromium through Playwright) on the dashboard and the overlay."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.web.conftest import TOKEN, LiveServer
+
+CHROMIUM = Path("/usr/bin/chromium")
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Chromium at /usr/bin/chromium"),
+]
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+
+
+def test_an_alert_appears_on_the_dashboard_and_the_overlay(
+    live: LiveServer, tmp_path: Path
+) -> None:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    expect = sync_api.expect
+    expect.set_options(timeout=15_000)
+    errors: list[str] = []
+    with sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            page.goto(live.url + "/#token=" + TOKEN)
+            expect(page.locator("#conn")).to_have_text("live")
+            expect(page.locator("#top-card")).to_have_text("5")
+            expect(page.locator("#seats li.turn .seat-name")).to_have_text("Bob")
+            assert page.evaluate("location.hash") == ""  # the token left the address bar
+
+            overlay = browser.new_page(viewport={"width": 1280, "height": 720})
+            overlay.on("pageerror", lambda exc: errors.append(str(exc)))
+            overlay.goto(live.url + "/overlay")
+            expect(overlay.locator("#colour")).to_have_text("red")
+            expect(overlay.locator("#turn")).to_have_text("Bob")
+            expect(overlay.locator("#banner")).to_be_hidden()
+            overlay.wait_for_timeout(300)  # let its event stream connect
+
+            response = live.post("/api/observations",
+                                 {"type": "play", "card": "blue_7", "seat": 1})
+            assert response.status_code == 200
+
+            alert = page.locator("#alerts li[data-code=illegal_card]")
+            expect(alert).to_be_visible()
+            expect(alert.locator(".alert-who")).to_have_text("Bob")
+            expect(alert.locator(".alert-penalty")).to_have_text("+2 cards")
+            expect(alert.locator(".alert-message")).to_contain_text("blue_7")
+            expect(page.locator("#top-card")).to_have_text("7")
+            expect(page.locator("#colour")).to_have_text("blue")
+
+            expect(overlay.locator("#banner")).to_be_visible()
+            expect(overlay.locator("#banner-code")).to_have_text("Illegal card")
+            expect(overlay.locator("#banner-who")).to_have_text("Bob")
+            expect(overlay.locator("#colour")).to_have_text("blue")
+
+            # A control by its keyboard shortcut: Cy (seat 3, key 3) calls UNO.
+            page.locator("h1").click()
+            page.keyboard.press("3")
+            expect(page.locator("#acting")).to_have_text("Cy")
+            page.keyboard.press("u")
+            expect(page.locator("#result")).to_contain_text("Cy calls UNO")
+            deadline = time.monotonic() + 10
+            while live.session.export_log()[-1] != {"type": "uno", "seat": 2}:
+                assert time.monotonic() < deadline, live.session.export_log()[-1]
+                time.sleep(0.05)
+
+            # The overlay re-fetches everything when OBS reloads it.
+            overlay.reload()
+            expect(overlay.locator("#colour")).to_have_text("blue")
+            expect(overlay.locator("#players li")).to_have_count(3)
+
+            page.screenshot(path=str(tmp_path / "dashboard.png"), full_page=True)
+            overlay.screenshot(path=str(tmp_path / "overlay.png"))
+        finally:
+            browser.close()
+    assert errors == []
+    for name in ("dashboard.png", "overlay.png"):
+        assert (tmp_path / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
