@@ -134,7 +134,8 @@ class Referee:
         self.stock = self.deck.size - players * hand_size
         self.reveals: dict[int, tuple[Card, ...]] = {}
         self.scored = False
-        self.colour_inferred = False
+        #: the top card could not exist (impossible_card): the next play is not judged against it
+        self.top_doubtful = False
 
     @property
     def in_round(self) -> bool:
@@ -214,7 +215,7 @@ class Referee:
 
     def _matches(self, card: Card) -> bool:
         top = self.top
-        if top is None or card.is_wild or self.colour is None:
+        if top is None or card.is_wild or self.colour is None or self.top_doubtful:
             return True
         if card.colour == self.colour:
             return True
@@ -550,7 +551,7 @@ class Referee:
         self._hand_changed(seat, -1)
         self.top = card
         self.colour = card.colour if not card.is_wild else obs.color
-        self.colour_inferred = False
+        self.top_doubtful = not possible
         value = card.value
         if value == "wild_draw4":
             victim = self.next_seat(seat)
@@ -790,6 +791,7 @@ class Referee:
                 if self.top is not None:
                     self._unsee(self.top)
                 self.top, self.colour = wd4.prev_top, prev
+                self.top_doubtful = False
                 self.uno_watch = None
             self.turn = player if opts.challenge_guilty_replays else victim
         else:
@@ -841,15 +843,17 @@ class Referee:
         opts = self.options
         own = {s: self._hand_points(self.reveals.get(s, ())) for s in self._scoring_seats()}
         points = sum(own.values())
+        mate = self.partner(winner)
         if opts.scoring == "winner_takes":
             self.scores[winner] += points
-            mate = self.partner(winner)
             if mate is not None:
                 self.scores[mate] += points
         else:
             for s, p in own.items():
                 self.scores[s] += p
         line: Line = {"type": "round_end", "winner": winner, "points": points, "round": self.round}
+        if mate is not None:
+            line["team"] = sorted((winner, mate))
         out.append(line)
         out.append({"type": "scores", "scores": list(self.scores), "round": self.round})
         self._check_match_end(out)

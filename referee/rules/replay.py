@@ -50,6 +50,12 @@ def replay_lines(lines: Iterable[str], out: TextIO, rules: str | None = None) ->
             errors += 1
             out.write(_dump({"type": "error", "line": number, "message": str(exc)}) + "\n")
             continue
+        except Exception as exc:  # a referee bug must not lose the rest of the log
+            log.exception("referee failed on line %d: %s", number, text)
+            errors += 1
+            message = f"internal referee error ({type(exc).__name__}: {exc}); line skipped"
+            out.write(_dump({"type": "error", "line": number, "message": message}) + "\n")
+            continue
         for line in produced:
             out.write(_dump(line) + "\n")
     return errors

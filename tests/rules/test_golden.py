@@ -34,7 +34,7 @@ def _without_messages(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def test_there_are_golden_games() -> None:
-    assert len(LOGS) >= 1
+    assert len(LOGS) >= 4
     for log in LOGS:
         assert _expected_path(log).exists(), f"{log.name} has no expected output"
 

@@ -82,3 +82,22 @@ def test_cli_replay(tmp_path: Path, source: str) -> None:
     assert proc.returncode == 1
     lines = [json.loads(text) for text in proc.stdout.splitlines()]
     assert lines[-1]["code"] == "illegal_card"
+
+
+def test_an_internal_error_loses_only_its_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    from referee.rules.referee import Referee
+
+    real = Referee.observe
+
+    def flaky(self: Referee, obs: dict[str, object]) -> list[dict[str, object]]:
+        if obs.get("card") == "red_9":
+            raise RuntimeError("boom")
+        return real(self, obs)
+
+    monkeypatch.setattr(Referee, "observe", flaky)
+    log = [*LOG[1:3], '{"type":"play","card":"red_9","seat":1}', '{"type":"play","card":"blue_7","seat":1}']
+    out = io.StringIO()
+    assert replay_lines(log, out) == 1
+    lines = [json.loads(text) for text in out.getvalue().splitlines()]
+    assert lines[0]["type"] == "error" and "boom" in lines[0]["message"] and lines[0]["line"] == 3
+    assert lines[1]["code"] == "illegal_card"
