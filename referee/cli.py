@@ -146,6 +146,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--resume", action="store_true", help="resume the interrupted run")
     p.add_argument("--name", default="detector")
     p.add_argument("--export-only", action="store_true", help="only export --model to ONNX into models/")
+    p.add_argument("--hours", type=float, default=None,
+                   help="train for this long instead of --epochs (the schedule anneals within it)")
+    p.add_argument("--cache", action="store_true", help="cache decoded images in RAM")
 
     p = add("calibrate", _cmd_calibrate, "calibrate the table and pile zone into calibration/")
     p.add_argument("--source", default=None, help="camera index, video or image to calibrate from")

@@ -139,6 +139,7 @@ def main(args: argparse.Namespace) -> int:
         device=args.device,
         name=args.name,
         resume=args.resume,
+        extra={k: v for k, v in {"time": args.hours, "cache": "ram" if args.cache else None}.items() if v},
     )
     print(json.dumps(summary))
     return 0
