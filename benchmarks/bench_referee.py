@@ -1,6 +1,7 @@
 """Referee throughput: observations judged per second, side by side with RLCard's UNO game.
 
     python benchmarks/bench_referee.py [--games 200] [--seed 0] [--repeat 3]
+    python benchmarks/bench_referee.py --detection 100   # misplay detection rate per alert code
 
 Simulated legal matches (every preset, 2..6 players) are generated first, outside the timing; then
 the Referee judges all their observations, and RLCard's UNO game steps the same number of moves with
@@ -25,7 +26,13 @@ import time
 from typing import Any
 
 from referee.rules import Referee
-from referee.rules.simulate import SimulatedGame, simulate_games
+from referee.rules.simulate import (
+    ALERT_CODES,
+    SIM_PRESETS,
+    SimulatedGame,
+    simulate_game,
+    simulate_games,
+)
 
 log = logging.getLogger("bench_referee")
 
@@ -100,13 +107,56 @@ def run(games: int, seed: int, repeat: int) -> dict[str, Any]:
     }
 
 
+def alerts_of(game: SimulatedGame) -> list[tuple[str, int]]:
+    referee = Referee()
+    found: list[tuple[str, int]] = []
+    for obs in game.observations:
+        for line in referee.observe(obs):
+            if line.get("type") == "alert":
+                found.append((line["code"], line["seat"]))
+    return found
+
+
+def detection(games: int, seed: int) -> dict[str, Any]:
+    """Per alert code: matches with the misplay injected, how many were caught exactly (right
+    code and seat, nothing else raised); plus false alerts over the same number of legal matches."""
+    per_code: dict[str, dict[str, Any]] = {}
+    for code in ALERT_CODES:
+        injected = caught = 0
+        ways: dict[str, list[int]] = {}
+        for k in range(games):
+            s = seed + k
+            game = simulate_game(s, SIM_PRESETS[s % 6], 2 + (s // 6) % 5, code)
+            if not game.injected:
+                continue
+            ok = alerts_of(game) == game.expected_alerts
+            injected += 1
+            caught += ok
+            if game.how:
+                tally = ways.setdefault(game.how, [0, 0])
+                tally[0] += 1
+                tally[1] += ok
+        rate = caught / injected if injected else None
+        per_code[code] = {"injected": injected, "caught": caught, "rate": rate}
+        if ways:
+            per_code[code]["by_way"] = {w: {"injected": n, "caught": c} for w, (n, c) in ways.items()}
+    false_alerts = sum(len(alerts_of(g)) for g in simulate_games(games, first_seed=seed))
+    return {"detection": per_code, "legal_games": games, "false_alerts": false_alerts}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200, help="simulated matches to replay")
     parser.add_argument("--seed", type=int, default=0, help="first simulator seed")
     parser.add_argument("--repeat", type=int, default=3, help="timed runs per side (best is kept)")
+    parser.add_argument(
+        "--detection", type=int, metavar="N", help="instead: injected-misplay detection, N per code"
+    )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(message)s")
+    if args.detection:
+        print(json.dumps(detection(args.detection, args.seed)))
+        return 0
     result = run(args.games, args.seed, max(1, args.repeat))
     print(json.dumps(result))
     return 0

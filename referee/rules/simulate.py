@@ -146,6 +146,8 @@ class SimulatedGame:
     final_scores: list[int]
     rounds: int
     winner: int | None
+    #: how the misplay was made, e.g. ``"challenge"`` or ``"inference"`` for a bluffed +4
+    how: str | None = None
 
 
 class _NoChance(Exception):
@@ -174,6 +176,7 @@ class _Table:
         self.n = players
         self.inject = inject
         self.injected = False
+        self.how: str | None = None
         self.misplayed = False
         self.pending_uno: int | None = None
         #: the seat that had to skip, until the next play or pass
@@ -603,6 +606,7 @@ class _Table:
                 raise _NoChance
             owed, self.pending_draw = self.pending_draw, 0
             penalty = self.rules.misplay_penalty + owed
+            self.how = "instead_of_drawing"
             self.misplay(seat, self.rng.choice(plain), "skipped_turn_played", penalty)
             return
         if self.pending_draw or victim is None or victim == seat:
@@ -612,6 +616,7 @@ class _Table:
         if len(hand) < 3 or not plain:
             raise _NoChance
         pick = self.rng.choice(plain)
+        self.how = "after_skip"
         self.misplay(victim, pick, "skipped_turn_played", self.rules.misplay_penalty)
 
     def inject_missed_draw_penalty(self, seat: int) -> None:
@@ -651,6 +656,7 @@ class _Table:
             # the victim challenges and the hand shown proves the bluff
             self.emit("challenge", seat=victim)
             self.emit("reveal", seat=seat, cards=[c.label for c in self.hands[seat]])
+            self.how = "challenge"
             self.expect("illegal_wild_draw_four", seat)
             self.pending_draw = 0
             if self.rules.challenge_takeback:
@@ -662,6 +668,7 @@ class _Table:
         elif self.counts_public():
             # no challenge: proven later, when the bluffer plays the hidden colour undrawn
             self.bluff[seat] = hidden
+            self.how = "inference"
 
     def inject_failed_challenge(self, seat: int) -> None:
         # seat is the victim of an honest Wild Draw Four
@@ -743,6 +750,7 @@ def simulate_game(
         final_scores=list(table.scores),
         rounds=table.rounds,
         winner=table.winner,
+        how=table.how if table.injected else None,
     )
 
 
