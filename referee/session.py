@@ -24,7 +24,7 @@ from typing import Any
 from referee.rules import ObservationError, Referee
 from referee.store import Store, StoredObservation
 
-__all__ = ["Event", "Listener", "MatchSession"]
+__all__ = ["Event", "Listener", "MatchSession", "RefereeFailure"]
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +34,14 @@ Listener = Callable[[Event], None]
 #: Alerts kept in the snapshot (the dashboard's feed on load; older ones are in the store).
 SNAPSHOT_ALERTS = 50
 MAX_SOURCE_LENGTH = 40
+
+
+class RefereeFailure(ObservationError):
+    """The referee itself failed on an observation (a bug, not bad input); nothing was recorded.
+
+    A subclass of ObservationError so that a caller that handles rejected input (the pipeline's
+    capture thread) keeps running; the web app answers it with a 500.
+    """
 
 
 @dataclass
@@ -85,18 +93,33 @@ def _check_observation(obs: object) -> dict[str, Any]:
 
 
 def _replay(store: Store, match_id: int) -> _Game:
+    return _rebuild(store.observations(match_id), f"match {match_id}")
+
+
+def _rebuild(observations: Sequence[StoredObservation], what: str) -> _Game:
     game = _Game(Referee())
-    for stored in store.observations(match_id):
+    for stored in observations:
         try:
             outputs = game.referee.observe(copy.deepcopy(stored.observation))
-        except ObservationError as exc:
+        except Exception as exc:
             # Accepted when it was written; a referee that changed since may refuse it. The record
-            # keeps it either way; the live state goes on without it.
-            log.error("match %d: stored observation %d refused on replay: %s", match_id,
-                      stored.seq, exc)
+            # keeps it either way; the live state goes on without it (as `referee replay` does).
+            log.error("%s: stored observation %d refused on replay: %s", what, stored.seq, exc)
             continue
         game.apply(stored, outputs)
     return game
+
+
+def _judge(referee: Referee, obs: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """``referee.observe`` on a copy; a referee bug becomes :class:`RefereeFailure`."""
+    try:
+        return referee.observe(copy.deepcopy(dict(obs)))
+    except ObservationError:
+        raise
+    except Exception as exc:
+        log.exception("the referee failed on %s", obs)
+        raise RefereeFailure(f"internal referee error ({type(exc).__name__}: {exc}); "
+                             "observation not recorded") from exc
 
 
 class MatchSession:
@@ -182,7 +205,7 @@ class MatchSession:
         if setup.get("type") != "setup":
             raise ObservationError(f"a match starts with a setup observation, not {setup!r}")
         game = _Game(Referee())
-        outputs = game.referee.observe(copy.deepcopy(setup))
+        outputs = _judge(game.referee, setup)
         players = int(game.referee.snapshot().get("players") or setup.get("players") or 0)
         clean_names = _clean_names(names, players)
         with self.store.transaction() as tx:
@@ -240,7 +263,12 @@ class MatchSession:
         clean = _check_observation(obs)
         source = _check_source(source)
         with self._lock:
-            outputs = self._game.referee.observe(copy.deepcopy(clean))
+            try:
+                outputs = _judge(self._game.referee, clean)
+            except RefereeFailure:
+                # A referee bug: its state may be half-changed, so rebuild it from the record.
+                self._game = _replay(self.store, self._match_id)
+                raise
             try:
                 return self._record(clean, source, outputs, kind="observation")
             except BaseException:
@@ -315,7 +343,7 @@ class MatchSession:
                 fixed["color"] = color
             fixed = _check_observation(fixed)
             game = self._rebuilt(active[:-1])
-            outputs = game.referee.observe(copy.deepcopy(fixed))
+            outputs = _judge(game.referee, fixed)
             previous, self._game = self._game, game
             try:
                 return self._record(fixed, _check_source(source), outputs, kind="correct",
@@ -325,10 +353,7 @@ class MatchSession:
                 raise
 
     def _rebuilt(self, observations: Sequence[StoredObservation]) -> _Game:
-        game = _Game(Referee())
-        for stored in observations:
-            game.apply(stored, game.referee.observe(copy.deepcopy(stored.observation)))
-        return game
+        return _rebuild(observations, f"match {self._match_id}")
 
     # Views.
     def _event_payload(

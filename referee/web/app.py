@@ -31,7 +31,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from referee.cards import DECKS
 from referee.rules import ObservationError
-from referee.session import Event, MatchSession
+from referee.session import Event, MatchSession, RefereeFailure
 from referee.store import StoreError
 
 __all__ = ["EventHub", "create_app", "make_server", "serve"]
@@ -346,6 +346,10 @@ def create_app(
     @app.exception_handler(ObservationError)
     async def _rejected(_: Request, exc: ObservationError) -> JSONResponse:
         return JSONResponse({"detail": f"observation rejected: {exc}"}, status_code=400)
+
+    @app.exception_handler(RefereeFailure)
+    async def _referee_failed(_: Request, exc: RefereeFailure) -> JSONResponse:
+        return JSONResponse({"detail": str(exc)}, status_code=500)
 
     @app.exception_handler(StoreError)
     async def _store_failed(_: Request, exc: StoreError) -> JSONResponse:
