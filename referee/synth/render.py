@@ -12,6 +12,7 @@ cached structure yields the card in every colour and printing (the detector must
 
 from __future__ import annotations
 
+import colorsys
 import functools
 import math
 from dataclasses import dataclass, replace
@@ -72,7 +73,7 @@ def _design_pool() -> tuple[CardDesign, ...]:
     rng = np.random.default_rng(20241104)
     pool = [CardDesign(), CardDesign(kind="flat", shadow=0, outline=2, shear=0.12)]
     for i in range(30):
-        kind = ("classic", "classic", "flat", "plain")[i % 4]
+        kind = ("classic", "flat", "classic", "flat", "classic", "plain", "classic", "flat")[i % 8]
         pool.append(
             CardDesign(
                 kind=kind,
@@ -126,9 +127,9 @@ _HUES: dict[Colour, tuple[float, float]] = {
 
 
 def _hsv_to_bgr(h: float, s: float, v: float) -> BGR:
-    px = np.array([[[h % 180, np.clip(s, 0, 255), np.clip(v, 0, 255)]]], np.uint8)
-    b, g, r = cv2.cvtColor(px, cv2.COLOR_HSV2BGR)[0, 0]
-    return int(b), int(g), int(r)
+    """OpenCV-scaled HSV (hue 0..180, saturation and value 0..255) to BGR."""
+    r, g, b = colorsys.hsv_to_rgb((h % 180) / 180, min(max(s, 0), 255) / 255, min(max(v, 0), 255) / 255)
+    return round(b * 255), round(g * 255), round(r * 255)
 
 
 def printing_colour(colour: Colour | None, rng: np.random.Generator) -> BGR:
@@ -371,10 +372,33 @@ class Structure:
     slots: tuple[str, ...]
     weights: NDArray[np.uint8]  # (H*W, len(slots))
 
+    @property
+    def size(self) -> tuple[int, int]:
+        """(height, width) in pixels."""
+        h, w = self.alpha.shape
+        return h, w
 
-@functools.lru_cache(maxsize=640)
-def structure(value: str, design_index: int) -> Structure:
-    """The cached colour-free structure of ``value`` in design ``DESIGNS[design_index]``."""
+
+#: Faces exist at full, half and quarter resolution: small cards in a scene need no more pixels.
+LEVELS = 3
+
+
+@functools.lru_cache(maxsize=2048)
+def structure(value: str, design_index: int, level: int = 0) -> Structure:
+    """The cached colour-free structure of ``value`` in design ``DESIGNS[design_index]``,
+    at ``1 / 2**level`` of the full resolution."""
+    if level > 0:
+        full = structure(value, design_index, 0)
+        h, w = CARD_H >> level, CARD_W >> level
+        n = len(full.slots)
+        full_weights = full.weights.reshape(CARD_H, CARD_W, n)
+        small = np.dstack([  # cv2's area resize takes at most 4 channels at a time
+            cv2.resize(np.ascontiguousarray(full_weights[..., i : i + 4]), (w, h),
+                       interpolation=cv2.INTER_AREA).reshape(h, w, -1)
+            for i in range(0, n, 4)
+        ]).reshape(h * w, n)
+        alpha = cv2.resize(full.alpha, (w, h), interpolation=cv2.INTER_AREA)
+        return Structure(alpha=alpha, slots=full.slots, weights=np.ascontiguousarray(small))
     alpha, layers = _layers(value, design_index)
     slots: list[str] = []
     for slot, _ in layers:
@@ -393,8 +417,9 @@ def colourise(shape: Structure, palette: Palette) -> Image:
     """Paint a structure with ``palette``: a BGRA face."""
     colours = np.array([palette.slot(s) for s in shape.slots], np.float32) * (1.0 / 255.0)
     bgr = shape.weights.astype(np.float32) @ colours
-    face = np.empty((CARD_H, CARD_W, 4), np.uint8)
-    face[..., :3] = np.clip(bgr + 0.5, 0, 255).astype(np.uint8).reshape(CARD_H, CARD_W, 3)
+    h, w = shape.size
+    face = np.empty((h, w, 4), np.uint8)
+    face[..., :3] = np.clip(bgr + 0.5, 0, 255).astype(np.uint8).reshape(h, w, 3)
     face[..., 3] = shape.alpha
     return face
 
@@ -406,11 +431,13 @@ def render_card(
     palette: Palette | None = None,
     *,
     hue_random: bool = False,
+    height: float | None = None,
 ) -> Image:
     """A BGRA face of ``card`` (``CARD_H`` x ``CARD_W``), alpha = the card's outline.
 
     ``design`` is an index into :data:`DESIGNS` (random when ``None``), ``palette`` the inks
-    (a random printing of the card's colour when ``None``).
+    (a random printing of the card's colour when ``None``). ``height``, the size the card will
+    be shown at, picks a smaller face (half or quarter size) when that is enough.
     """
     rng = rng if rng is not None else np.random.default_rng()
     if design is None:
@@ -422,28 +449,34 @@ def render_card(
     if index < 0:
         raise ValueError(f"design is not in DESIGNS: {design!r}")
     palette = palette if palette is not None else random_palette(card, rng, hue_random=hue_random)
-    return colourise(structure(card.value, index), palette)
+    level = 0
+    while height is not None and level < LEVELS - 1 and height < (CARD_H >> level) * 0.6:
+        level += 1
+    return colourise(structure(card.value, index, level), palette)
 
 
-_GRID = np.mgrid[0:CARD_H, 0:CARD_W].astype(np.float32)
+@functools.cache
+def _grid(h: int, w: int) -> NDArray[np.float32]:
+    return np.mgrid[0:h, 0:w].astype(np.float32)
 
 
 def weather(face: Image, rng: np.random.Generator, *, wear: float, gloss: float) -> Image:
     """Age a BGRA face in place-free fashion: worn (faded, scuffed edges, grime) and glossy."""
     out = face.copy()
+    h, w = face.shape[:2]
     bgr = out[..., :3].astype(np.float32)
     if wear > 0:
         grey = bgr.mean(axis=2, keepdims=True)
         bgr = bgr + (grey - bgr) * (0.25 * wear)  # faded ink
-        noise = cv2.resize(rng.normal(0, 1, (CARD_H // 8, CARD_W // 8)).astype(np.float32),
-                           (CARD_W, CARD_H))
+        noise = cv2.resize(rng.normal(0, 1, (25, 38)).astype(np.float32), (w, h))
         bgr *= (1.0 + 0.06 * wear * noise)[..., None]
-        edge = cv2.erode(face[..., 3], np.ones((5, 5), np.uint8))
+        k = max(3, round(5 * w / CARD_W) | 1)
+        edge = cv2.erode(face[..., 3], np.ones((k, k), np.uint8))
         rim = (face[..., 3] > 0) & (edge < 128)
         scuff = rng.random(rim.shape) < 0.5 * wear
         bgr[rim & scuff] = bgr[rim & scuff] * 0.3 + 230 * 0.7
     if gloss > 0:
-        yy, xx = _GRID
+        yy, xx = _grid(h, w) * (CARD_H / h)
         t = rng.uniform(0, math.pi)
         pos = rng.uniform(-0.5, 0.5) * CARD_H
         dist = (xx - CARD_W / 2) * math.cos(t) + (yy - CARD_H / 2) * math.sin(t) - pos

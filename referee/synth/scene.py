@@ -37,8 +37,6 @@ Image = NDArray[np.uint8]
 Quad = NDArray[np.float64]  # (4, 2): the face's top-left, top-right, bottom-right, bottom-left
 Rng = np.random.Generator
 
-_FACE_CORNERS = np.array([[0, 0], [CARD_W, 0], [CARD_W, CARD_H], [0, CARD_H]], np.float64)
-
 
 @dataclass(frozen=True)
 class CardPlacement:
@@ -144,9 +142,10 @@ def _warp_card(face: Image, quad: Quad, size: tuple[int, int]
     y1 = min(h, math.ceil(quad[:, 1].max()) + 2)
     if x1 - x0 < 2 or y1 - y0 < 2:
         return None
-    m = cv2.getPerspectiveTransform(_FACE_CORNERS.astype(np.float32),
-                                    (quad - [x0, y0]).astype(np.float32))
-    scale = math.sqrt(abs(cv2.contourArea(quad.astype(np.float32))) / (CARD_W * CARD_H))
+    fh, fw = face.shape[:2]
+    corners = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
+    m = cv2.getPerspectiveTransform(corners, (quad - [x0, y0]).astype(np.float32))
+    scale = math.sqrt(abs(cv2.contourArea(quad.astype(np.float32))) / (fw * fh))
     src = face
     if scale < 0.5:  # pre-shrink so the warp does not alias (cards far from the camera)
         f = max(scale * 1.5, 0.05)
@@ -186,11 +185,14 @@ def compose(base: Image, items: Sequence[CardPlacement | Overlay], rng: Rng | No
             roi[:] = (roi * (1 - blend) + sub[..., :3] * blend).astype(np.uint8)
             owner[y0:y1, x0:x1][a > 0.5] = -1
             continue
-        face = render_card(item.card, item.design, rng, item.palette, hue_random=item.hue_random)
+        area = abs(float(cv2.contourArea(item.quad.astype(np.float32))))
+        shown_height = math.sqrt(area * CARD_H / CARD_W)
+        face = render_card(item.card, item.design, rng, item.palette, hue_random=item.hue_random,
+                           height=shown_height)
         if item.wear > 0 or item.gloss > 0:
             face = weather(face, rng, wear=item.wear, gloss=item.gloss)
         warped = _warp_card(face, item.quad, (h, w))
-        areas[index] = abs(float(cv2.contourArea(item.quad.astype(np.float32))))
+        areas[index] = area
         if warped is None:
             continue
         (x0, y0, x1, y1), patch = warped
@@ -382,6 +384,8 @@ def random_scene(rng: Rng, size: int = 640, params: SceneParams | None = None) -
     base = background(rng, size)
     if rng.random() < params.clutter_share:
         clutter(base, rng, int(rng.integers(1, 5)))
+        turn = cv2.getRotationMatrix2D((size / 2, size / 2), rng.uniform(0, 360), rng.uniform(1, 1.4))
+        base = cv2.warpAffine(base, turn, (size, size), borderMode=cv2.BORDER_REFLECT)
     if rng.random() < params.single_card_share:
         items = _single_scene(rng, size, params)
     else:

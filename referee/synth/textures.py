@@ -27,20 +27,22 @@ def _colour(rng: Rng, h: tuple[float, float], s: tuple[float, float], v: tuple[f
 
 
 def _wood(rng: Rng, size: int) -> NDArray[np.float32]:
-    base = _colour(rng, (8, 22), (40, 150), (90, 235))
-    grain_dark = rng.uniform(0.08, 0.3)
+    """Wood or wood-laminate desk: straight fine grain, some broader figure, optional planks."""
+    base = _colour(rng, (8, 22), (35, 150), (100, 240))
     y = np.arange(size, dtype=np.float32)[:, None]
-    warp = _smooth_noise(rng, size, size, 6, 3) * rng.uniform(5, 30)
-    fine = _smooth_noise(rng, size, size, size // 2, 6)
-    freq = rng.uniform(0.05, 0.35)
-    rings = 0.5 + 0.5 * np.sin((y + warp) * freq + fine * 0.8)
-    shade = 1.0 - grain_dark * rings ** rng.uniform(1, 4) + 0.04 * fine
-    planks = rng.random() < 0.4
-    if planks:
+    # Grain runs along x: noise with many cells across y and few along x.
+    fine = _smooth_noise(rng, size, size, size // 2, 3)
+    streaks = _smooth_noise(rng, size, size, size // 6, 2)
+    warp = _smooth_noise(rng, size, size, 4, 2) * rng.uniform(5, 40)
+    freq = rng.uniform(0.03, 0.2)
+    figure = 0.5 + 0.5 * np.sin((y + warp) * freq)
+    shade = (1.0 + rng.uniform(0.02, 0.07) * fine + rng.uniform(0.02, 0.08) * streaks
+             - rng.uniform(0.0, 0.2) * figure ** rng.uniform(1, 5))
+    if rng.random() < 0.3:
         width = int(rng.integers(size // 6, size // 2))
-        shade[::width, :] *= 0.55
-        shade[1::width, :] *= 0.75
-    img: NDArray[np.float32] = shade[..., None] * base
+        shade[::width, :] *= 0.6
+        shade[1::width, :] *= 0.8
+    img = (shade[..., None] * base).astype(np.float32)
     return img if rng.random() < 0.5 else img.transpose(1, 0, 2).copy()
 
 
@@ -105,7 +107,7 @@ def background(rng: Rng, size: int) -> Image:
 
 
 def _keyboard(img: Image, rng: Rng, x: int, y: int, w: int, h: int) -> None:
-    body = rng.choice([30, 60, 170, 200])
+    body = int(rng.choice([30, 60, 170, 200]))
     cv2.rectangle(img, (x, y), (x + w, y + h), (int(body),) * 3, -1)
     key = max(4, int(w / rng.uniform(12, 18)))
     gap = max(1, key // 6)
@@ -119,7 +121,7 @@ def clutter(img: Image, rng: Rng, count: int) -> None:
     """Draw desk clutter in place: keyboards, laptops, papers, screens, cables, mice, earbud cases."""
     size = img.shape[0]
     for _ in range(count):
-        kind = int(rng.integers(0, 6))
+        kind = int(rng.integers(0, 7))
         x, y = (int(v) for v in rng.integers(-size // 3, size, 2))
         w, h = (int(v) for v in rng.integers(size // 8, size // 1.5, 2))
         if kind == 0:
@@ -142,12 +144,19 @@ def clutter(img: Image, rng: Rng, count: int) -> None:
             col = (int(rng.integers(10, 250)),) * 3
             cv2.ellipse(img, (x, y), (w // 4, h // 3), float(rng.uniform(0, 180)), 0, 360, col, -1,
                         cv2.LINE_AA)
+        elif kind == 5:  # laptop: silver or dark body, keyboard, touchpad
+            body = int(rng.choice([35, 150, 185, 210]))
+            cv2.rectangle(img, (x, y), (x + w, y + h), (body + 5, body, body - 3), -1)
+            _keyboard(img, rng, x + w // 12, y + h // 10, w * 5 // 6, h // 2)
+            pad = (body + 20) if body < 100 else body - 25
+            cv2.rectangle(img, (x + w // 3, y + h * 2 // 3), (x + w * 2 // 3, y + h * 9 // 10),
+                          (pad,) * 3, 2)
         else:  # a coloured object (book, box): teaches that colour alone is not a card
             col = rng.integers(0, 255, 3).tolist()
             cv2.rectangle(img, (x, y), (x + w, y + h), col, -1)
 
 
-_SKIN_HSV = ((5, 18), (40, 170), (60, 235))
+_SKIN_HSV = ((4, 18), (60, 170), (45, 230))
 
 
 def hand_layer(rng: Rng, size: int, target: tuple[float, float], reach: float) -> Image:
