@@ -10,7 +10,7 @@ Play(card=Card.from_label('red_7'), seat=1, color=None, target=None, t=3.2)
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -142,7 +142,14 @@ def card_from_label(label: object, field_name: str = "card") -> Card:
     return card
 
 
+_COLOURS: dict[str, Colour] = {c.value: c for c in Colour}
+
+
 def _colour(value: object, field_name: str) -> Colour:
+    if isinstance(value, str):
+        colour = _COLOURS.get(value)
+        if colour is not None:
+            return colour
     if not isinstance(value, str):
         raise ObservationError(f"{field_name} must be a colour name, got {value!r}")
     try:
@@ -166,13 +173,15 @@ def _seat(obj: Mapping[str, Any], players: int | None, name: str = "seat") -> in
     if value is None:
         return None
     high = players - 1 if players is not None else MAX_PLAYERS - 1
+    if type(value) is int and 0 <= value <= high:  # the common case, checked cheaply
+        return value
     return _int(value, name, low=0, high=high)
 
 
 def _time(obj: Mapping[str, Any]) -> float | None:
     value = obj.get("t")
-    if value is None:
-        return None
+    if value is None or type(value) is float:
+        return value
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise ObservationError(f"t must be a number of seconds, got {value!r}")
     return float(value)
@@ -224,24 +233,30 @@ def parse_observation(obj: object, players: int | None = None) -> Observation:
     if not isinstance(obj, Mapping):
         raise ObservationError(f"an observation must be a JSON object, got {obj!r}")
     kind = obj.get("type")
-    if kind == "play":
-        return _parse_play(obj, players)
-    if kind == "draw":
-        return _parse_draw(obj, players)
-    if kind == "pass":
-        return Pass(_seat(obj, players), _time(obj))
-    if kind in ("color", "colour"):
-        colour = _colour(_required(obj, "color", "color"), "color")
-        return ColorNamed(colour, _seat(obj, players), _time(obj))
-    if kind == "uno":
-        return Uno(_seat(obj, players), _time(obj))
-    if kind == "start":
-        return Start(card_from_label(_required(obj, "card", "start")), _time(obj))
-    if kind == "setup":
-        return _parse_setup(obj, players)
-    if kind == "challenge":
-        return Challenge(_seat(obj, players), _time(obj))
-    if kind == "reveal":
-        return _parse_reveal(obj, players)
-    known = "setup, start, play, color, draw, pass, uno, challenge, reveal"
-    raise ObservationError(f"unknown observation type {kind!r} (known: {known})")
+    parser = _PARSERS.get(kind) if isinstance(kind, str) else None
+    if parser is None:
+        known = "setup, start, play, color, draw, pass, uno, challenge, reveal"
+        raise ObservationError(f"unknown observation type {kind!r} (known: {known})")
+    return parser(obj, players)
+
+
+def _parse_colour_named(obj: Mapping[str, Any], players: int | None) -> ColorNamed:
+    colour = _colour(_required(obj, "color", "color"), "color")
+    return ColorNamed(colour, _seat(obj, players), _time(obj))
+
+
+def _parse_start(obj: Mapping[str, Any], players: int | None) -> Start:
+    return Start(card_from_label(_required(obj, "card", "start")), _time(obj))
+
+
+_PARSERS: dict[str, Callable[[Mapping[str, Any], int | None], Observation]] = {
+    "play": _parse_play,
+    "draw": _parse_draw,
+    "pass": lambda obj, players: Pass(_seat(obj, players), _time(obj)),
+    "color": _parse_colour_named,
+    "uno": lambda obj, players: Uno(_seat(obj, players), _time(obj)),
+    "start": _parse_start,
+    "setup": _parse_setup,
+    "challenge": lambda obj, players: Challenge(_seat(obj, players), _time(obj)),
+    "reveal": _parse_reveal,
+}

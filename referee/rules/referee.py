@@ -42,6 +42,7 @@ every needed hand is revealed, followed by ``scores`` (and ``match_end`` at the 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from referee.cards import Card, Colour, DeckSpec
@@ -126,12 +127,15 @@ class Referee:
         self.last_player: int | None = None
         self.uno_called = [False] * players
         self.uno_watch: int | None = None
-        self.wd4_watch: dict[int, Colour] = {}
+        #: seat -> colours it held when it played a Wild Draw Four on them (unproven bluffs)
+        self.wd4_watch: dict[int, set[Colour]] = {}
         self.last_wd4: _Wd4 | None = None
         self.challenge_pending = False
         self.pile_counts: dict[Card, int] = {}
         self.pile_size = 0
         self.stock = self.deck.size - players * hand_size
+        self._copies = self.deck.copies
+        self._pile_limit = self.deck.size - max(players - len(self.eliminated) - 1, 0)
         self.reveals: dict[int, tuple[Card, ...]] = {}
         self.scored = False
         #: the top card could not exist (impossible_card): the next play is not judged against it
@@ -259,22 +263,7 @@ class Referee:
             raise ObservationError(f"{kind!r} observation before any setup")
         self._t = parsed.t
         out: list[Line] = []
-        if isinstance(parsed, Play):
-            self._play(parsed, out)
-        elif isinstance(parsed, Draw):
-            self._draw(parsed, out)
-        elif isinstance(parsed, Pass):
-            self._pass(parsed, out)
-        elif isinstance(parsed, ColorNamed):
-            self._colour_named(parsed, out)
-        elif isinstance(parsed, Uno):
-            self._uno(parsed, out)
-        elif isinstance(parsed, Start):
-            self._start(parsed, out)
-        elif isinstance(parsed, Challenge):
-            self._challenge(parsed, out)
-        else:
-            self._reveal(parsed, out)
+        _HANDLERS[type(parsed)](self, parsed, out)
         return out
 
     # -- output helpers -------------------------------------------------------------------------
@@ -376,15 +365,14 @@ class Referee:
     # -- cards seen on the pile -----------------------------------------------------------------
     def _see(self, card: Card, seat: int | None, out: list[Line]) -> bool:
         """Count ``card`` on the pile; False (and an impossible_card alert) if it cannot exist."""
-        key = card if not card.is_wild else Card(None, card.value)
-        limit = self.deck.size - max(self.active_players - 1, 0)
-        if not self.counts_known and self.pile_size + 1 > limit:
+        # A wild's named colour travels beside the card, so the card itself is the key.
+        if not self.counts_known and self.pile_size + 1 > self._pile_limit:
             # Draws are not reported, so reshuffles are invisible: a pile this big proves one.
             self._reshuffle()
-        seen = self.pile_counts.get(key, 0) + 1
-        self.pile_counts[key] = seen
+        seen = self.pile_counts.get(card, 0) + 1
+        self.pile_counts[card] = seen
         self.pile_size += 1
-        copies = self.deck.count(card)
+        copies = self._copies.get(card, 0)
         if seen > copies:
             who = seat if seat is not None else self.dealer  # a start card: the dealer turned it
             if copies == 0:
@@ -396,12 +384,11 @@ class Referee:
         return True
 
     def _unsee(self, card: Card) -> None:
-        key = card if not card.is_wild else Card(None, card.value)
-        left = self.pile_counts.get(key, 0) - 1
+        left = self.pile_counts.get(card, 0) - 1
         if left > 0:
-            self.pile_counts[key] = left
+            self.pile_counts[card] = left
         else:
-            self.pile_counts.pop(key, None)
+            self.pile_counts.pop(card, None)
         self.pile_size = max(self.pile_size - 1, 0)
 
     def _reshuffle(self) -> None:
@@ -410,8 +397,7 @@ class Referee:
         self.pile_counts = {}
         self.pile_size = 0
         if self.top is not None:
-            key = self.top if not self.top.is_wild else Card(None, self.top.value)
-            self.pile_counts[key] = 1
+            self.pile_counts[self.top] = 1
             self.pile_size = 1
 
     # -- the UNO window -------------------------------------------------------------------------
@@ -531,15 +517,17 @@ class Referee:
             )
 
         # A Wild Draw Four proven illegal by a later play of the colour it should have followed.
+        # An impossible card is not the card we think: it proves nothing.
         watched = self.wd4_watch.get(seat)
-        if watched is not None and card.colour == watched:
+        if watched is not None and card.colour in watched and possible:
             del self.wd4_watch[seat]
             self._alert(
                 out,
                 "illegal_wild_draw_four",
                 seat,
                 opts.challenge_guilty_penalty,
-                f"seat {seat} played {card.label}: it held {watched.value} when it played wild_draw4 on that colour",
+                f"seat {seat} played {card.label}: it held {card.colour.value} when it played "
+                "wild_draw4 on that colour",
             )
 
         # Apply the card.
@@ -557,7 +545,7 @@ class Referee:
             victim = self.next_seat(seat)
             self.last_wd4 = _Wd4(seat, victim, prev_colour, prev_top)
             if not stacked and prev_colour is not None and self.counts_known:
-                self.wd4_watch[seat] = prev_colour
+                self.wd4_watch.setdefault(seat, set()).add(prev_colour)
             if stacked:
                 self.last_wd4.prev_colour = None  # a stacked +4 answers a +4: not judged
         if self.counts[seat] == 0 and self.counts_known:
@@ -889,3 +877,15 @@ class Referee:
             if mate is not None:
                 line["team"] = sorted((winner, mate))
             out.append(line)
+
+
+_HANDLERS: dict[type, Callable[[Referee, Any, list[Line]], None]] = {
+    Play: Referee._play,
+    Draw: Referee._draw,
+    Pass: Referee._pass,
+    ColorNamed: Referee._colour_named,
+    Uno: Referee._uno,
+    Start: Referee._start,
+    Challenge: Referee._challenge,
+    Reveal: Referee._reveal,
+}
