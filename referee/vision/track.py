@@ -1,0 +1,567 @@
+"""From per-frame detections to observations: one ``play`` per card landing on the pile.
+
+:class:`PileTracker` is called once per frame, empty frames too (norfair style). Two knobs counted
+in frames decide what is believed: a new card must hold one pose for ``min_hits`` frames before it
+counts, and a tentative card unseen for ``max_misses`` frames is dropped (defaults from the fps,
+:meth:`TrackerConfig.for_fps`). A card in a moving hand keeps changing pose, so it never settles; a
+single glare frame can drop or misread a card for a frame or two without effect, because labels
+are voted over the frames of the steady pose.
+
+The pile is remembered as the cards already on it (label and pose): a detection that matches one
+of them (same label, same place, or a part of it peeking out from under the top card) is that
+card, not a new play. A card laid on an identical one (jump-in, stacking) is new because it lies
+in a new pose. A top card that disappears for ``takeback_frames`` while the card under it shows
+again was taken back.
+
+When the vote is unsure (close labels, or a doubtful colour reading) and the winner is illegal
+right now, a legal runner-up (or the same face in the only legal colour) is preferred, and the
+observation says ``corrected_from``.
+
+:class:`MotionDetector` supplies what the tracker cannot see in detections: where a hand came
+from (the seat, from the direction it entered the pile zone), hands reaching into the stock zone
+(``draw`` observations), and which parts of the pile are covered by moving hands.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from referee.cards import BLACK_VALUES, CLASSIC_COLOURS, Colour
+from referee.vision.calibration import CalibrationProfile
+from referee.vision.detections import Detections
+
+log = logging.getLogger(__name__)
+
+Box = npt.NDArray[np.float32]
+Mask = npt.NDArray[np.bool_]
+Observation = dict[str, Any]
+
+
+def _face(label: str) -> str:
+    return label.split("_", 1)[1] if "_" in label and label not in BLACK_VALUES else label
+
+
+def iou(a: Box, b: Box) -> float:
+    """Intersection over union of two xyxy boxes."""
+    inter = _intersection(a, b)
+    union = _area(a) + _area(b) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def containment(inner: Box, outer: Box) -> float:
+    """How much of ``inner`` lies inside ``outer`` (1.0: all of it)."""
+    area = _area(inner)
+    return _intersection(inner, outer) / area if area > 0 else 0.0
+
+
+def _area(b: Box) -> float:
+    return float(max(0.0, b[2] - b[0]) * max(0.0, b[3] - b[1]))
+
+
+def _intersection(a: Box, b: Box) -> float:
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    return float(w * h) if w > 0 and h > 0 else 0.0
+
+
+@dataclass(frozen=True)
+class TrackerConfig:
+    """Debounce knobs (frames) and thresholds; :meth:`for_fps` scales the frame counts."""
+
+    min_hits: int = 5
+    max_misses: int = 5
+    takeback_frames: int = 30
+    min_confidence: float = 0.35
+    #: A box this close to its anchor is the same pose (the card lies still).
+    stable_iou: float = 0.8
+    #: Frame-to-frame association of a tentative card.
+    match_iou: float = 0.3
+    #: A detection this close to a card already on the pile is that card...
+    known_iou: float = 0.6
+    #: ...or one this much inside it (the part that peeks out from under the top card).
+    known_containment: float = 0.85
+    #: Share of moving pixels in a card's box above which the frame does not count towards it.
+    motion_block: float = 0.2
+    #: Below this colour confidence, or with a runner-up this close, a label is unsure.
+    unsure_colour: float = 0.6
+    unsure_runner_up: float = 0.5
+    #: Cards remembered on the pile (older ones are buried for good).
+    memory: int = 8
+
+    @classmethod
+    def for_fps(cls, fps: float, **overrides: Any) -> TrackerConfig:
+        """Defaults for a camera at ``fps``: steady for ~0.15 s, dropped after ~0.2 s, take-back after 1 s."""
+        fps = fps if fps and fps > 0 else 30.0
+        base = cls(
+            min_hits=max(2, round(0.15 * fps)),
+            max_misses=max(2, round(0.2 * fps)),
+            takeback_frames=max(4, round(1.0 * fps)),
+        )
+        return cls(**{**base.__dict__, **overrides})
+
+
+@dataclass
+class PileCard:
+    """A card the tracker believes is on the pile."""
+
+    label: str
+    xyxy: Box
+    seat: int | None
+    frame_index: int
+    t: float
+    missing: int = 0
+    #: Seen in its whole pose this frame (nothing lies on it).
+    in_full_view: bool = False
+    #: Every label the detector gave it while it settled (a corrected misread keeps being misread).
+    reads: frozenset[str] = frozenset()
+
+    def answers_to(self, label: str, colour_confidence: float, unsure_colour: float) -> bool:
+        if label == self.label or label in self.reads:
+            return True
+        # A doubtful colour reading of the same face.
+        return colour_confidence < unsure_colour and _face(label) == _face(self.label)
+
+
+@dataclass
+class Candidate:
+    """A detection not yet believed: it must hold its pose for ``min_hits`` frames."""
+
+    anchor: Box
+    box: Box
+    first_frame: int
+    seat: int | None
+    hits: int = 0
+    misses: int = 0
+    votes: dict[str, float] = field(default_factory=dict)
+    colour_conf: dict[str, list[float]] = field(default_factory=dict)
+    confidence: list[float] = field(default_factory=list)
+
+    def vote(self, label: str, confidence: float, colour_conf: float) -> None:
+        self.votes[label] = self.votes.get(label, 0.0) + confidence
+        self.colour_conf.setdefault(label, []).append(colour_conf)
+        self.confidence.append(confidence)
+
+    def ranked(self) -> list[tuple[str, float]]:
+        total = sum(self.votes.values()) or 1.0
+        return sorted(((k, v / total) for k, v in self.votes.items()), key=lambda kv: -kv[1])
+
+
+@dataclass(frozen=True)
+class MotionSample:
+    """What moved in one frame: the pile zone's moving pixels (top-down), the hand's seat, draws."""
+
+    #: Moving pixels over the top-down pile image, low resolution (``None``: not measured).
+    pile_mask: Mask | None = None
+    #: Size (w, h) of the top-down pile image the detections are in.
+    pile_size: tuple[int, int] = (0, 0)
+    #: Seat of the hand that last reached into the pile zone (``None``: unknown).
+    seat: int | None = None
+    #: A hand is over the pile zone now.
+    hand_over_pile: bool = False
+    #: The whole view changed at once (a light switched, a glare, the camera bumped).
+    global_change: bool = False
+    #: Seats whose hands just left the stock zone: one ``draw`` each.
+    draws: tuple[int | None, ...] = ()
+    #: Motion in the pile zone since the previous sample (a hand came by).
+    disturbed: bool = True
+
+    def fraction_in(self, xyxy: Box) -> float:
+        """Share of ``xyxy`` (top-down pile pixels) that moved."""
+        if self.pile_mask is None or self.pile_size[0] <= 0:
+            return 0.0
+        h, w = self.pile_mask.shape
+        sx, sy = w / self.pile_size[0], h / self.pile_size[1]
+        x1, y1 = max(int(xyxy[0] * sx), 0), max(int(xyxy[1] * sy), 0)
+        x2, y2 = min(int(np.ceil(xyxy[2] * sx)), w), min(int(np.ceil(xyxy[3] * sy)), h)
+        if x2 <= x1 or y2 <= y1:
+            return 0.0
+        return float(self.pile_mask[y1:y2, x1:x2].mean())
+
+
+class PileTracker:
+    """Debounced pile state -> contract-2 observations (``start``, ``play``, ``draw``, ``take_back``).
+
+    ``legal_now`` (usually ``Referee.legal_now``) lets the tracker fix unsure reads; ``palette`` is
+    the deck's colours (alternatives for a doubtful colour). ``expect_start``: the first card on an
+    empty pile is the ``start`` card turned from the stock.
+    """
+
+    def __init__(
+        self,
+        config: TrackerConfig | None = None,
+        *,
+        fps: float = 30.0,
+        legal_now: Callable[[str], bool] | None = None,
+        palette: Sequence[Colour] = CLASSIC_COLOURS,
+        expect_start: bool = True,
+    ) -> None:
+        self.config = config or TrackerConfig.for_fps(fps)
+        self.legal_now = legal_now
+        self.palette = tuple(palette)
+        self.pile: list[PileCard] = []
+        self.candidates: list[Candidate] = []
+        self.taken_back: list[PileCard] = []
+        self.expect_start = expect_start
+        #: Frames with motion over the pile: a new card comes with a hand (``None``: not measured).
+        self._motion_frames: deque[int] | None = None
+
+    def reset(self, expect_start: bool = True) -> None:
+        """A new round: the pile is gathered; the next card is the start card."""
+        self.pile.clear()
+        self.candidates.clear()
+        self.taken_back.clear()
+        self.expect_start = expect_start
+        if self._motion_frames is not None:
+            self._motion_frames.clear()
+
+    @property
+    def top(self) -> PileCard | None:
+        return self.pile[-1] if self.pile else None
+
+    # The frame step.
+    def update(
+        self, detections: Detections, t: float, frame_index: int, motion: MotionSample | None = None
+    ) -> list[Observation]:
+        """Feed one frame's detections (top-down pile pixels); returns the observations it completes."""
+        cfg = self.config
+        out: list[Observation] = []
+        if motion is not None:
+            out.extend(self._draws(motion, t, frame_index))
+            if self._motion_frames is None:
+                self._motion_frames = deque(maxlen=256)
+            if motion.disturbed:
+                self._motion_frames.append(frame_index)
+        blocked_frame = motion is not None and motion.global_change
+        unknown = self._match_known(detections, motion, blocked_frame)
+        self._associate(unknown, motion, blocked_frame, frame_index)
+        out.extend(self._confirm(t, frame_index))
+        taken = self._check_take_back(t, frame_index, motion, blocked_frame)
+        if taken is not None:
+            out.append(taken)
+        self.candidates = [c for c in self.candidates if c.misses <= cfg.max_misses]
+        return out
+
+    def _usable(self, detections: Detections) -> list[tuple[Box, str, float, float]]:
+        if len(detections) and not detections.labels:
+            log.warning("detections without labels ignored (frame of %d boxes)", len(detections))
+            return []
+        colour = detections.colour_confidence
+        rows = []
+        for i in range(len(detections)):
+            label = detections.labels[i]
+            conf = float(detections.confidence[i])
+            if conf < self.config.min_confidence or label == "back":
+                continue
+            cc = float(colour[i]) if len(colour) else 1.0
+            rows.append((detections.xyxy[i].astype(np.float32), label, conf, cc))
+        return rows
+
+    def _is_known(self, box: Box, label: str, colour_conf: float, card: PileCard) -> bool:
+        cfg = self.config
+        if not card.answers_to(label, colour_conf, cfg.unsure_colour):
+            return False
+        return iou(box, card.xyxy) >= cfg.known_iou or containment(box, card.xyxy) >= cfg.known_containment
+
+    def _match_known(
+        self, detections: Detections, motion: MotionSample | None, blocked_frame: bool
+    ) -> list[tuple[Box, str, float, float]]:
+        """Mark the pile cards seen this frame; returns the detections that are not pile cards."""
+        recent = self.pile[-self.config.memory:]
+        seen: set[int] = set()
+        full: set[int] = set()
+        unknown = []
+        for row in self._usable(detections):
+            box, label, _, colour_conf = row
+            match = next(
+                (k for k in range(len(recent) - 1, -1, -1) if self._is_known(box, label, colour_conf, recent[k])),
+                None,
+            )
+            if match is None:
+                unknown.append(row)
+            else:
+                seen.add(match)
+                if iou(box, recent[match].xyxy) >= self.config.known_iou:
+                    full.add(match)
+        for k, card in enumerate(recent):
+            card.in_full_view = k in full
+            if k in seen:
+                card.missing = 0
+            elif not blocked_frame and (motion is None or motion.fraction_in(card.xyxy) < self.config.motion_block):
+                card.missing += 1  # in plain view and not seen
+        return unknown
+
+    def _associate(
+        self,
+        rows: list[tuple[Box, str, float, float]],
+        motion: MotionSample | None,
+        blocked_frame: bool,
+        frame_index: int,
+    ) -> None:
+        cfg = self.config
+        pairs = sorted(
+            ((iou(row[0], c.box), i, j) for i, row in enumerate(rows) for j, c in enumerate(self.candidates)),
+            reverse=True,
+        )
+        used_rows: set[int] = set()
+        used_cands: set[int] = set()
+        seat = motion.seat if motion is not None else None
+        for score, i, j in pairs:
+            if score < cfg.match_iou:
+                break
+            if i in used_rows or j in used_cands:
+                continue
+            used_rows.add(i)
+            used_cands.add(j)
+            box, label, conf, cc = rows[i]
+            cand = self.candidates[j]
+            cand.box = box
+            cand.misses = 0
+            if iou(box, cand.anchor) < cfg.stable_iou:
+                # Still moving: start over from this pose.
+                cand.anchor, cand.hits, cand.first_frame = box, 0, frame_index
+                cand.votes.clear()
+                cand.colour_conf.clear()
+                cand.confidence.clear()
+                cand.seat = seat if seat is not None else cand.seat
+            steady = not blocked_frame and (motion is None or motion.fraction_in(box) < cfg.motion_block)
+            if steady:
+                cand.hits += 1
+                cand.vote(label, conf, cc)
+        for i, row in enumerate(rows):
+            if i in used_rows:
+                continue
+            box, label, conf, cc = row
+            cand = Candidate(anchor=box, box=box, first_frame=frame_index, seat=seat)
+            if not blocked_frame and (motion is None or motion.fraction_in(box) < cfg.motion_block):
+                cand.hits = 1
+                cand.vote(label, conf, cc)
+            self.candidates.append(cand)
+        for j, cand in enumerate(self.candidates):
+            if j not in used_cands and cand.first_frame != frame_index:
+                cand.misses += 1
+
+    def _confirm(self, t: float, frame_index: int) -> list[Observation]:
+        cfg = self.config
+        ready = [
+            c for c in self.candidates
+            if c.hits >= cfg.min_hits and c.misses == 0 and c.votes and self._came_with_a_hand(c)
+        ]
+        if not ready:
+            return []
+        # Several at once (the tracker started on a pile already laid): the newest pose is the top,
+        # the others lie under it and are remembered silently.
+        ready.sort(key=lambda c: (c.first_frame, float(np.mean(c.confidence))))
+        out: list[Observation] = []
+        for k, cand in enumerate(ready):
+            self.candidates.remove(cand)
+            label, extra = self._decide(cand)
+            restored = self._restore(cand.anchor, label)
+            if restored:
+                continue
+            reads = frozenset(k for k, share in cand.ranked() if share >= 0.15)
+            card = PileCard(label, cand.anchor, cand.seat, frame_index, t, reads=reads)
+            if k < len(ready) - 1:
+                log.debug("card under the top remembered: %s", label)
+                self.pile.append(card)
+                continue
+            self.pile.append(card)
+            obs: Observation
+            if self.expect_start and len(self.pile) == 1:
+                obs = {"type": "start", "card": label, "t": t}
+                self.expect_start = False
+            else:
+                obs = {"type": "play", "card": label, "seat": cand.seat, "t": t}
+            obs.update(extra)
+            obs["frame_index"] = frame_index
+            obs["confidence"] = round(float(np.mean(cand.confidence)), 3)
+            out.append(obs)
+        del self.pile[: -self.config.memory * 2]
+        return out
+
+    def _came_with_a_hand(self, cand: Candidate) -> bool:
+        """Motion over the pile around the moment the card took its pose (a misread on a still pile
+        has none). Always true when motion is not measured."""
+        if self._motion_frames is None:
+            return True
+        slack = 2 * max(self.config.min_hits, self.config.max_misses)
+        return any(cand.first_frame - slack <= f <= cand.first_frame + slack for f in self._motion_frames)
+
+    def _decide(self, cand: Candidate) -> tuple[str, dict[str, Any]]:
+        """The voted label, or a legal alternative when the vote is unsure and the winner illegal."""
+        ranked = cand.ranked()
+        best, share = ranked[0]
+        colour_conf = float(np.mean(cand.colour_conf.get(best, [1.0])))
+        runner_up = ranked[1][1] if len(ranked) > 1 else 0.0
+        colour_unsure = colour_conf < self.config.unsure_colour
+        unsure = colour_unsure or runner_up >= self.config.unsure_runner_up * share
+        if not unsure or self.legal_now is None or self.legal_now(best):
+            return best, {}
+        for label, label_share in ranked[1:]:
+            if label_share >= 0.15 and self.legal_now(label):
+                return label, {"corrected_from": best, "reason": "unsure read; the runner-up is legal"}
+        if colour_unsure and "_" in best and best not in BLACK_VALUES:
+            face = _face(best)
+            legal = [f"{c.value}_{face}" for c in self.palette if f"{c.value}_{face}" != best]
+            legal = [label for label in legal if self.legal_now(label)]
+            if len(legal) == 1:
+                return legal[0], {"corrected_from": best, "reason": "unsure colour; the only legal one"}
+        return best, {}
+
+    def _restore(self, box: Box, label: str) -> bool:
+        """A card that came back where it was taken back from: it was a false take-back."""
+        for card in reversed(self.taken_back):
+            if card.label == label and iou(box, card.xyxy) >= self.config.known_iou:
+                self.taken_back.remove(card)
+                card.missing = 0
+                self.pile.append(card)
+                log.info("%s back in place: take-back withdrawn", label)
+                return True
+        return False
+
+    def _check_take_back(
+        self, t: float, frame_index: int, motion: MotionSample | None, blocked_frame: bool
+    ) -> Observation | None:
+        if len(self.pile) < 2 or blocked_frame:
+            return None
+        top, under = self.pile[-1], self.pile[-2]
+        if top.missing < self.config.takeback_frames or under.missing > 0 or not under.in_full_view:
+            return None
+        self.pile.pop()
+        self.taken_back = [*self.taken_back[-3:], top]
+        log.info("%s taken back from the pile", top.label)
+        return {"type": "take_back", "card": top.label, "seat": top.seat, "t": t, "frame_index": frame_index}
+
+    def _draws(self, motion: MotionSample, t: float, frame_index: int) -> list[Observation]:
+        return [
+            {"type": "draw", "seat": seat, "count": 1, "t": t, "frame_index": frame_index}
+            for seat in motion.draws
+        ]
+
+
+@dataclass
+class _Episode:
+    """One hand's visit to a zone: where it came in from and how long it stayed."""
+
+    start_frame: int
+    entry: list[tuple[float, float]] = field(default_factory=list)
+    frames: int = 0
+    quiet: int = 0
+    touched: bool = False
+    seat: int | None = None
+
+
+class MotionDetector:
+    """Frame differencing at low resolution: hands over the pile and the stock, and their seats.
+
+    A hand's seat is the seat in the direction it entered from: the centroid of the first moving
+    pixels of an episode (motion near the zone after a quiet spell), seen from the zone's centre.
+    """
+
+    def __init__(
+        self,
+        profile: CalibrationProfile,
+        *,
+        width: int = 160,
+        threshold: int = 22,
+        entry_frames: int = 3,
+        quiet_frames: int = 6,
+        min_draw_frames: int = 4,
+        min_pixels: float = 0.004,
+    ) -> None:
+        self.profile = profile
+        iw, ih = profile.image_size
+        self.size = (width, max(8, round(width * ih / iw)))
+        self.scale = width / iw
+        self.threshold = threshold
+        self.entry_frames = entry_frames
+        self.quiet_frames = quiet_frames
+        self.min_draw_frames = min_draw_frames
+        self.min_pixels = min_pixels
+        shape = (self.size[1], self.size[0])
+        self.pile_zone = profile.mask(profile.pile, shape)
+        self.pile_near = profile.mask(profile.pile, shape, scale=1.8) | self.pile_zone
+        self.stock_zone = profile.mask(profile.stock, shape) if profile.stock is not None else None
+        self.stock_near = (
+            profile.mask(profile.stock, shape, scale=1.8) if profile.stock is not None else None
+        )
+        self._prev: npt.NDArray[np.uint8] | None = None
+        self._prev_pile: npt.NDArray[np.uint8] | None = None
+        self._pile_ep: _Episode | None = None
+        self._stock_ep: _Episode | None = None
+        self._seat: int | None = None
+        self._frame = 0
+
+    def _gray(self, image: npt.NDArray[np.uint8], size: tuple[int, int]) -> npt.NDArray[np.uint8]:
+        small = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+        gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
+        out: npt.NDArray[np.uint8] = cv2.GaussianBlur(gray, (5, 5), 0)
+        return out
+
+    def _moving(self, gray: npt.NDArray[np.uint8], prev: npt.NDArray[np.uint8] | None) -> Mask:
+        if prev is None:
+            return np.zeros(gray.shape, bool)
+        moving: Mask = cv2.absdiff(gray, prev) > self.threshold
+        return moving
+
+    def update(self, frame: npt.NDArray[np.uint8], pile_view: npt.NDArray[np.uint8]) -> MotionSample:
+        """One frame (camera pixels) and its top-down pile view -> what moved."""
+        self._frame += 1
+        gray = self._gray(frame, self.size)
+        moving = self._moving(gray, self._prev)
+        self._prev = gray
+        ph, pw = pile_view.shape[:2]
+        pile_small = (96, max(8, round(96 * ph / pw)))
+        pile_gray = self._gray(pile_view, pile_small)
+        pile_mask = self._moving(pile_gray, self._prev_pile)
+        self._prev_pile = pile_gray
+
+        global_change = bool(moving.mean() > 0.5)
+        if global_change:
+            return MotionSample(pile_mask, (pw, ph), self._seat, False, True, (), False)
+        self._pile_ep, _ = self._step(self._pile_ep, moving, self.pile_near, self.pile_zone)
+        if self._pile_ep is not None and self._pile_ep.touched and self._pile_ep.seat is not None:
+            self._seat = self._pile_ep.seat
+        draws: tuple[int | None, ...] = ()
+        if self.stock_zone is not None and self.stock_near is not None:
+            self._stock_ep, stock_ended = self._step(self._stock_ep, moving, self.stock_near, self.stock_zone)
+            if stock_ended is not None and stock_ended.touched and stock_ended.frames >= self.min_draw_frames:
+                draws = (stock_ended.seat,)
+        over = self._pile_ep is not None and self._pile_ep.quiet == 0
+        disturbed = bool((moving & self.pile_zone).any()) or over
+        return MotionSample(pile_mask, (pw, ph), self._seat, over, False, draws, disturbed)
+
+    def _step(
+        self, ep: _Episode | None, moving: Mask, near: Mask, zone: Mask
+    ) -> tuple[_Episode | None, _Episode | None]:
+        """Advance a zone's episode; returns (current episode, episode that just ended)."""
+        active_px = moving & near
+        active = active_px.sum() >= max(3, self.min_pixels * near.sum())
+        if ep is None:
+            if not active:
+                return None, None
+            ep = _Episode(self._frame)
+        if active:
+            ep.quiet = 0
+            ep.frames += 1
+            if len(ep.entry) < self.entry_frames:
+                ys, xs = np.nonzero(active_px)
+                ep.entry.append((float(xs.mean()) / self.scale, float(ys.mean()) / self.scale))
+                cx, cy = np.mean(ep.entry, axis=0)
+                centre = np.asarray(np.nonzero(zone)).mean(axis=1)[::-1] / self.scale if zone.any() else None
+                origin = None if centre is None else (float(centre[0]), float(centre[1]))
+                ep.seat = self.profile.seat_towards((float(cx), float(cy)), origin)
+            if (moving & zone).any():
+                ep.touched = True
+            return ep, None
+        ep.quiet += 1
+        if ep.quiet >= self.quiet_frames:
+            return None, ep
+        return ep, None

@@ -1,0 +1,281 @@
+"""Pile tracking: debounce, the pile remembered, identical cards, take-backs, rule-aided reads, motion."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pytest
+
+from referee.vision.calibration import CalibrationProfile
+from referee.vision.detections import Detections
+from referee.vision.track import (
+    MotionDetector,
+    MotionSample,
+    PileTracker,
+    TrackerConfig,
+    containment,
+    iou,
+)
+
+CFG = TrackerConfig(min_hits=4, max_misses=3, takeback_frames=10)
+A = (200.0, 150.0, 300.0, 300.0)  # a card's pose on a 640x480 top-down pile
+B = (260.0, 170.0, 360.0, 320.0)  # another pose, overlapping A
+Row = tuple[str, tuple[float, float, float, float], float, float]
+
+
+def dets(rows: Sequence[Row]) -> Detections:
+    """Ground-truth boxes as a detector would report them: (label, xyxy, confidence, colour conf)."""
+    if not rows:
+        return Detections.empty()
+    return Detections(
+        np.array([r[1] for r in rows], np.float32),
+        np.array([r[2] for r in rows], np.float32),
+        np.zeros(len(rows), np.int64),
+        tuple(r[0] for r in rows),
+        np.array([r[3] for r in rows], np.float32),
+    )
+
+
+def card(label: str, box: tuple[float, float, float, float] = A, conf: float = 0.9, colour: float = 0.95) -> Row:
+    return (label, box, conf, colour)
+
+
+class Feed:
+    """Feeds frames one by one and collects what comes out, frame by frame."""
+
+    def __init__(self, tracker: PileTracker) -> None:
+        self.tracker = tracker
+        self.frame = 0
+        self.out: list[tuple[int, dict[str, object]]] = []
+
+    def __call__(self, rows: Sequence[Row], n: int = 1, motion: MotionSample | None = None) -> list[dict[str, object]]:
+        got = []
+        for _ in range(n):
+            for obs in self.tracker.update(dets(rows), self.frame / 30, self.frame, motion):
+                self.out.append((self.frame, obs))
+                got.append(obs)
+            self.frame += 1
+        return got
+
+    def types(self) -> list[str]:
+        return [str(o["type"]) for _, o in self.out]
+
+
+def test_box_helpers() -> None:
+    a, b = np.array(A, np.float32), np.array(B, np.float32)
+    assert iou(a, a) == 1.0 and 0.2 < iou(a, b) < 0.5
+    assert containment(np.array((210, 160, 250, 200), np.float32), a) == 1.0
+
+
+@pytest.mark.parametrize(("fps", "hits", "misses", "takeback"), [(30, 4, 6, 30), (15, 2, 3, 15), (60, 9, 12, 60)])
+def test_debounce_defaults_follow_the_frame_rate(fps: float, hits: int, misses: int, takeback: int) -> None:
+    cfg = TrackerConfig.for_fps(fps)
+    assert (cfg.min_hits, cfg.max_misses, cfg.takeback_frames) == (hits, misses, takeback)
+    assert TrackerConfig.for_fps(fps, min_hits=7).min_hits == 7
+
+
+def test_nothing_until_steady_then_exactly_one_start_then_plays() -> None:
+    feed = Feed(PileTracker(CFG))
+    assert feed([], 5) == []
+    assert feed([card("red_5")], CFG.min_hits - 1) == []
+    got = feed([card("red_5")])
+    assert got == [{"type": "start", "card": "red_5", "t": pytest.approx(8 / 30), "frame_index": 8,
+                    "confidence": 0.9}]
+    assert feed([card("red_5")], 30) == []
+    # The next card lands on top of it; the start card peeks out from under it.
+    peek = card("red_5", (200, 150, 260, 300))
+    got = feed([peek, card("red_9", B)], CFG.min_hits)
+    assert [(o["type"], o["card"], o["seat"]) for o in got] == [("play", "red_9", None)]
+    assert feed([peek, card("red_9", B)], 30) == []
+    assert [c.label for c in feed.tracker.pile] == ["red_5", "red_9"]
+
+
+def test_a_card_sliding_in_counts_once_it_settles() -> None:
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    for step in range(15):  # slides 12 px a frame from the left
+        x = 20.0 + 12 * step
+        assert feed([card("blue_2", (x, 150, x + 100, 300))]) == []
+    settled = (200.0, 150.0, 300.0, 300.0)
+    feed([card("blue_2", settled)], CFG.min_hits + 20)
+    assert [(f, o["card"]) for f, o in feed.out] == [(15 + CFG.min_hits - 1, "blue_2")]
+
+
+def test_a_hand_over_the_pile_or_a_glare_frame_does_not_count() -> None:
+    feed = Feed(PileTracker(CFG))
+    feed([card("green_3")], 10)
+    hand = MotionSample(pile_mask=np.ones((48, 64), bool), pile_size=(640, 480), hand_over_pile=True)
+    # The hand hides the card and shows a skin blob the detector half-believes.
+    feed([card("green_8", (100, 100, 400, 400), conf=0.5)], 12, motion=hand)
+    feed([card("green_3")], 20)
+    # Glare: one frame misread, one frame lost, another misread with a lower score.
+    feed([card("yellow_3", conf=0.6)])
+    feed([])
+    feed([card("green_5", conf=0.5)])
+    feed([card("green_3")], 20)
+    assert feed.types() == ["start"]
+
+
+def test_a_flickering_misread_is_outvoted() -> None:
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    feed([card("green_5", B)], 2)
+    feed([card("green_6", B, conf=0.5)])  # one frame of the steady pose misread
+    feed([card("green_5", B)], 10)
+    assert [o["card"] for _, o in feed.out] == ["green_5"]
+
+
+def test_two_identical_cards_in_a_row_are_two_plays() -> None:
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    feed([card("red_7")], 10)
+    feed([], 3)  # a hand lays the second one
+    feed([card("red_7", (200, 150, 260, 300)), card("red_7", B)], 10)
+    assert [o["card"] for _, o in feed.out] == ["red_7", "red_7"]
+
+
+def test_a_card_nudged_in_place_is_not_a_new_play() -> None:
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    feed([card("red_7")], 10)
+    feed([card("red_7", (206, 154, 306, 304))], 10)
+    assert len(feed.out) == 1
+
+
+def test_a_card_taken_back_uncovers_the_one_under_it() -> None:
+    feed = Feed(PileTracker(CFG))
+    feed([card("blue_4")], 10)
+    feed([card("blue_4", (200, 150, 240, 300)), card("red_9", B)], 10)  # an illegal card lands
+    feed([card("blue_4")], CFG.takeback_frames + 2)  # ... and is taken back
+    took = [o for _, o in feed.out if o["type"] == "take_back"]
+    assert [(o["card"], o["seat"]) for o in took] == [("red_9", None)]
+    assert feed.tracker.top is not None and feed.tracker.top.label == "blue_4"
+    feed([card("blue_4", (200, 150, 240, 300)), card("blue_1", B)], 10)
+    assert feed.types() == ["start", "play", "take_back", "play"]
+    assert feed.out[-1][1]["card"] == "blue_1"
+
+
+def test_a_top_card_briefly_undetected_is_not_taken_back() -> None:
+    feed = Feed(PileTracker(CFG))
+    feed([card("blue_4")], 10)
+    feed([card("blue_4", (200, 150, 240, 300)), card("red_9", B)], 10)
+    # The detector loses the top card while the card under it still only peeks out.
+    feed([card("blue_4", (200, 150, 240, 300))], CFG.takeback_frames * 2)
+    assert feed.types() == ["start", "play"]
+
+
+class LegalNow:
+    def __init__(self, labels: set[str]) -> None:
+        self.labels = labels
+        self.asked: list[str] = []
+
+    def __call__(self, label: str) -> bool:
+        self.asked.append(label)
+        return label in self.labels
+
+
+@pytest.mark.parametrize(
+    ("frames", "legal", "expected", "corrected_from"),
+    [
+        # A doubtful colour reading: the only legal colour of that face wins.
+        ([card("red_7", colour=0.4)], {"green_7", "green_2"}, "green_7", "red_7"),
+        # Close votes between two labels: the legal runner-up wins.
+        ([card("blue_6", conf=0.8)] * 1 + [card("blue_8", conf=0.7)], {"blue_8"}, "blue_8", "blue_6"),
+        # A sure read stays what it is, legal or not: the referee must see the misplay.
+        ([card("red_7")], {"green_7"}, "red_7", None),
+        # Unsure, but the read itself is legal: nothing to fix.
+        ([card("red_7", colour=0.4)], {"red_7", "green_7"}, "red_7", None),
+        # Unsure colour, two legal colours: no way to choose, keep the read.
+        ([card("red_7", colour=0.4)], {"green_7", "blue_7"}, "red_7", None),
+    ],
+)
+def test_unsure_reads_prefer_the_legal_label(
+    frames: list[Row], legal: set[str], expected: str, corrected_from: str | None
+) -> None:
+    tracker = PileTracker(CFG, legal_now=LegalNow(legal), expect_start=False)
+    feed = Feed(tracker)
+    for _ in range(10):
+        for row in frames:
+            feed([row])
+    assert len(feed.out) == 1
+    obs = feed.out[0][1]
+    assert obs["card"] == expected
+    assert obs.get("corrected_from") == corrected_from
+
+
+def test_the_seat_comes_from_the_hand_and_draws_from_the_stock() -> None:
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    still = MotionSample(seat=2, disturbed=False)
+    hand = MotionSample(seat=2, disturbed=True)
+    feed([], 3, motion=hand)
+    feed([card("yellow_1")], 8, motion=still)
+    assert [(o["card"], o["seat"]) for _, o in feed.out] == [("yellow_1", 2)]
+    got = feed([card("yellow_1")], motion=MotionSample(seat=2, disturbed=False, draws=(3,)))
+    assert got == [{"type": "draw", "seat": 3, "count": 1, "t": pytest.approx(11 / 30), "frame_index": 11}]
+
+
+def test_a_steady_misread_on_a_still_pile_needs_a_hand_to_count() -> None:
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    hand, still = MotionSample(seat=0), MotionSample(seat=0, disturbed=False)
+    feed([card("red_3")], 2, motion=hand)
+    feed([card("red_3")], 10, motion=still)
+    # Long after any hand, the detector starts reading a different card at a new box: not a play.
+    feed([card("red_8", B)], 40, motion=still)
+    assert [o["card"] for _, o in feed.out] == ["red_3"]
+
+
+def test_reset_starts_a_new_round() -> None:
+    feed = Feed(PileTracker(CFG))
+    feed([card("red_3")], 10)
+    feed.tracker.reset()
+    feed([], 2)
+    feed([card("blue_3", B)], 10)
+    assert feed.types() == ["start", "start"]
+
+
+# Motion: a dark "hand" entering a bright table from a side.
+def _frames_of_a_hand(enter_from: str, steps: int = 10, size: tuple[int, int] = (320, 240)) -> list[np.ndarray]:
+    w, h = size
+    frames = []
+    for i in range(steps + 12):
+        image = np.full((h, w, 3), 200, np.uint8)
+        k = min(i, steps) / steps  # reaches the centre, then rests there
+        if i <= steps + 2:
+            if enter_from == "left":
+                image[h // 2 - 20:h // 2 + 20, 0:int(k * w / 2)] = 40
+            elif enter_from == "bottom":
+                image[h - int(k * h / 2):h, w // 2 - 20:w // 2 + 20] = 40
+            elif enter_from == "top":
+                image[0:int(k * h / 2), w // 2 - 20:w // 2 + 20] = 40
+        frames.append(image)
+    return frames
+
+
+@pytest.mark.parametrize(("side", "seat"), [("bottom", 0), ("left", 1), ("top", 2)])
+def test_motion_gives_the_seat_the_hand_came_from(side: str, seat: int) -> None:
+    profile = CalibrationProfile.whole_frame(320, 240, players=4)
+    motion = MotionDetector(profile, width=80)
+    samples = [motion.update(f, f) for f in _frames_of_a_hand(side)]
+    assert any(s.hand_over_pile for s in samples)
+    assert samples[-1].seat == seat
+    assert not samples[-1].hand_over_pile
+
+
+def test_motion_in_the_stock_zone_is_a_draw_by_seat() -> None:
+    pile = ((40.0, 80.0), (140.0, 80.0), (140.0, 160.0), (40.0, 160.0))
+    stock = ((200.0, 90.0), (260.0, 90.0), (260.0, 150.0), (200.0, 150.0))
+    seats = ((160.0, 235.0), (5.0, 120.0), (160.0, 5.0), (315.0, 120.0))
+    profile = CalibrationProfile((320, 240), pile, seats, stock=stock)
+    motion = MotionDetector(profile, width=80, quiet_frames=3)
+    draws: list[int | None] = []
+    for i in range(20):  # a hand from the right reaches into the stock and goes back
+        image = np.full((240, 320, 3), 200, np.uint8)
+        reach = [320, 290, 260, 235, 215, 215, 235, 260, 290, 320][i] if i < 10 else 320
+        image[110:130, reach:320] = 40
+        draws += motion.update(image, image[80:160, 40:140]).draws
+    assert draws == [3]
+
+
+def test_a_light_switched_on_is_no_hand() -> None:
+    profile = CalibrationProfile.whole_frame(320, 240)
+    motion = MotionDetector(profile, width=80)
+    motion.update(np.full((240, 320, 3), 80, np.uint8), np.full((240, 320, 3), 80, np.uint8))
+    sample = motion.update(np.full((240, 320, 3), 200, np.uint8), np.full((240, 320, 3), 200, np.uint8))
+    assert sample.global_change and not sample.disturbed and not sample.hand_over_pile
