@@ -17,7 +17,7 @@ from numpy.typing import NDArray
 
 from referee.cards import CLASSIC_COLOURS, FACE_CLASSES, LB_COLOURS, Card, Colour
 from referee.synth.render import CARD_H, CARD_W, DESIGNS, Palette, render_card, weather
-from referee.synth.textures import background, clutter, hand_layer
+from referee.synth.textures import background, clutter, hand_layer, skin_tone, thumb_layer
 
 __all__ = [
     "Camera",
@@ -31,6 +31,7 @@ __all__ = [
     "compose",
     "random_card",
     "random_scene",
+    "tilt_quad",
 ]
 
 Image = NDArray[np.uint8]
@@ -92,6 +93,20 @@ def card_quad(center: tuple[float, float], height: float, angle: float = 0.0,
     rot = np.array([[math.cos(t), -math.sin(t)], [math.sin(t), math.cos(t)]])
     pts = pts @ rot.T + np.asarray(center, np.float64)
     out: Quad = pts + np.asarray(skew, np.float64).reshape(4, 2) * height
+    return out
+
+
+def tilt_quad(quad: Quad, rx: float, ry: float, focal: float) -> Quad:
+    """``quad`` seen after turning the card ``rx``/``ry`` degrees about its horizontal/vertical
+    axes, by a pinhole camera ``focal`` pixels away (a card held at an angle to a phone)."""
+    center = quad.mean(axis=0)
+    pts = np.hstack([quad - center, np.zeros((4, 1))])
+    a, b = math.radians(rx), math.radians(ry)
+    rot_x = np.array([[1, 0, 0], [0, math.cos(a), -math.sin(a)], [0, math.sin(a), math.cos(a)]])
+    rot_y = np.array([[math.cos(b), 0, math.sin(b)], [0, 1, 0], [-math.sin(b), 0, math.cos(b)]])
+    p = pts @ (rot_y @ rot_x).T
+    depth = focal + p[:, 2:3]
+    out: Quad = p[:, :2] * (focal / depth) + center
     return out
 
 
@@ -242,7 +257,7 @@ def _light_field(h: int, w: int, rng: Rng, strength: float) -> NDArray[np.float3
     field = ((1 + ramp) * vignette)[..., None] * gain
     if rng.random() < 0.3 * strength:  # glare: additive, expressed as extra gain on mid-grey
         cx, cy, r = rng.uniform(0, 1), rng.uniform(0, 1), rng.uniform(0.05, 0.3)
-        glare = np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * r * r)) * rng.uniform(0.4, 1.4)
+        glare = np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * r * r)) * rng.uniform(0.2, 0.8)
         field = field + glare[..., None]
     out: NDArray[np.float32] = cv2.resize(field, (w, h), interpolation=cv2.INTER_LINEAR)
     return out
@@ -322,7 +337,8 @@ def _single_scene(rng: Rng, size: int, params: SceneParams) -> list[CardPlacemen
     height = size * math.exp(rng.uniform(math.log(0.2), math.log(0.92)))
     margin = height * 0.35
     center = (rng.uniform(margin, size - margin), rng.uniform(margin, size - margin))
-    quad = card_quad(center, height, rng.uniform(0, 360), _skew(rng, 0.08))
+    quad = card_quad(center, height, rng.uniform(0, 360), _skew(rng, 0.03))
+    quad = tilt_quad(quad, rng.normal(0, 18), rng.normal(0, 18), size * rng.uniform(0.8, 2.0))
     items: list[CardPlacement | Overlay] = []
     if rng.random() < 0.2:  # another card partly in view
         other, other_hue = random_card(rng, params)
@@ -331,13 +347,23 @@ def _single_scene(rng: Rng, size: int, params: SceneParams) -> list[CardPlacemen
                                 card_quad(c2, height * rng.uniform(0.6, 1.1), rng.uniform(0, 360),
                                           _skew(rng, 0.06)), design))
     holding = rng.random() < params.hand_share
+    angle = rng.uniform(0, 2 * math.pi)
+    skin = skin_tone(rng)
     if holding:  # palm under the card, a thumb over its edge
-        items.append(Overlay(hand_layer(rng, size, center, -height * 0.1), shadow=0.2))
+        palm = height * rng.uniform(0.3, 0.45)
+        hand = hand_layer(rng, size, center, -height * 0.2, angle, skin, palm_radius=palm)
+        items.append(Overlay(hand, shadow=0.2))
     items.append(_placement(rng, card, hue, quad, design, always_label=True))
     if holding and rng.random() < 0.7:
-        corner = quad[int(rng.integers(0, 4))]
-        target = (float(corner[0] * 0.8 + center[0] * 0.2), float(corner[1] * 0.8 + center[1] * 0.2))
-        items.append(Overlay(hand_layer(rng, size, target, height * 0.05), shadow=0.15))
+        # The thumb comes from the same side as the palm, over the nearest edge of the card.
+        toward = np.array([math.cos(angle), math.sin(angle)])
+        edge = quad[np.argsort(quad @ toward)[-2:]].mean(axis=0)
+        depth = rng.uniform(0.1, 0.3)
+        tip = (float(edge[0] * (1 - depth) + center[0] * depth),
+               float(edge[1] * (1 - depth) + center[1] * depth))
+        thumb = thumb_layer(rng, size, tip, angle + rng.normal(0, 0.4), height * rng.uniform(0.1, 0.16),
+                            skin)
+        items.append(Overlay(thumb, shadow=0.15))
     return items
 
 

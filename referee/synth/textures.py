@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["background", "clutter", "hand_layer"]
+__all__ = ["background", "clutter", "hand_layer", "skin_tone", "thumb_layer"]
 
 Image = NDArray[np.uint8]
 Rng = np.random.Generator
@@ -31,12 +31,12 @@ def _wood(rng: Rng, size: int) -> NDArray[np.float32]:
     base = _colour(rng, (8, 22), (35, 150), (100, 240))
     y = np.arange(size, dtype=np.float32)[:, None]
     # Grain runs along x: noise with many cells across y and few along x.
-    fine = _smooth_noise(rng, size, size, size // 2, 3)
-    streaks = _smooth_noise(rng, size, size, size // 6, 2)
+    fine = _smooth_noise(rng, size, size, size // 2, int(rng.integers(4, 16)))
+    streaks = _smooth_noise(rng, size, size, size // 6, 3)
     warp = _smooth_noise(rng, size, size, 4, 2) * rng.uniform(5, 40)
     freq = rng.uniform(0.03, 0.2)
     figure = 0.5 + 0.5 * np.sin((y + warp) * freq)
-    shade = (1.0 + rng.uniform(0.02, 0.07) * fine + rng.uniform(0.02, 0.08) * streaks
+    shade = (1.0 + rng.uniform(0.01, 0.05) * fine + rng.uniform(0.01, 0.06) * streaks
              - rng.uniform(0.0, 0.2) * figure ** rng.uniform(1, 5))
     if rng.random() < 0.3:
         width = int(rng.integers(size // 6, size // 2))
@@ -159,15 +159,25 @@ def clutter(img: Image, rng: Rng, count: int) -> None:
 _SKIN_HSV = ((4, 18), (60, 170), (45, 230))
 
 
-def hand_layer(rng: Rng, size: int, target: tuple[float, float], reach: float) -> Image:
-    """A BGRA hand (palm and fingers) reaching from outside the frame towards ``target``."""
-    layer = np.zeros((size, size, 4), np.uint8)
-    skin = _colour(rng, *_SKIN_HSV)
-    angle = rng.uniform(0, 2 * math.pi)
+def skin_tone(rng: Rng) -> NDArray[np.float32]:
+    """A BGR skin colour, light to dark."""
+    return _colour(rng, *_SKIN_HSV)
+
+
+def hand_layer(rng: Rng, size: int, target: tuple[float, float], reach: float,
+               angle: float | None = None, skin: NDArray[np.float32] | None = None,
+               palm_radius: float | None = None) -> Image:
+    """A BGRA hand (palm and fingers) reaching from outside the frame towards ``target``.
+
+    ``angle`` (radians) points from the target back to the wrist (random when ``None``); ``skin``
+    is its BGR colour (a random skin tone when ``None``).
+    """
+    skin = skin if skin is not None else skin_tone(rng)
+    angle = angle if angle is not None else rng.uniform(0, 2 * math.pi)
     dx, dy = math.cos(angle), math.sin(angle)
     tx, ty = target
     # Wrist well outside the frame in direction (dx, dy), palm centre 'reach' before the target.
-    palm_r = size * rng.uniform(0.09, 0.16)
+    palm_r = palm_radius if palm_radius is not None else size * rng.uniform(0.09, 0.16)
     px, py = tx + dx * (reach + palm_r), ty + dy * (reach + palm_r)
     wx, wy = px + dx * size, py + dy * size
     mask = np.zeros((size, size), np.uint8)
@@ -187,11 +197,29 @@ def hand_layer(rng: Rng, size: int, target: tuple[float, float], reach: float) -
         fx, fy = px + math.cos(a) * palm_r * 1.6, py + math.sin(a) * palm_r * 1.6
         cv2.line(mask, (int(px), int(py)), (int(fx), int(fy)), 255, max(3, int(palm_r * 0.45)),
                  cv2.LINE_AA)
+    return _shade_skin(rng, mask, skin, palm_r)
+
+
+def _shade_skin(rng: Rng, mask: Image, skin: NDArray[np.float32], radius: float) -> Image:
+    """Skin-coloured BGRA layer over ``mask``, darker towards its edges (a rounded body)."""
+    size = mask.shape[0]
     q = 4  # shading varies slowly: compute it at a quarter of the resolution
     small = cv2.resize(mask, (size // q, size // q), interpolation=cv2.INTER_AREA)
-    edge = cv2.GaussianBlur(small, (0, 0), max(0.5, palm_r * 0.15 / q)).astype(np.float32) / 255.0
+    edge = cv2.GaussianBlur(small, (0, 0), max(0.5, radius * 0.15 / q)).astype(np.float32) / 255.0
     shade_small = (1.0 + _smooth_noise(rng, size // q, size // q, 4, 4) * 0.08) * (0.7 + 0.3 * edge)
     shade = cv2.resize(shade_small, (size, size), interpolation=cv2.INTER_LINEAR)
+    layer = np.empty((size, size, 4), np.uint8)
     layer[..., :3] = np.clip(shade[..., None] * skin, 0, 255).astype(np.uint8)
     layer[..., 3] = mask
     return layer
+
+
+def thumb_layer(rng: Rng, size: int, tip: tuple[float, float], angle: float, width: float,
+                skin: NDArray[np.float32]) -> Image:
+    """A BGRA thumb ending at ``tip``, coming from direction ``angle`` (radians), over a card."""
+    mask = np.zeros((size, size), np.uint8)
+    length = width * rng.uniform(2.5, 4.0)
+    base = (tip[0] + math.cos(angle) * length, tip[1] + math.sin(angle) * length)
+    cv2.line(mask, (int(base[0]), int(base[1])), (int(tip[0]), int(tip[1])), 255,
+             max(2, int(width)), cv2.LINE_AA)
+    return _shade_skin(rng, mask, skin, width)
