@@ -166,6 +166,8 @@ class _Table:
         *,
         max_rounds: int,
         separate_colour: float,
+        unnamed_colour: float = 0.0,
+        anonymous_seats: float = 0.0,
     ) -> None:
         if players < 2 or players > 10:
             raise ValueError(f"players must be 2..10, got {players}")
@@ -186,6 +188,8 @@ class _Table:
         self.turns_played = 0
         self.max_rounds = max_rounds
         self.separate_colour = separate_colour
+        self.unnamed_colour = unnamed_colour
+        self.anonymous_seats = anonymous_seats
         self.obs: list[Observation] = []
         self.expected: list[tuple[str, int]] = []
         self.t = 0.0
@@ -214,6 +218,13 @@ class _Table:
     # -- output -------------------------------------------------------------------------------
     def emit(self, kind: str, **fields: Any) -> None:
         self.t = round(self.t + 0.5 + self.rng.random(), 3)
+        if (
+            self.anonymous_seats
+            and kind in ("play", "draw", "pass")
+            and fields["seat"] == self.turn
+            and self.rng.random() < self.anonymous_seats
+        ):
+            fields["seat"] = None  # unknown to the camera: the referee assumes the expected seat
         self.obs.append({"type": kind, **fields, "t": self.t})
         if kind in ("play", "pass"):
             self.last_skipped = None
@@ -480,8 +491,11 @@ class _Table:
         separate = False
         if card.is_wild:
             colour = self.pick_colour(seat)
-            separate = self.rng.random() < self.separate_colour
-            if not separate:
+            roll = self.rng.random()
+            # never named at all: the referee must wait, or infer it from the next play
+            unnamed = roll < self.unnamed_colour
+            separate = not unnamed and roll < self.unnamed_colour + self.separate_colour
+            if not unnamed and not separate:
                 fields["color"] = colour.value
         if self.rules.seven_zero and card.value == "7" and hand:
             targets = [s for s in range(self.n) if s != seat and len(self.hands[s]) > 1]
@@ -728,15 +742,31 @@ def simulate_game(
     options: Mapping[str, Any] | None = None,
     max_rounds: int = 50,
     separate_colour: float = 0.2,
+    unnamed_colour: float = 0.0,
+    anonymous_seats: float = 0.0,
 ) -> SimulatedGame:
     """Play one match (rounds up to the target, at most ``max_rounds``) and record it.
 
     ``inject`` names an alert code: once, at a random point, a player makes that misplay; the game
     then goes on legally. ``expected_alerts`` lists ``(code, seat)`` the referee must raise.
+
+    How the table reports a wild's colour: in a separate ``color`` line with probability
+    ``separate_colour``, never with ``unnamed_colour`` (the referee must infer it), else in the play.
+    ``anonymous_seats``: probability that an in-turn play, draw or pass comes with ``seat: null``.
+    Both of those last two make some misplays unjudgeable, so they need ``inject=None``.
     """
+    if inject is not None and (unnamed_colour or anonymous_seats):
+        raise ValueError("unnamed_colour and anonymous_seats are for legal games (inject=None)")
     rules = SimRules.for_preset(preset, options)
     table = _Table(
-        seed, rules, players, inject, max_rounds=max_rounds, separate_colour=separate_colour
+        seed,
+        rules,
+        players,
+        inject,
+        max_rounds=max_rounds,
+        separate_colour=separate_colour,
+        unnamed_colour=unnamed_colour,
+        anonymous_seats=anonymous_seats,
     )
     table.play_match()
     return SimulatedGame(

@@ -43,6 +43,12 @@ option_sets = st.sampled_from(
 )
 
 
+#: how the table reports what the camera cannot see (legal games only)
+reporting = st.sampled_from(
+    [{}, {"separate_colour": 1.0}, {"unnamed_colour": 0.4}, {"anonymous_seats": 0.5}]
+)
+
+
 def judge(game: SimulatedGame) -> tuple[list[tuple[str, int]], Referee, list[dict[str, Any]]]:
     """Feed the whole match to a fresh Referee: its alerts ``(code, seat)``, itself, every line."""
     referee = Referee()
@@ -57,12 +63,20 @@ def describe(game: SimulatedGame) -> str:
     return f"seed={game.seed} preset={game.preset} players={game.players} inject={game.inject}"
 
 
-@given(seed=seeds, preset=presets, players=player_counts, options=option_sets)
+@given(seed=seeds, preset=presets, players=player_counts, options=option_sets, how=reporting)
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_legal_games_raise_no_alert_and_score_alike(
-    seed: int, preset: str, players: int, options: dict[str, Any]
+    seed: int, preset: str, players: int, options: dict[str, Any], how: dict[str, float]
 ) -> None:
-    game = simulate_game(seed, preset, players, options=options)
+    game = simulate_game(
+        seed,
+        preset,
+        players,
+        options=options,
+        separate_colour=how.get("separate_colour", 0.2),
+        unnamed_colour=how.get("unnamed_colour", 0.0),
+        anonymous_seats=how.get("anonymous_seats", 0.0),
+    )
     alerts, referee, lines = judge(game)
     assert alerts == [], describe(game)
     assert game.expected_alerts == []
@@ -129,6 +143,7 @@ def test_simulator_plays_the_preset_deck_and_penalties() -> None:
         ({"players": 1}, "players must be 2..10"),
         ({"inject": "cheating"}, "unknown alert code"),
         ({"options": {"teams": True}}, "does not play teams"),
+        ({"inject": "missed_uno", "unnamed_colour": 0.5}, "legal games"),
     ],
 )
 def test_simulator_rejects_what_it_cannot_play(args: dict[str, Any], message: str) -> None:
@@ -158,3 +173,4 @@ def test_100k_legal_games_raise_no_false_alert() -> None:
                 false_alerts.append(f"{describe(game)}: {alerts}")
         log.info("chunk %d: %d false alerts so far", chunk, len(false_alerts))
     assert false_alerts == []
+
