@@ -712,6 +712,7 @@ class Referee:
             or self.top is None
             or self.top.value != "wild_draw4"
             or seat != wd4.victim
+            or self.draw_victim != seat  # too late: the victim has already taken the cards
             or self.round_over
         ):
             self._info(out, f"challenge by seat {seat} ignored: no Wild Draw Four to challenge")

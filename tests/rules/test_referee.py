@@ -450,3 +450,19 @@ def test_referee_default_rules() -> None:
     ref = Referee(rules="de")
     ref.observe({"type": "setup", "players": 2, "dealer": 0})
     assert ref.snapshot()["preset"] == "de"
+
+
+IGNORED_CHALLENGES: list[tuple[str, Script]] = [
+    ("no wild draw four", [setup(), start("red_5"), play(1, "red_6"), challenge(2)]),
+    ("not the victim", [setup(), start("red_5"), play(1, "wild_draw4", "blue"), challenge(3)]),
+    ("after taking the cards", [setup(), start("red_5"), play(1, "wild_draw4", "blue"), draw(2, 4), challenge(2)]),
+]
+
+
+@pytest.mark.parametrize(("name", "script"), IGNORED_CHALLENGES, ids=[c[0] for c in IGNORED_CHALLENGES])
+def test_challenges_that_do_not_count(name: str, script: Script) -> None:
+    ref, out = run(script[:-1])
+    said = ref.observe(script[-1])
+    assert [line["type"] for line in said] == ["info"] and "ignored" in said[0]["message"]
+    assert alerts(out) == []
+    assert not ref.challenge_pending
