@@ -404,20 +404,24 @@ def create_app(
     @app.get("/stream.mjpg")
     async def stream_mjpg() -> StreamingResponse:
         async def frames() -> AsyncIterator[bytes]:
+            loop = asyncio.get_running_loop()
             last_index = -1
-            idle = 0.0
+            repeat_at = 0.0
+            due = loop.time()
             while not hub.closing:
                 index, jpeg = session.frame()
+                now = loop.time()
                 if jpeg is not None and index != last_index:
                     last_index = index
-                    idle = 0.0
+                    repeat_at = now + 1.0
                     yield _mjpeg_part(jpeg)
-                elif idle <= 0.0:
+                elif now >= repeat_at:
                     # Nothing new: repeat (the placeholder or the last frame) once a second.
                     yield _mjpeg_part(jpeg if jpeg is not None else _placeholder(assets))
-                    idle = 1.0
-                await asyncio.sleep(frame_interval)
-                idle -= frame_interval
+                    repeat_at = now + 1.0
+                # A fixed schedule, so sending time does not lower the rate.
+                due = max(due + frame_interval, loop.time())
+                await asyncio.sleep(due - loop.time())
 
         return StreamingResponse(
             frames(), media_type=f"multipart/x-mixed-replace; boundary={MJPEG_BOUNDARY}",
