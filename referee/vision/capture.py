@@ -196,6 +196,18 @@ class FolderReader:
         self._next = len(self._paths)
 
 
+def probe_fps(spec: SourceSpec) -> float | None:
+    """A video file's frame rate, read from its header (``None`` for other sources or when unknown)."""
+    if spec.kind is not SourceKind.FILE:
+        return None
+    cap = cv2.VideoCapture(spec.target)
+    try:
+        fps = float(cap.get(cv2.CAP_PROP_FPS) or 0.0) if cap.isOpened() else 0.0
+    finally:
+        cap.release()
+    return fps if 1.0 <= fps <= 1000.0 else None
+
+
 def open_reader(spec: SourceSpec) -> Reader:
     if spec.kind is SourceKind.FOLDER:
         return FolderReader(spec.target if isinstance(spec.target, str) else str(spec.target))
@@ -220,7 +232,7 @@ class CaptureStatus:
         return {
             "source": self.source,
             "camera": self.state.value,
-            "frames": self.frames,
+            "frames_read": self.frames,
             "delivered": self.delivered,
             "dropped": self.dropped,
             "corrupt": self.corrupt,

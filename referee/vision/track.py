@@ -138,6 +138,8 @@ class Candidate:
     box: Box
     first_frame: int
     seat: int | None
+    #: Time of ``first_frame``: when the card came to rest in this pose.
+    first_t: float = 0.0
     hits: int = 0
     misses: int = 0
     votes: dict[str, float] = field(default_factory=dict)
@@ -241,7 +243,7 @@ class PileTracker:
                 self._motion_frames.append(frame_index)
         blocked_frame = motion is not None and motion.global_change
         unknown = self._match_known(detections, motion, blocked_frame)
-        self._associate(unknown, motion, blocked_frame, frame_index)
+        self._associate(unknown, motion, blocked_frame, frame_index, t)
         out.extend(self._confirm(t, frame_index))
         taken = self._check_take_back(t, frame_index, motion, blocked_frame)
         if taken is not None:
@@ -304,6 +306,7 @@ class PileTracker:
         motion: MotionSample | None,
         blocked_frame: bool,
         frame_index: int,
+        t: float,
     ) -> None:
         cfg = self.config
         pairs = sorted(
@@ -326,7 +329,7 @@ class PileTracker:
             cand.misses = 0
             if iou(box, cand.anchor) < cfg.stable_iou:
                 # Still moving: start over from this pose.
-                cand.anchor, cand.hits, cand.first_frame = box, 0, frame_index
+                cand.anchor, cand.hits, cand.first_frame, cand.first_t = box, 0, frame_index, t
                 cand.votes.clear()
                 cand.colour_conf.clear()
                 cand.confidence.clear()
@@ -339,7 +342,7 @@ class PileTracker:
             if i in used_rows:
                 continue
             box, label, conf, cc = row
-            cand = Candidate(anchor=box, box=box, first_frame=frame_index, seat=seat)
+            cand = Candidate(anchor=box, box=box, first_frame=frame_index, seat=seat, first_t=t)
             if not blocked_frame and (motion is None or motion.fraction_in(box) < cfg.motion_block):
                 cand.hits = 1
                 cand.vote(label, conf, cc)
@@ -374,11 +377,12 @@ class PileTracker:
                 continue
             self.pile.append(card)
             obs: Observation
+            # ``t`` is when the card came to rest; ``frame_index`` when the tracker believed it.
             if self.expect_start and len(self.pile) == 1:
-                obs = {"type": "start", "card": label, "t": t}
+                obs = {"type": "start", "card": label, "t": cand.first_t}
                 self.expect_start = False
             else:
-                obs = {"type": "play", "card": label, "seat": cand.seat, "t": t}
+                obs = {"type": "play", "card": label, "seat": cand.seat, "t": cand.first_t}
             obs.update(extra)
             obs["frame_index"] = frame_index
             obs["confidence"] = round(float(np.mean(cand.confidence)), 3)

@@ -80,7 +80,8 @@ def test_nothing_until_steady_then_exactly_one_start_then_plays() -> None:
     assert feed([], 5) == []
     assert feed([card("red_5")], CFG.min_hits - 1) == []
     got = feed([card("red_5")])
-    assert got == [{"type": "start", "card": "red_5", "t": pytest.approx(8 / 30), "frame_index": 8,
+    # t: when it came to rest (frame 5); frame_index: when it was believed.
+    assert got == [{"type": "start", "card": "red_5", "t": pytest.approx(5 / 30), "frame_index": 8,
                     "confidence": 0.9}]
     assert feed([card("red_5")], 30) == []
     # The next card lands on top of it; the start card peeks out from under it.

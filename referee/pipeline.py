@@ -1,0 +1,449 @@
+"""The one place that wires the camera to the referee: capture -> calibration warp -> detect ->
+track -> ``session.submit``, plus the annotated frame and the health status for the dashboard.
+
+``referee run`` and ``referee demo`` (DESIGN.md contract 5) are :func:`run` and :func:`demo`. With
+the web server, the pipeline runs on its own thread and uvicorn in the main thread; with
+``--no-serve`` the pipeline runs in the main thread and the command ends with the footage. Every
+observation and every referee output line (contracts 2 and 3) goes, in order, to standard output
+and to ``--log`` when given; that includes what the dashboard submits, because the log follows the
+session's events rather than only the pipeline's own submissions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import logging
+import secrets
+import sys
+import threading
+from collections import deque
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any, Protocol
+
+import numpy as np
+
+from referee.cards import CLASSIC_COLOURS, Colour
+from referee.rules import ObservationError, find_preset
+from referee.vision.calibration import CalibrationError, CalibrationProfile, WhiteBalance
+from referee.vision.capture import DEFAULT_FPS, Capture, Frame, parse_source, probe_fps
+from referee.vision.detections import Detections, Detector
+from referee.vision.overlay import annotate, encode_jpeg
+from referee.vision.track import MotionDetector, PileTracker, TrackerConfig
+
+log = logging.getLogger(__name__)
+
+DEMO_FOOTAGE = Path("datasets/demo/demo.mp4")
+Line = dict[str, Any]
+
+
+class Session(Protocol):
+    """What the pipeline needs of :class:`referee.session.MatchSession`."""
+
+    def submit(self, obs: Mapping[str, Any], source: str = "camera") -> list[dict[str, Any]]: ...
+    def snapshot(self) -> dict[str, Any]: ...
+    def set_frame(self, jpeg: bytes) -> None: ...
+    def set_status(self, **fields: Any) -> None: ...
+    def export_log(self) -> list[dict[str, Any]]: ...
+    def undo(self) -> None: ...
+    def add_listener(self, listener: Callable[[dict[str, Any]], None]) -> Callable[[], None]: ...
+
+
+def legal_check(session: Session) -> Callable[[str], bool] | None:
+    """``Referee.legal_now`` of the session's live referee (for the tracker's misread fixes)."""
+    legal = getattr(session, "legal_now", None)
+    if callable(legal):
+        return legal  # type: ignore[no-any-return]
+    game = getattr(session, "_game", None)  # MatchSession keeps its Referee here
+    referee = getattr(game, "referee", None)
+    legal = getattr(referee, "legal_now", None)
+    if not callable(legal):
+        return None
+
+    def check(label: str) -> bool:
+        return bool(game.referee.legal_now(label))  # type: ignore[union-attr]  # re-read: replaced on undo
+
+    return check
+
+
+class LogWriter:
+    """Contract-2/3 lines, in order, to any number of text streams (stdout, the ``--log`` file)."""
+
+    def __init__(self, *streams: IO[str]) -> None:
+        self.streams = [s for s in streams if s is not None]
+        self._lock = threading.Lock()
+        self.lines = 0
+
+    def write(self, line: Mapping[str, Any]) -> None:
+        text = json.dumps(dict(line), separators=(",", ":"), sort_keys=False)
+        with self._lock:
+            self.lines += 1
+            for stream in self.streams:
+                stream.write(text + "\n")
+                stream.flush()
+
+    def on_event(self, event: Mapping[str, Any]) -> None:
+        """A session event: its observation, then the referee's output lines."""
+        kind = event.get("kind")
+        obs = event.get("observation")
+        if kind == "undo":
+            self.write({"type": "info", "message": "observation undone", "undone": obs})
+            return
+        if kind == "correct":
+            self.write({"type": "info", "message": "last play corrected", "undone_seq": event.get("undone_seq")})
+        if isinstance(obs, Mapping):
+            self.write(obs)
+        for out in event.get("outputs") or ():
+            self.write(out)
+
+
+@dataclass
+class PipelineStats:
+    """What one run did (the bench and the status line read it)."""
+
+    frames: int = 0
+    observations: int = 0
+    refused: int = 0
+    detector_ms: list[float] = field(default_factory=list)
+    frame_ms: list[float] = field(default_factory=list)
+    #: (observation, frame captured_at, verdict time) for each observation submitted.
+    verdicts: list[tuple[Line, float, float]] = field(default_factory=list)
+
+
+class Pipeline:
+    """One frame at a time: warp, detect, track, submit; overlay and status for the dashboard.
+
+    ``timer`` (``time.perf_counter``) turns on per-stage timing for ``referee bench``; the pipeline
+    itself never reads the clock (frames carry their time).
+    """
+
+    def __init__(
+        self,
+        detector: Detector,
+        session: Session,
+        *,
+        profile: CalibrationProfile | None = None,
+        players: int = 4,
+        palette: Sequence[Colour] = CLASSIC_COLOURS,
+        tracker_config: TrackerConfig | None = None,
+        fps: float = 30.0,
+        stream_fps: float = 12.0,
+        timer: Callable[[], float] | None = None,
+    ) -> None:
+        self.detector = detector
+        self.session = session
+        self.profile_given = profile
+        self.players = players
+        self.palette = tuple(palette)
+        self.fps = fps
+        self.timer = timer
+        self.stats = PipelineStats()
+        self.profile: CalibrationProfile | None = None
+        self.motion: MotionDetector | None = None
+        self.white_balance = WhiteBalance(
+            profile.white_balance if profile is not None else None,
+            auto=profile is None or profile.white_balance is None,
+        )
+        state = session.snapshot()
+        self.tracker = PileTracker(
+            tracker_config or TrackerConfig.for_fps(fps),
+            legal_now=legal_check(session),
+            palette=self.palette,
+            expect_start=state.get("top_card") is None,
+        )
+        self._new_round = threading.Event()
+        self._stream_every = max(1, round(fps / max(stream_fps, 0.1)))
+        self._status_every = max(1, round(fps))
+        self._frame_times: deque[float] = deque(maxlen=max(2, round(fps * 2)))
+        self._last_detections = Detections.empty()
+
+    def on_event(self, event: Mapping[str, Any]) -> None:
+        """Session listener: a new ``setup`` (from the dashboard) means the pile was gathered."""
+        obs = event.get("observation")
+        if event.get("kind") == "observation" and isinstance(obs, Mapping) and obs.get("type") == "setup":
+            self._new_round.set()
+
+    def _prepare(self, image: np.ndarray) -> None:
+        h, w = image.shape[:2]
+        base = self.profile_given or CalibrationProfile.whole_frame(w, h, self.players)
+        self.profile = base.fitted(w, h)
+        self.motion = MotionDetector(self.profile)
+
+    def step(self, frame: Frame) -> list[Line]:
+        """Process one frame; returns the referee's output lines it caused."""
+        if self.profile is None or self.profile.image_size != frame.image.shape[1::-1]:
+            self._prepare(frame.image)
+        assert self.profile is not None and self.motion is not None
+        if self._new_round.is_set():
+            self._new_round.clear()
+            self.tracker.reset(expect_start=True)
+        timer = self.timer
+        t0 = timer() if timer else 0.0
+        pile_view = self.white_balance(self.profile.warp_pile(frame.image))
+        t1 = timer() if timer else 0.0
+        detections = self.detector.detect(pile_view)
+        if timer:
+            self.stats.detector_ms.append((timer() - t1) * 1000)
+        motion = self.motion.update(frame.image, pile_view)
+        outputs: list[Line] = []
+        for obs in self.tracker.update(detections, frame.t, frame.frame_index, motion):
+            outputs.extend(self.submit(obs, frame))
+        self._last_detections = detections
+        self.stats.frames += 1
+        self._frame_times.append(frame.captured_at)
+        if self.stats.frames % self._stream_every == 0:
+            self._publish_frame(frame, detections)
+        if timer:
+            self.stats.frame_ms.append((timer() - t0) * 1000)
+        return outputs
+
+    def submit(self, obs: Line, frame: Frame) -> list[Line]:
+        """Hand one tracker observation to the session; a refused one is logged, never fatal."""
+        if obs.get("type") == "take_back":
+            return self._take_back(obs)
+        try:
+            outputs = self.session.submit(obs, source="camera")
+        except ObservationError as exc:
+            self.stats.refused += 1
+            log.warning("observation refused: %s (%s)", exc, obs)
+            return []
+        self.stats.observations += 1
+        if self.timer:
+            self.stats.verdicts.append((obs, frame.captured_at, self.timer()))
+        return outputs
+
+    def _take_back(self, obs: Line) -> list[Line]:
+        """A card taken back off the pile: undo its play if it is the last thing the referee saw."""
+        log_ = self.session.export_log()
+        last = log_[-1] if log_ else {}
+        if last.get("type") == "play" and last.get("card") == obs.get("card"):
+            try:
+                self.session.undo()
+            except ValueError as exc:
+                log.warning("take-back of %s not undone: %s", obs.get("card"), exc)
+                return []
+            log.info("%s taken back: its play is undone (alerts stay in the record)", obs.get("card"))
+        else:
+            log.info("%s taken back, but it is not the last observation: left as is", obs.get("card"))
+        return []
+
+    def _publish_frame(self, frame: Frame, detections: Detections) -> None:
+        state = self.session.snapshot()
+        status = self.status()
+        image = annotate(frame.image, profile=self.profile, detections=detections, state=state, status=status)
+        self.session.set_frame(encode_jpeg(image))
+
+    def status(self) -> dict[str, Any]:
+        times = self._frame_times
+        fps = (len(times) - 1) / (times[-1] - times[0]) if len(times) > 1 and times[-1] > times[0] else None
+        return {
+            "fps": None if fps is None else round(fps, 1),
+            "frames": self.stats.frames,
+            "detections": len(self._last_detections),
+            "observations": self.stats.observations,
+            "refused": self.stats.refused,
+            "pile": [c.label for c in self.tracker.pile[-3:]],
+        }
+
+    def run(self, capture: Capture, stop: threading.Event | None = None) -> PipelineStats:
+        """Process frames until the capture ends (or ``stop`` is set); status goes to the session."""
+        stop = stop or threading.Event()
+        capture.start()
+        try:
+            while not stop.is_set():
+                frame = capture.read(timeout=0.5)
+                if frame is None:
+                    if capture.finished:
+                        break
+                    self.session.set_status(**capture.status().as_dict())
+                    continue
+                self.step(frame)
+                if self.stats.frames % self._status_every == 0:
+                    self.session.set_status(**{**capture.status().as_dict(), **self.status()})
+        finally:
+            capture.stop()
+            self.session.set_status(**{**capture.status().as_dict(), **self.status()})
+        return self.stats
+
+
+# Commands.
+class CommandError(Exception):
+    """A problem with the command's input (source, model, calibration, rules): message, exit 2."""
+
+
+def parse_options(items: Sequence[str]) -> dict[str, str]:
+    options: dict[str, str] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise CommandError(f"--option expects NAME=VALUE, got {item!r}")
+        options[name.strip()] = value.strip()
+    return options
+
+
+def _palette(rules: str, options: Mapping[str, str]) -> tuple[Colour, ...]:
+    try:
+        preset = find_preset(rules).with_overrides(options)
+    except ObservationError as exc:
+        raise CommandError(str(exc)) from None
+    return tuple(preset.deck_spec.colours) or CLASSIC_COLOURS
+
+
+def _load_detector(model: Path | None, palette: Sequence[Colour]) -> Detector:
+    try:
+        from referee.vision.detect import DetectorError, load_detector
+    except ImportError as exc:
+        raise CommandError(f"the detector is not available: {exc}") from None
+    try:
+        return load_detector(model, palette=palette)
+    except (DetectorError, OSError) as exc:
+        raise CommandError(str(exc)) from None
+
+
+@contextmanager
+def _log_file(path: Path | None) -> Iterator[IO[str] | None]:
+    if path is None:
+        yield None
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle = path.open("w", encoding="utf-8")
+    except OSError as exc:
+        raise CommandError(f"cannot write the log {path}: {exc}") from None
+    with handle:
+        yield handle
+
+
+def _open_session(args: argparse.Namespace, options: Mapping[str, str]) -> Session:
+    from referee.session import MatchSession
+    from referee.store import Store
+
+    store = Store(args.db if args.db is not None else ":memory:")
+    session: Session = MatchSession(
+        store, rules=args.rules, players=args.players, dealer=args.dealer, options=dict(options)
+    )
+    return session
+
+
+def execute(
+    args: argparse.Namespace,
+    source: str,
+    *,
+    realtime: bool | None,
+    out: IO[str] | None = None,
+    detector: Detector | None = None,
+) -> int:
+    """The body of ``referee run`` and ``referee demo`` (``detector``: use this one, not the model)."""
+    try:
+        spec = parse_source(source)
+    except FileNotFoundError as exc:
+        raise CommandError(str(exc)) from None
+    options = parse_options(getattr(args, "option", []) or [])
+    palette = _palette(args.rules, options)
+    profile = None
+    calibration = getattr(args, "calibration", None)
+    if calibration is not None:
+        try:
+            profile = CalibrationProfile.load(calibration)
+        except CalibrationError as exc:
+            raise CommandError(str(exc)) from None
+        if profile.players != args.players:
+            log.warning("calibration has %d seats, the game %d players: seats spread evenly instead",
+                        profile.players, args.players)
+            profile = CalibrationProfile.from_corners(profile.pile, *profile.image_size, players=args.players,
+                                                      stock=profile.stock)
+    detector = detector or _load_detector(getattr(args, "model", None), palette)
+    capture = Capture(spec, realtime=realtime)
+    with _log_file(args.log) as log_handle:
+        session = _open_session(args, options)
+        writer = LogWriter(out or sys.stdout, *([log_handle] if log_handle else []))
+        for line in session.export_log():  # the setup (and anything resumed from --db)
+            writer.write(line)
+        pipeline = Pipeline(detector, session, profile=profile, players=args.players, palette=palette,
+                            fps=probe_fps(spec) or DEFAULT_FPS)
+        remove_writer = session.add_listener(writer.on_event)
+        remove_pipeline = session.add_listener(pipeline.on_event)
+        try:
+            stats = pipeline.run(capture) if args.no_serve else _serve(args, session, pipeline, capture)
+        finally:
+            remove_writer()
+            remove_pipeline()
+    log.info("%d frames, %d observations (%d refused)", stats.frames, stats.observations, stats.refused)
+    status = capture.status()
+    if status.state.value == "failed":
+        print(f"referee: source failed: {status.message}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _serve(args: argparse.Namespace, session: Session, pipeline: Pipeline, capture: Capture) -> PipelineStats:
+    from referee.web.app import create_app, make_server
+
+    token = args.token or secrets.token_urlsafe(12)
+    app = create_app(session, token=token)  # type: ignore[arg-type]
+    server = make_server(app, args.host, args.port, log_level="warning")
+    stop = threading.Event()
+
+    def work() -> None:
+        try:
+            pipeline.run(capture, stop)
+            log.info("footage ended; the dashboard stays up (Ctrl-C to quit)")
+        except Exception:
+            log.exception("pipeline stopped")
+
+    worker = threading.Thread(target=work, name="pipeline", daemon=True)
+    host = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
+    print(f"dashboard: http://{host}:{args.port}/  (admin token: {token})", flush=True)
+    worker.start()
+    try:
+        server.run()
+    finally:
+        stop.set()
+        worker.join(timeout=10)
+    return pipeline.stats
+
+
+def run(args: argparse.Namespace) -> int:
+    """``referee run --source ...``."""
+    try:
+        return execute(args, args.source, realtime=args.realtime)
+    except CommandError as exc:
+        print(f"referee run: {exc}", file=sys.stderr)
+        return 2
+
+
+def demo_footage() -> Path:
+    """The bundled demo video, generated from a fixed seed on first use."""
+    if DEMO_FOOTAGE.is_file():
+        return DEMO_FOOTAGE
+    try:
+        video = importlib.import_module("referee.synth.video")
+    except ImportError:
+        raise CommandError(
+            f"no demo footage at {DEMO_FOOTAGE} and no game-video generator (referee.synth.video) yet; "
+            "run the pipeline on your own footage with `referee run --source FILE`"
+        ) from None
+    make = getattr(video, "ensure_demo", None) or getattr(video, "demo_video", None)
+    if make is None:
+        raise CommandError("referee.synth.video has no ensure_demo(); cannot make the demo footage")
+    print(f"generating the demo footage into {DEMO_FOOTAGE} (first run only)...", file=sys.stderr, flush=True)
+    path = Path(make(DEMO_FOOTAGE))
+    if not path.is_file():
+        raise CommandError(f"the demo generator wrote no video at {path}")
+    return path
+
+
+def demo(args: argparse.Namespace) -> int:
+    """``referee demo``: the pipeline on the demo footage (plus the dashboard unless --no-serve)."""
+    try:
+        footage = demo_footage()
+        calibration = footage.with_suffix(".calibration.json")
+        args.calibration = calibration if calibration.is_file() else None
+        return execute(args, str(footage), realtime=args.realtime)
+    except CommandError as exc:
+        print(f"referee demo: {exc}", file=sys.stderr)
+        return 2

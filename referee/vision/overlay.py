@@ -1,0 +1,142 @@
+"""Draw what the referee sees onto a camera frame: detections, zones, seats, turn, direction, colour.
+
+Pure drawing (``annotate(scene, ...) -> scene``): no state, no I/O. The pipeline encodes the result
+as the JPEG behind ``/stream.mjpg``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from referee.vision.calibration import CalibrationProfile
+from referee.vision.detections import Detections
+
+Image = npt.NDArray[np.uint8]
+
+#: BGR swatches for the card colours (and black cards / unknown).
+SWATCH: dict[str, tuple[int, int, int]] = {
+    "red": (40, 40, 220),
+    "green": (60, 170, 60),
+    "blue": (200, 110, 30),
+    "yellow": (30, 210, 240),
+    "orange": (20, 140, 250),
+    "violet": (170, 60, 140),
+}
+NEUTRAL = (200, 200, 200)
+FONT = cv2.FONT_HERSHEY_SIMPLEX
+
+
+def _colour_of(label: str) -> tuple[int, int, int]:
+    return SWATCH.get(label.split("_", 1)[0], NEUTRAL)
+
+
+def _text(image: Image, text: str, org: tuple[int, int], scale: float, colour: tuple[int, int, int]) -> None:
+    thickness = max(1, round(scale * 2))
+    cv2.putText(image, text, org, FONT, scale, (0, 0, 0), thickness + 2, cv2.LINE_AA)
+    cv2.putText(image, text, org, FONT, scale, colour, thickness, cv2.LINE_AA)
+
+
+def annotate(
+    image: Image,
+    *,
+    profile: CalibrationProfile | None = None,
+    detections: Detections | None = None,
+    state: Mapping[str, Any] | None = None,
+    status: Mapping[str, Any] | None = None,
+) -> Image:
+    """A copy of ``image`` with the overlay drawn on it.
+
+    ``detections`` are in top-down pile pixels (what the detector saw) and are mapped back onto the
+    camera frame through ``profile``; ``state`` is a referee snapshot (turn, direction, colour, top
+    card); ``status`` the pipeline's health (fps, camera state).
+    """
+    scene = image.copy()
+    h, w = scene.shape[:2]
+    scale = max(0.4, w / 1600)
+    profile = (profile or CalibrationProfile.whole_frame(w, h)).fitted(w, h)
+    turn = state.get("turn") if state else None
+
+    if not profile.is_whole_frame:
+        cv2.polylines(scene, [np.round(profile.pile).astype(np.int32)], True, (255, 255, 255), 2, cv2.LINE_AA)
+    if profile.stock is not None:
+        cv2.polylines(scene, [np.round(profile.stock).astype(np.int32)], True, (180, 180, 180), 1, cv2.LINE_AA)
+        sx, sy = np.min(profile.stock, axis=0)
+        _text(scene, "stock", (int(sx), int(sy) - 6), scale * 0.6, (220, 220, 220))
+
+    if detections is not None and len(detections):
+        for i in range(len(detections)):
+            x1, y1, x2, y2 = (float(v) for v in detections.xyxy[i])
+            corners = np.array([(x1, y1), (x2, y1), (x2, y2), (x1, y2)], np.float32)
+            pts = corners if profile.is_whole_frame else profile.pile_to_image(corners)
+            label = detections.labels[i] if detections.labels else str(int(detections.class_id[i]))
+            colour = _colour_of(label)
+            cv2.polylines(scene, [np.round(pts).astype(np.int32)], True, colour, 2, cv2.LINE_AA)
+            tx, ty = (int(v) for v in pts.min(axis=0))
+            _text(scene, f"{label} {float(detections.confidence[i]):.2f}", (tx, max(ty - 6, 12)), scale * 0.6, colour)
+
+    names = list(state.get("names") or []) if state else []
+    counts = list(state.get("hand_counts") or []) if state else []
+    radius = max(12, round(18 * scale))
+    for seat, (px, py) in enumerate(profile.seats):
+        x = int(min(max(px, radius), w - radius))
+        y = int(min(max(py, radius), h - radius))
+        active = seat == turn
+        cv2.circle(scene, (x, y), radius, (0, 215, 255) if active else (90, 90, 90), -1 if active else 2, cv2.LINE_AA)
+        name = names[seat] if seat < len(names) else f"seat {seat}"
+        if seat < len(counts) and counts[seat] is not None:
+            name += f" ({counts[seat]})"
+        _text(scene, str(seat), (x - radius // 3, y + radius // 3), scale * 0.6, (255, 255, 255))
+        _text(scene, name, (max(0, x - 3 * radius), max(14, y - radius - 6)), scale * 0.55, (255, 255, 255))
+
+    if state:
+        _draw_panel(scene, state, scale)
+        direction = state.get("direction")
+        if direction in (1, -1) and profile.seats:
+            _draw_direction(scene, profile, int(direction))
+    if status:
+        fps = status.get("fps")
+        camera = status.get("camera")
+        parts = [f"{fps:.1f} fps" if isinstance(fps, (int, float)) else "", str(camera or "")]
+        _text(scene, "  ".join(p for p in parts if p), (8, h - 10), scale * 0.6, (230, 230, 230))
+    return scene
+
+
+def _draw_panel(scene: Image, state: Mapping[str, Any], scale: float) -> None:
+    top = state.get("top_card")
+    colour = state.get("colour")
+    lines = [f"top: {top or '-'}", f"colour: {colour or '-'}", f"turn: seat {state.get('turn')}"]
+    if state.get("pending_draw"):
+        lines.append(f"+{state['pending_draw']} pending")
+    x, y = 10, int(30 * scale) + 6
+    swatch = SWATCH.get(str(colour), NEUTRAL)
+    cv2.rectangle(scene, (x, y - int(20 * scale)), (x + int(24 * scale), y + int(4 * scale)), swatch, -1)
+    for k, line in enumerate(lines):
+        _text(scene, line, (x + int(32 * scale), y + k * int(28 * scale)), scale * 0.7, (255, 255, 255))
+
+
+def _draw_direction(scene: Image, profile: CalibrationProfile, direction: int) -> None:
+    """An arc around the pile with an arrow head: clockwise (1) or counter-clockwise (-1)."""
+    cx, cy = profile.pile_centre
+    w = profile.image_size[0]
+    r = int(min(w, profile.image_size[1]) * 0.12)
+    start, end = (200, 340) if direction == 1 else (340, 200)
+    cv2.ellipse(scene, (int(cx), int(cy)), (r, r), 0, min(start, end), max(start, end), (0, 215, 255), 2, cv2.LINE_AA)
+    a = math.radians(end)
+    tip = (int(cx + r * math.cos(a)), int(cy + r * math.sin(a)))
+    back = math.radians(end - 12 * direction)
+    tail = (int(cx + r * math.cos(back)), int(cy + r * math.sin(back)))
+    cv2.arrowedLine(scene, tail, tip, (0, 215, 255), 2, cv2.LINE_AA, tipLength=1.0)
+
+
+def encode_jpeg(image: Image, quality: int = 75) -> bytes:
+    """JPEG bytes for ``session.set_frame``."""
+    ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    if not ok:
+        raise ValueError("JPEG encoding failed")
+    return bytes(buf.tobytes())
