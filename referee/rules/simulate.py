@@ -441,9 +441,6 @@ class _Table:
             # a bluffer who has not drawn since plays the colour it hid, proving the bluff
             proof = [i for i in playable if self.hands[seat][i].colour == bluffed]
             if proof:
-                self.expect("illegal_wild_draw_four", seat)
-                self.owed.append((seat, 4))
-                del self.bluff[seat]
                 return self.rng.choice(proof)
         return self.rng.choice(playable)
 
@@ -486,6 +483,12 @@ class _Table:
         """``seat`` plays ``hands[seat][index]`` and its effect is applied."""
         hand = self.hands[seat]
         card = hand.pop(index)
+        hidden = self.bluff.get(seat)
+        if hidden is not None and card.colour == hidden and card in self.rules.deck:
+            # any play of the colour it hid, not drawn since, proves the bluff (a jump-in too)
+            del self.bluff[seat]
+            self.expect("illegal_wild_draw_four", seat)
+            self.owed.append((seat, self.rules.challenge_guilty_penalty))
         fields: dict[str, Any] = {"card": card.label, "seat": seat}
         colour: Colour | None = card.colour
         separate = False

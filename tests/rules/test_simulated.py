@@ -174,3 +174,45 @@ def test_100k_legal_games_raise_no_false_alert() -> None:
         log.info("chunk %d: %d false alerts so far", chunk, len(false_alerts))
     assert false_alerts == []
 
+
+# Regressions the simulator found (minimal logs).
+_OPENING: list[dict[str, Any]] = [
+    {"type": "setup", "players": 3, "dealer": 0, "rules": "official"},
+    {"type": "start", "card": "red_5"},
+    {"type": "draw", "seat": 1, "count": 1},
+    {"type": "pass", "seat": 1},
+    {"type": "play", "card": "wild_draw4", "seat": 2, "color": "green"},  # on red: watched
+    {"type": "draw", "seat": 0, "count": 4},
+]
+
+
+@pytest.mark.parametrize(
+    ("moves", "expected"),
+    [
+        pytest.param(
+            [
+                {"type": "play", "card": "green_3", "seat": 1},
+                {"type": "play", "card": "wild_draw4", "seat": 2, "color": "blue"},  # on green
+                {"type": "draw", "seat": 0, "count": 4},
+                {"type": "play", "card": "blue_3", "seat": 1},
+                {"type": "play", "card": "red_3", "seat": 2},  # held red at its first +4
+            ],
+            [("illegal_wild_draw_four", 2)],
+            id="second-wd4-keeps-first-watch",
+        ),
+        pytest.param(
+            [
+                {"type": "play", "card": "wild", "seat": 1, "color": "red"},
+                {"type": "play", "card": "red_1/2", "seat": 2},  # not in the deck: proves nothing
+            ],
+            [("impossible_card", 2)],
+            id="impossible-card-proves-no-bluff",
+        ),
+    ],
+)
+def test_wild_draw_four_inference_regressions(
+    moves: list[dict[str, Any]], expected: list[tuple[str, int]]
+) -> None:
+    referee = Referee()
+    lines = [line for obs in [*_OPENING, *moves] for line in referee.observe(obs)]
+    assert [(x["code"], x["seat"]) for x in lines if x["type"] == "alert"] == expected
