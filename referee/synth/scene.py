@@ -144,7 +144,8 @@ def _shadow(frame: Image, alpha: NDArray[np.float32], strength: float, offset: t
     small = cv2.GaussianBlur(small, (0, 0), max(0.5, blur * f))
     soft = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
     soft = np.roll(soft, offset, axis=(0, 1))
-    frame[:] = (frame * (1.0 - strength * soft)[..., None]).astype(np.uint8)
+    keep = 1.0 - strength * soft
+    frame[:] = cv2.blendLinear(frame, np.zeros_like(frame), keep, 1.0 - keep)
 
 
 def _warp_card(face: Image, quad: Quad, size: tuple[int, int]
@@ -196,8 +197,7 @@ def compose(base: Image, items: Sequence[CardPlacement | Overlay], rng: Rng | No
             a = sub[..., 3].astype(np.float32) * (1.0 / 255.0)
             roi = frame[y0:y1, x0:x1]
             _shadow(roi, a, item.shadow, (int(h * 0.02), int(w * 0.015)), max(2.0, h * 0.02))
-            blend = a[..., None]
-            roi[:] = (roi * (1 - blend) + sub[..., :3] * blend).astype(np.uint8)
+            roi[:] = cv2.blendLinear(np.ascontiguousarray(sub[..., :3]), roi, a, 1.0 - a)
             owner[y0:y1, x0:x1][a > 0.5] = -1
             continue
         area = abs(float(cv2.contourArea(item.quad.astype(np.float32))))
@@ -220,9 +220,9 @@ def compose(base: Image, items: Sequence[CardPlacement | Overlay], rng: Rng | No
             full[y0 - sy0 : y1 - sy0, x0 - sx0 : x1 - sx0] = a
             roi = frame[sy0:sy1, sx0:sx1]
             _shadow(roi, full, item.shadow, (max(1, pad // 3), max(1, pad // 4)), max(1.0, pad / 2))
-        blend = a[..., None]
+
         roi = frame[y0:y1, x0:x1]
-        roi[:] = (roi * (1 - blend) + patch[..., :3] * blend).astype(np.uint8)
+        roi[:] = cv2.blendLinear(np.ascontiguousarray(patch[..., :3]), roi, a, 1.0 - a)
         owner[y0:y1, x0:x1][a > 0.5] = index
         rois[index] = (x0, y0, x1, y1)
     result = SceneResult(frame)
@@ -266,10 +266,11 @@ def _light_field(h: int, w: int, rng: Rng, strength: float) -> NDArray[np.float3
 def camera_effects(image: Image, rng: Rng, strength: float = 1.0) -> Image:
     """What a cheap webcam or phone does: light colour, uneven light, glare, blur, noise."""
     h, w = image.shape[:2]
-    img = image.astype(np.float32)
-    img *= _light_field(h, w, rng, strength)
+    field = _light_field(h, w, rng, strength)
     contrast = rng.uniform(0.75, 1.2)
-    img = (img - 128) * contrast + 128
+    img = image.astype(np.float32)
+    img *= field * contrast  # light, then contrast about mid-grey, in place
+    img += 128 * (1 - contrast)
     if rng.random() < 0.2 * strength:  # motion blur
         n = int(rng.integers(3, 10))
         kernel = np.zeros((n, n), np.float32)
@@ -281,12 +282,12 @@ def camera_effects(image: Image, rng: Rng, strength: float = 1.0) -> Image:
     if rng.random() < 0.35 * strength:  # defocus
         img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.5, 2.0) * h / 640)
     sigma = rng.uniform(0, 8) * strength
-    if sigma > 0.5:
-        noise = np.empty(img.shape, np.float32)
+    if sigma > 0.5:  # sensor noise, drawn at half size: demosaicing and JPEG make it grainy
+        noise = np.empty((h // 2, w // 2, 3), np.float32)
         cv2.setRNGSeed(int(rng.integers(0, 2**31 - 1)))
         cv2.randn(noise, 0.0, float(sigma))
-        img += noise
-    return np.clip(img, 0, 255).astype(np.uint8)
+        img += cv2.resize(noise, (w, h), interpolation=cv2.INTER_LINEAR)
+    return np.clip(img, 0, 255, out=img).astype(np.uint8)
 
 
 @dataclass(frozen=True)

@@ -102,7 +102,10 @@ def background(rng: Rng, size: int) -> Image:
     """A random surface seen from above: wood, cloth or felt, pattern, plain, or a blurry room."""
     kind = rng.choice(5, p=[0.36, 0.22, 0.12, 0.15, 0.15])
     maker = (_wood, _cloth, _pattern, _plain, _blurry_room)[int(kind)]
-    img = np.clip(maker(rng, size), 0, 255).astype(np.uint8)
+    work = min(size, 384)  # drawn at most 384 px wide, then scaled: textures are soft in photos
+    img = np.clip(maker(rng, work), 0, 255).astype(np.uint8)
+    if work != size:
+        img = cv2.resize(img, (size, size), interpolation=cv2.INTER_LINEAR)
     return img
 
 
@@ -207,9 +210,9 @@ def _shade_skin(rng: Rng, mask: Image, skin: NDArray[np.float32], radius: float)
     small = cv2.resize(mask, (size // q, size // q), interpolation=cv2.INTER_AREA)
     edge = cv2.GaussianBlur(small, (0, 0), max(0.5, radius * 0.15 / q)).astype(np.float32) / 255.0
     shade_small = (1.0 + _smooth_noise(rng, size // q, size // q, 4, 4) * 0.08) * (0.7 + 0.3 * edge)
-    shade = cv2.resize(shade_small, (size, size), interpolation=cv2.INTER_LINEAR)
+    shade_small = np.clip(shade_small[..., None] * skin, 0, 255).astype(np.uint8)
     layer = np.empty((size, size, 4), np.uint8)
-    layer[..., :3] = np.clip(shade[..., None] * skin, 0, 255).astype(np.uint8)
+    layer[..., :3] = cv2.resize(shade_small, (size, size), interpolation=cv2.INTER_LINEAR)
     layer[..., 3] = mask
     return layer
 
