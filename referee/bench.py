@@ -1,0 +1,247 @@
+"""``referee bench``: throughput and latency of the full pipeline, beside a plain ultralytics loop.
+
+The footage is made here, from a fixed seed, with the synthetic table compositor: cards slide in
+from the four seats' sides in a hand, come to rest on the pile, the hand goes back; one card a
+second at 30 fps, 1280x720, written as an MJPG video (what most webcams deliver) so the measured
+pipeline decodes it like a camera stream. We know the frame each card comes to rest on.
+
+Two passes over the same video:
+
+1. as fast as it goes (every frame processed): ``pipeline_fps`` (capture, warp, detect, track,
+   referee, overlay/JPEG for the stream), ``detector_ms_p50/p95``, ``cpu_percent`` (process CPU
+   time over wall time; 200 = both cores busy) and ``rss_mb``;
+2. paced in real time like a live 30 fps camera (the capture keeps only the newest frame):
+   ``latency_ms_p50/p95``, from the moment a card's resting frame would arrive from the camera to
+   the referee's verdict on it.
+
+``baseline_ultralytics_fps``: ``YOLO(models/detector.pt).predict`` at its defaults on every frame
+(``null`` when ultralytics or the .pt weights are missing).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import math
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from referee.cards import CLASSIC_COLOURS, Card
+from referee.pipeline import CommandError, Pipeline, _load_detector
+from referee.vision.capture import Capture
+from referee.vision.detections import Detector
+
+log = logging.getLogger(__name__)
+
+Image = npt.NDArray[np.uint8]
+FPS = 30.0
+PLAY_FRAMES = 30  # one card a second
+SLIDE_FRAMES = 10
+RETREAT_FRAMES = 8
+#: Seat directions from the pile (seat 0 at the bottom, clockwise on screen).
+SEAT_DIRECTIONS = ((0.0, 1.0), (-1.0, 0.0), (0.0, -1.0), (1.0, 0.0))
+
+
+@dataclass(frozen=True)
+class Landing:
+    """Ground truth: a card that comes to rest on ``settle_frame``, played from ``seat``."""
+
+    card: str
+    seat: int
+    settle_frame: int
+
+
+def _ease(f: float) -> float:
+    return 1 - (1 - f) ** 3
+
+
+def make_clip(path: Path, frames: int, size: tuple[int, int] = (1280, 720), seed: int = 7) -> list[Landing]:
+    """Write the bench video to ``path`` (MJPG); returns when each card comes to rest."""
+    from referee.synth.render import random_palette
+    from referee.synth.scene import CardPlacement, Overlay, card_quad, compose
+    from referee.synth.textures import background, hand_layer, skin_tone
+
+    rng = np.random.default_rng(seed)
+    w, h = size
+    side = max(w, h)
+    base = background(rng, side)[:h, :w].copy()
+    height = h * 0.3
+    centre = (w / 2, h / 2)
+    design = 0
+    skins = [skin_tone(rng) for _ in SEAT_DIRECTIONS]
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"MJPG"), FPS, (w, h))
+    if not writer.isOpened():
+        raise CommandError(f"cannot write the bench video {path}")
+    landings: list[Landing] = []
+    still = base
+    colours = CLASSIC_COLOURS
+    try:
+        for frame_index in range(frames):
+            k, phase = divmod(frame_index, PLAY_FRAMES)
+            if phase == 0:
+                seat = k % len(SEAT_DIRECTIONS)
+                card = Card(colours[int(rng.integers(0, 4))], str(int(rng.integers(0, 10))))
+                palette = random_palette(card, rng)
+                rest = (centre[0] + rng.normal(0, height * 0.08), centre[1] + rng.normal(0, height * 0.08))
+                angle = float(rng.uniform(-30, 30))
+                dx, dy = SEAT_DIRECTIONS[seat]
+                landing_settle = frame_index + SLIDE_FRAMES
+                if landing_settle < frames:
+                    landings.append(Landing(card.label, seat, landing_settle))
+            if phase < SLIDE_FRAMES:
+                f = _ease(phase / SLIDE_FRAMES)
+                far = side * 0.7
+                pos = (rest[0] + dx * far * (1 - f), rest[1] + dy * far * (1 - f))
+                moving = CardPlacement(card, card_quad(pos, height, angle + 25 * (1 - f)), design, palette,
+                                       shadow=0.3)
+                hand = hand_layer(rng, side, (pos[0] + dx * height * 0.3, pos[1] + dy * height * 0.3), height * 0.8,
+                                  angle=math.atan2(dy, dx), skin=skins[seat])[:h, :w]
+                image = compose(still, [moving, Overlay(np.ascontiguousarray(hand))], rng).image
+            else:
+                if phase == SLIDE_FRAMES:
+                    laid = CardPlacement(card, card_quad(rest, height, angle), design, palette)
+                    still = compose(still, [laid], rng).image
+                if phase < SLIDE_FRAMES + RETREAT_FRAMES:
+                    f = (phase - SLIDE_FRAMES + 1) / RETREAT_FRAMES
+                    back = height * 0.3 + side * 0.6 * f
+                    target = (rest[0] + dx * back, rest[1] + dy * back)
+                    hand = hand_layer(rng, side, target, height * 0.8, angle=math.atan2(dy, dx),
+                                      skin=skins[seat])[:h, :w]
+                    image = compose(still, [Overlay(np.ascontiguousarray(hand))], rng).image
+                else:
+                    image = still
+            writer.write(image)
+    finally:
+        writer.release()
+    return landings
+
+
+def _percentile(values: Sequence[float], q: float) -> float | None:
+    return None if not values else round(float(np.percentile(np.asarray(values), q)), 1)
+
+
+def _session() -> Any:
+    from referee.session import MatchSession
+    from referee.store import Store
+
+    return MatchSession(Store(":memory:"), players=len(SEAT_DIRECTIONS))
+
+
+def throughput(detector: Detector, video: Path) -> dict[str, Any]:
+    """Pass 1: every frame, as fast as the pipeline goes."""
+    import psutil
+
+    process = psutil.Process()
+    pipeline = Pipeline(detector, _session(), players=len(SEAT_DIRECTIONS), fps=FPS, timer=time.perf_counter)
+    cpu0 = process.cpu_times()
+    start = time.perf_counter()
+    stats = pipeline.run(Capture(video, realtime=False))
+    wall = time.perf_counter() - start
+    cpu1 = process.cpu_times()
+    cpu = (cpu1.user - cpu0.user) + (cpu1.system - cpu0.system)
+    return {
+        "frames": stats.frames,
+        "pipeline_fps": round(stats.frames / wall, 1) if wall > 0 else None,
+        "detector_ms_p50": _percentile(stats.detector_ms, 50),
+        "detector_ms_p95": _percentile(stats.detector_ms, 95),
+        "frame_ms_p50": _percentile(stats.frame_ms, 50),
+        "cpu_percent": round(100 * cpu / wall, 1) if wall > 0 else None,
+        "rss_mb": round(process.memory_info().rss / 2**20, 1),
+        "observations": stats.observations,
+    }
+
+
+def latency(detector: Detector, video: Path, landings: Sequence[Landing]) -> dict[str, Any]:
+    """Pass 2: paced like a live camera; card at rest (as the camera would deliver it) -> verdict."""
+    pipeline = Pipeline(detector, _session(), players=len(SEAT_DIRECTIONS), fps=FPS, timer=time.monotonic)
+    capture = Capture(video, realtime=True)
+    stats = pipeline.run(capture)
+    latencies: list[float] = []
+    seats_right = 0
+    cards = [(obs, captured, verdict) for obs, captured, verdict in stats.verdicts
+             if obs.get("type") in ("start", "play")]
+    for landing, (obs, captured, verdict) in zip(landings, cards, strict=False):
+        # The capture clock's zero: a frame's arrival time minus its place in the video.
+        t0 = captured - int(obs["frame_index"]) / FPS
+        latencies.append((verdict - (t0 + landing.settle_frame / FPS)) * 1000)
+        seats_right += obs.get("seat") == landing.seat or obs.get("type") == "start"
+    return {
+        "latency_ms_p50": _percentile(latencies, 50),
+        "latency_ms_p95": _percentile(latencies, 95),
+        "cards_landed": len(landings),
+        "cards_seen": len(cards),
+        "seats_right": seats_right,
+        "realtime_dropped_frames": capture.status().dropped,
+    }
+
+
+def ultralytics_baseline(weights: Path, video: Path) -> float | None:
+    """Frames per second of a plain ``YOLO(weights).predict`` loop at its defaults."""
+    try:
+        from ultralytics import YOLO
+    except ImportError:
+        return None
+    if not weights.is_file():
+        log.warning("no %s: ultralytics baseline skipped", weights)
+        return None
+    model = YOLO(str(weights))
+    frames = [f.image for f in Capture(video, realtime=False)]
+    if not frames:
+        return None
+    model.predict(frames[0], verbose=False)  # warm-up (model fusing, first allocation)
+    start = time.perf_counter()
+    for image in frames:
+        model.predict(image, verbose=False)
+    return round(len(frames) / (time.perf_counter() - start), 1)
+
+
+def run_bench(
+    detector: Detector,
+    frames: int,
+    *,
+    size: tuple[int, int] = (1280, 720),
+    baseline_weights: Path | None = None,
+    workdir: Path | None = None,
+) -> dict[str, Any]:
+    """Both passes (and the baseline) on a fresh clip; the JSON-able result."""
+    with tempfile.TemporaryDirectory(dir=workdir) as tmp:
+        video = Path(tmp) / "bench.avi"
+        landings = make_clip(video, frames, size)
+        result: dict[str, Any] = {"width": size[0], "height": size[1], "source_fps": FPS}
+        result.update(throughput(detector, video))
+        result.update(latency(detector, video, landings))
+        result["baseline_ultralytics_fps"] = (
+            ultralytics_baseline(baseline_weights, video) if baseline_weights is not None else None
+        )
+    order = ["frames", "pipeline_fps", "detector_ms_p50", "detector_ms_p95", "latency_ms_p50", "latency_ms_p95",
+             "baseline_ultralytics_fps", "cpu_percent", "rss_mb"]
+    return {**{k: result[k] for k in order}, **{k: v for k, v in result.items() if k not in order}}
+
+
+def main(args: argparse.Namespace) -> int:
+    """``referee bench``: one JSON line."""
+    try:
+        detector = _load_detector(args.model, CLASSIC_COLOURS)
+    except CommandError as exc:
+        print(f"referee bench: {exc}", file=sys.stderr)
+        return 2
+    if args.frames < PLAY_FRAMES:
+        print(f"referee bench: --frames must be at least {PLAY_FRAMES}", file=sys.stderr)
+        return 2
+    weights = None
+    if not args.no_baseline:
+        model = Path(args.model) if args.model is not None else Path("models/detector.onnx")
+        weights = model.with_suffix(".pt")
+    result = run_bench(detector, args.frames, baseline_weights=weights)
+    print(json.dumps(result))
+    return 0
