@@ -107,6 +107,8 @@ class Referee:
         self.match_over = False
         self.match_winner: int | None = None
         self.draws_seen = False
+        self.counts_known = False
+        self._update_counts_known()
         self._t: float | None = None
         self._reset_round(0, 0, 7)
 
@@ -145,10 +147,10 @@ class Referee:
     def in_round(self) -> bool:
         return self.players > 0
 
-    @property
-    def counts_known(self) -> bool:
+    def _update_counts_known(self) -> None:
         reported = self.options.draws_reported
-        return self.draws_seen if reported is None else reported
+        #: hand counts are trusted: draws are reported (by option, or seen in this match)
+        self.counts_known = self.draws_seen if reported is None else reported
 
     @property
     def expected_seat(self) -> int | None:
@@ -160,7 +162,7 @@ class Referee:
     def next_seat(self, seat: int, steps: int = 1) -> int:
         """The seat ``steps`` places on in the direction of play, skipping eliminated seats."""
         n = self.players
-        if len(self.eliminated) >= n:
+        if not self.eliminated or len(self.eliminated) >= n:
             return (seat + self.direction * steps) % n
         for _ in range(steps):
             seat = (seat + self.direction) % n
@@ -255,7 +257,7 @@ class Referee:
 
         Raises :class:`ObservationError` on bad input, leaving the state unchanged.
         """
-        parsed = obs if not isinstance(obs, dict) else parse_observation(obs, self.players if self.in_round else None)
+        parsed = obs if not isinstance(obs, dict) else parse_observation(obs, self.players or None)
         if isinstance(parsed, Setup):
             return self._setup(parsed)
         if not self.in_round:
@@ -306,6 +308,7 @@ class Referee:
             self._info(out, f"round {self.round} not scored: hands of seats {missing} not shown")
         self.options = options
         self.deck = options.deck_spec
+        self._update_counts_known()
         if new_match:
             self.scores = [0] * obs.players
             self.eliminated = set()
@@ -649,6 +652,7 @@ class Referee:
         count = obs.count
         if not self.draws_seen:
             self.draws_seen = True
+            self._update_counts_known()
         if not self.round_over:
             in_turn = seat == self.turn or seat == self.draw_victim
             if in_turn:
