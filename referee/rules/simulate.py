@@ -66,6 +66,10 @@ class SimRules:
     scoring: str = "winner_takes"
     stack_draw2: bool = False
     stack_draw4: bool = False
+    #: a +2 of the named colour on a +4, a +4 on a +2
+    stack_mixed: bool = False
+    #: the victim of a +2/+4 may send it back with a reverse of the current colour
+    reverse_deflects_draw: bool = False
     jump_in: bool = False
     seven_zero: bool = False
     two_player_reverse_skip: bool = True
@@ -111,6 +115,8 @@ class SimRules:
             scoring=facts.scoring,
             stack_draw2=facts.stack_draw2,
             stack_draw4=facts.stack_draw4,
+            stack_mixed=facts.stack_mixed,
+            reverse_deflects_draw=facts.reverse_deflects_draw,
             jump_in=facts.jump_in,
             seven_zero=facts.seven_zero,
             two_player_reverse_skip=facts.two_player_reverse_skip,
@@ -457,29 +463,40 @@ class _Table:
         return None
 
     def face_penalty(self, seat: int) -> None:
-        """The victim of a +2/+4: stack when allowed, else take the cards and lose the turn."""
+        """The victim of a +2/+4: stack or deflect when allowed, else take the cards and lose
+        the turn."""
         hand = self.hands[seat]
         top = self.top
-        stackable: list[int] = []
+        rules = self.rules
+        holds_colour = any(h.colour == self.colour for h in hand)
+        answers: list[int] = []
+        deflects: list[int] = []
         for i, c in enumerate(hand):
-            if c.value == "draw2" and top.value == "draw2" and self.rules.stack_draw2:
-                stackable.append(i)
-            if (
-                c.value == "wild_draw4"
-                and top.value == "wild_draw4"
-                and self.rules.stack_draw4
-                and not any(h.colour == self.colour for h in hand)
-            ):
-                stackable.append(i)
-        if stackable and self.rng.random() < 0.8:
-            self.play(seat, self.rng.choice(stackable))
+            if c.value == "draw2":
+                same = top.value == "draw2" and rules.stack_draw2
+                mixed = top.value == "wild_draw4" and rules.stack_mixed and c.colour == self.colour
+                if same or mixed:
+                    answers.append(i)
+            elif c.value == "wild_draw4" and not holds_colour:
+                # a stacked +4 follows the +4 rule too (conservative)
+                same = top.value == "wild_draw4" and rules.stack_draw4
+                mixed = top.value == "draw2" and rules.stack_mixed
+                if same or mixed:
+                    answers.append(i)
+            elif c.value == "reverse" and c.colour == self.colour and rules.reverse_deflects_draw:
+                deflects.append(i)
+        if (answers or deflects) and self.rng.random() < 0.8:
+            pick = self.rng.choice(answers + deflects)
+            self.play(seat, pick, deflect=pick in deflects)
             return
         self.draw_cards(seat, self.pending_draw)
         self.pending_draw = 0
         self.last_skipped = seat
         self.turn = self.next_seat(seat)
 
-    def play(self, seat: int, index: int, *, uno_missed: bool = False) -> None:
+    def play(
+        self, seat: int, index: int, *, uno_missed: bool = False, deflect: bool = False
+    ) -> None:
         """``seat`` plays ``hands[seat][index]`` and its effect is applied."""
         hand = self.hands[seat]
         card = hand.pop(index)
@@ -512,7 +529,12 @@ class _Table:
         self.colour = colour
         if len(hand) == 1 and not uno_missed:
             self.emit("uno", seat=seat)
-        self.apply_effect(seat, card)
+        if deflect:
+            # a reverse sends the pending draw back: the seat before is the new victim
+            self.direction = -self.direction
+            self.turn = self.next_seat(seat)
+        else:
+            self.apply_effect(seat, card)
         self.pay_owed()  # penalties are drawn after the play, hands already passed on
 
     def pay_owed(self) -> None:

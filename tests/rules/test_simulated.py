@@ -36,6 +36,7 @@ option_sets = st.sampled_from(
         {"target": 200},
         {"scoring": "own_points", "target": 200},
         {"stack_draw2": True, "stack_draw4": True},
+        {"stack_draw2": True, "stack_mixed": True, "reverse_deflects_draw": True},
         {"jump_in": True},
         {"seven_zero": True},
         {"hand_size": 5, "target": 200},
