@@ -66,6 +66,8 @@ class CardDesign:
     corner_scale: float = 1.0
     wild_rotation: int = 0  # which quadrant gets which colour on wild cards
     skip_angle: float = 40.0  # slash of the skip ring, degrees from horizontal
+    digit_width: float = 0.85  # numerals are narrower than the font's (printed UNO digits are tall)
+    wild_split: float = 0.0  # angle of the wild oval's colour split, degrees (0: card axes)
 
 
 def _design_pool() -> tuple[CardDesign, ...]:
@@ -89,6 +91,8 @@ def _design_pool() -> tuple[CardDesign, ...]:
                 corner_scale=float(rng.uniform(0.8, 1.2)),
                 wild_rotation=int(rng.integers(0, 4)),
                 skip_angle=float(rng.choice([40.0, -40.0, 35.0, 50.0])),
+                digit_width=float(rng.uniform(0.7, 1.0)),
+                wild_split=float(rng.choice([0.0, 10.0, -58.0, 30.0])),
             )
         )
     return tuple(pool)
@@ -244,7 +248,7 @@ def _symbol_parts(value: str, design: CardDesign, cx: float, cy: float, size: fl
                                 width_scale=width_scale), x, y)
 
     if value.isdigit():
-        mask = text(value, size)
+        mask = text(value, size, width_scale=design.digit_width)
         if value in ("6", "9"):
             ys, xs = np.nonzero(mask > 100)
             bar_h = max(2.0, size * 0.09)
@@ -280,13 +284,14 @@ def _symbol_parts(value: str, design: CardDesign, cx: float, cy: float, size: fl
     if value in ("draw2", "wild_draw4"):
         if corner:
             return [(text("+" + ("2" if value == "draw2" else "4"), size), "white")]
-        if value == "draw2":
-            w, h = size * 0.36, size * 0.56
-            return [(_card_icon(cx + size * 0.14, cy - size * 0.16, w, h, 0.25), fill),
-                    (_card_icon(cx - size * 0.14, cy + size * 0.16, w, h, 0.25), fill)]
-        w, h = size * 0.28, size * 0.42
-        offs = ((-0.2, -0.2), (0.2, -0.2), (-0.2, 0.2), (0.2, 0.2))
-        return [(_card_icon(cx + dx * size, cy + dy * size * 1.05, w, h, 0.25), f"q{i}")
+        if value == "draw2":  # two tall slanted cards, the second lower left, overlapping
+            w, h = size * 0.3, size * 0.6
+            return [(_card_icon(cx + size * 0.12, cy - size * 0.14, w, h, 0.3), fill),
+                    (_card_icon(cx - size * 0.12, cy + size * 0.14, w, h, 0.3), fill)]
+        # Wild draw four: four small slanted cards overlapping in a diamond.
+        w, h = size * 0.26, size * 0.44
+        offs = ((0.04, -0.2), (-0.17, -0.02), (0.19, 0.02), (-0.02, 0.2))
+        return [(_card_icon(cx + dx * size, cy + dy * size, w, h, 0.3), f"q{i}")
                 for i, (dx, dy) in enumerate(offs)]
     if value == "wild":
         return [(_ellipse(cx, cy, size * 0.3, size * 0.42, 0), "white")] if corner else []
@@ -315,7 +320,7 @@ def _layers(value: str, design_index: int) -> tuple[Mask, Layers]:
         inner = _ellipse(cx, cy, h * 0.47 * d.oval_scale - 5, w * 0.36 * d.oval_scale - 5, d.oval_angle)
         inner = np.minimum(inner, body)
         yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-        t = math.radians(d.oval_angle)
+        t = math.radians(d.wild_split)
         u = (xx - cx) * math.cos(t) + (yy - cy) * math.sin(t)
         v = -(xx - cx) * math.sin(t) + (yy - cy) * math.cos(t)
         quadrant = ((u > 0).astype(np.int32) * 2 + (v > 0).astype(np.int32) + d.wild_rotation) % 4
