@@ -156,8 +156,15 @@ def test_simulator_rejects_what_it_cannot_play(args: dict[str, Any], message: st
 @pytest.mark.slow
 def test_100k_legal_games_raise_no_false_alert() -> None:
     """100,000 legal games (rounds), in chunks of 1,000 single-round matches across every preset,
-    2..6 players and the option sets; asserts zero false alerts."""
-    options = [{}, {"stack_draw2": True, "stack_draw4": True}, {"jump_in": True}, {"seven_zero": True}]
+    2..6 players, the house-rule option sets and the ways a table reports colours and seats;
+    asserts zero false alerts."""
+    options: list[dict[str, Any]] = [
+        {},
+        {"stack_draw2": True, "stack_draw4": True},
+        {"stack_draw2": True, "stack_mixed": True, "reverse_deflects_draw": True},
+        {"jump_in": True},
+        {"seven_zero": True},
+    ]
     false_alerts: list[str] = []
     for chunk in range(100):
         for k in range(1000):
@@ -166,8 +173,10 @@ def test_100k_legal_games_raise_no_false_alert() -> None:
                 seed,
                 SIM_PRESETS[seed % 6],
                 2 + (seed // 6) % 5,
-                options=options[(seed // 30) % 4],
+                options=options[(seed // 30) % len(options)],
                 max_rounds=1,
+                unnamed_colour=0.3 if seed % 7 == 0 else 0.0,
+                anonymous_seats=0.5 if seed % 11 == 0 else 0.0,
             )
             alerts, _, _ = judge(game)
             if alerts:
