@@ -12,6 +12,34 @@ every reading (a Wild Draw Four only when nothing else in the hand could be play
 with an identical coloured card), so a legal simulated game must never raise an alert under any
 preset.
 
+What the table reports: every play (a wild's colour in the play, in a separate ``color`` line, or,
+for legal games on request, never), every draw with its count (penalty draws too), a ``pass`` after
+drawing without playing, ``uno`` right after the play that leaves one card, a challenge and the
+challenged hand, and at a round's end the final +2/+4 draw and every other hand (``reveal``).
+Seats are given (or, on request, ``null`` for in-turn actions).
+
+How each injected misplay is made (then play goes on legally; a misplayed card stays on the pile and
+takes effect, play goes on from the seat that played it, and its player draws the penalty):
+
+* ``illegal_card``: the seat in turn plays a plain card matching neither colour nor face.
+* ``out_of_turn``: another seat (not one that was just skipped) plays a plain card, not identical
+  to the top card (that could be a legal jump-in).
+* ``skipped_turn_played``: the seat skipped by a skip (or a 2-player reverse, or a +2/+4 it has
+  drawn) plays; or the victim of a pending +2/+4 plays a card instead of drawing (it still owes them).
+* ``missed_draw_penalty``: the victim of a +2/+4 draws nothing and the next seat plays; the cards
+  are drawn late.
+* ``missed_uno``: a seat plays its second-last card without calling and the next seat acts.
+* ``illegal_wild_draw_four``: a seat holding the current colour plays a +4; the victim challenges and
+  the hand is shown (``how="challenge"``), or nobody challenges and the bluffer later plays that
+  colour without having drawn or swapped hands (``how="inference"``; if that never happens, the
+  match counts as not injected).
+* ``failed_challenge``: the victim of an honest +4 challenges.
+* ``impossible_card``: a card the preset's deck does not hold (of the current colour, so that it
+  would otherwise match) was in a hand instead of a real one and is played; the table removes it at
+  the next reshuffle.
+
+Misplays that need hand counts (UNO, missed draws, inference) wait for the first reported draw.
+
 Pure: standard library only; all randomness comes from ``random.Random(seed)``.
 
 >>> game = simulate_game(7, "official", 3)
