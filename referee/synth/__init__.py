@@ -6,7 +6,15 @@ the visible cards, ``random_scene`` draws a random labelled scene, ``export`` wr
 
 from __future__ import annotations
 
-from referee.synth.render import CARD_H, CARD_W, DESIGNS, CardDesign, Palette, render_card
+from referee.synth.render import (
+    CARD_H,
+    CARD_W,
+    DESIGNS,
+    CardDesign,
+    Palette,
+    random_palette,
+    render_card,
+)
 from referee.synth.scene import (
     Camera,
     CardPlacement,
@@ -18,7 +26,9 @@ from referee.synth.scene import (
     card_quad,
     compose,
     random_scene,
+    tilt_quad,
 )
+from referee.synth.textures import background, clutter, hand_layer, skin_tone, thumb_layer
 
 __all__ = [
     "CARD_H",
@@ -32,9 +42,16 @@ __all__ = [
     "Palette",
     "SceneParams",
     "SceneResult",
+    "background",
     "camera_effects",
     "card_quad",
+    "clutter",
     "compose",
+    "hand_layer",
+    "random_palette",
     "random_scene",
     "render_card",
+    "skin_tone",
+    "thumb_layer",
+    "tilt_quad",
 ]

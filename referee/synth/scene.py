@@ -3,6 +3,22 @@
 :func:`compose` is the reusable core: a background, then items bottom to top (cards given by their
 four corners in the image, and BGRA overlays such as hands), and it returns the image with a tight
 box for every card that is visible enough. :func:`random_scene` draws the placements for a dataset.
+
+Animating (a card sliding onto the pile, frame by frame) means calling :func:`compose` per frame
+with the same background and moving quads; keep each card's look fixed across frames by passing
+an explicit ``palette`` (:func:`referee.synth.render.random_palette` once per card) and ``wear`` /
+``gloss`` of 0 (weathering draws from the generator), then :func:`camera_effects` with a generator
+seeded the same way each frame for steady light:
+
+>>> from referee.synth.render import random_palette
+>>> rng = np.random.default_rng(0)
+>>> card = Card.from_label("red_7")
+>>> look = random_palette(card, rng)
+>>> table = np.full((320, 320, 3), 120, np.uint8)
+>>> frames = [compose(table, [CardPlacement(card, card_quad((60 + 20 * t, 160), 90, 10 * t),
+...                                         palette=look)]) for t in range(3)]
+>>> [f.boxes[0].label for f in frames]
+['red_7', 'red_7', 'red_7']
 """
 
 from __future__ import annotations
@@ -415,6 +431,9 @@ def random_scene(rng: Rng, size: int = 640, params: SceneParams | None = None) -
         base = cv2.warpAffine(base, turn, (size, size), borderMode=cv2.BORDER_REFLECT)
     if rng.random() < params.single_card_share:
         items = _single_scene(rng, size, params)
+        if rng.random() < 0.5:  # a card held up to a phone: the background is out of focus
+            sigma = rng.uniform(1.0, 4.0) * size / 640
+            base = cv2.GaussianBlur(base, (0, 0), sigma)
     else:
         camera = Camera.tilted(size, rng, params.tilt * rng.uniform(0, 1))
         base = cv2.warpPerspective(base, camera.matrix, (size, size), borderMode=cv2.BORDER_REFLECT)

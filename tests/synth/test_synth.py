@@ -139,3 +139,13 @@ def test_recipe_file_loads_and_rejects_unknown_keys(tmp_path: Path) -> None:
     bad.write_text(json.dumps({"scene": {"no_such_knob": 1}}))
     with pytest.raises(ValueError, match="no_such_knob"):
         load_recipe(bad)
+
+
+def test_docstring_examples_run() -> None:
+    import doctest
+
+    from referee.synth import render, scene
+
+    for module in (render, scene):
+        failed, attempted = doctest.testmod(module)
+        assert attempted > 0 and failed == 0, module.__name__
