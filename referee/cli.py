@@ -149,6 +149,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--hours", type=float, default=None,
                    help="train for this long instead of --epochs (the schedule anneals within it)")
     p.add_argument("--cache", action="store_true", help="cache decoded images in RAM")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="overrides",
+                   help="any other ultralytics training argument, e.g. --set warmup_epochs=1 (repeatable)")
 
     p = add("calibrate", _cmd_calibrate, "calibrate the table and pile zone into calibration/")
     p.add_argument("--source", default=None, help="camera index, video or image to calibrate from")

@@ -122,6 +122,27 @@ def train(
     return summary
 
 
+def parse_overrides(items: list[str]) -> dict[str, Any]:
+    """``["lr0=0.01", "cos_lr=true"]`` -> ``{"lr0": 0.01, "cos_lr": True}`` (numbers and booleans typed)."""
+    parsed: dict[str, Any] = {}
+    for item in items:
+        key, sep, raw = item.partition("=")
+        if not sep or not key:
+            raise ValueError(f"expected KEY=VALUE, got {item!r}")
+        value: Any = raw
+        if raw.lower() in ("true", "false"):
+            value = raw.lower() == "true"
+        else:
+            for cast in (int, float):
+                try:
+                    value = cast(raw)
+                    break
+                except ValueError:
+                    continue
+        parsed[key.strip()] = value
+    return parsed
+
+
 def main(args: argparse.Namespace) -> int:
     if args.export_only:
         path = export_onnx(Path(args.model), args.imgsz)
@@ -139,7 +160,10 @@ def main(args: argparse.Namespace) -> int:
         device=args.device,
         name=args.name,
         resume=args.resume,
-        extra={k: v for k, v in {"time": args.hours, "cache": "ram" if args.cache else None}.items() if v},
+        extra={
+            **{k: v for k, v in {"time": args.hours, "cache": "ram" if args.cache else None}.items() if v},
+            **parse_overrides(args.overrides),
+        },
     )
     print(json.dumps(summary))
     return 0
