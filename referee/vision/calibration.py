@@ -137,7 +137,7 @@ class CalibrationProfile:
         """No calibration: the whole frame is the pile zone, the seats around its edges."""
         pile: Quad = ((0.0, 0.0), (float(width), 0.0), (float(width), float(height)), (0.0, float(height)))
         seats = default_seats((width / 2, height / 2), (width / 2, height / 2), players)
-        return cls((width, height), pile, tuple(seats), method="whole_frame", pile_size=(width, height))
+        return cls((width, height), pile, tuple(seats), method="whole_frame")
 
     @classmethod
     def from_corners(
@@ -220,7 +220,7 @@ class CalibrationProfile:
     @property
     def is_whole_frame(self) -> bool:
         w, h = self.image_size
-        return self.pile == ((0.0, 0.0), (w, 0.0), (w, h), (0.0, h)) and self.pile_size == (w, h)
+        return self.pile == ((0.0, 0.0), (w, 0.0), (w, h), (0.0, h))
 
     @property
     def pile_centre(self) -> Point:
@@ -236,14 +236,14 @@ class CalibrationProfile:
         def sc(points: Sequence[Point]) -> list[Point]:
             return [(x * sx, y * sy) for x, y in points]
 
-        keep_size = self.is_whole_frame
+        natural = self.is_whole_frame or self.pile_size == self._natural_pile_size()
         return replace(
             self,
             image_size=(width, height),
             pile=_quad(sc(self.pile), "pile"),
             stock=None if self.stock is None else _quad(sc(self.stock), "stock"),
             seats=tuple(sc(self.seats)),
-            pile_size=(width, height) if keep_size else self.pile_size,
+            pile_size=(0, 0) if natural else self.pile_size,
         )
 
     def pile_homography(self) -> npt.NDArray[np.float64]:
@@ -254,9 +254,12 @@ class CalibrationProfile:
         return m
 
     def warp_pile(self, image: Image) -> Image:
-        """The pile zone seen top-down (the frame itself when the whole frame is the pile zone)."""
+        """The pile zone seen top-down, at most :data:`PILE_SIDE` px (the detector needs no more)."""
         if self.is_whole_frame and image.shape[1::-1] == self.image_size:
-            return image
+            if self.pile_size == self.image_size:
+                return image
+            resized: Image = cv2.resize(image, self.pile_size, interpolation=cv2.INTER_AREA)
+            return resized
         warped: Image = cv2.warpPerspective(
             image, self.pile_homography(), self.pile_size, flags=cv2.INTER_LINEAR
         )

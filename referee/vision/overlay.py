@@ -73,7 +73,7 @@ def annotate(
         for i in range(len(detections)):
             x1, y1, x2, y2 = (float(v) for v in detections.xyxy[i])
             corners = np.array([(x1, y1), (x2, y1), (x2, y2), (x1, y2)], np.float32)
-            pts = corners if profile.is_whole_frame else profile.pile_to_image(corners)
+            pts = profile.pile_to_image(corners)
             label = detections.labels[i] if detections.labels else str(int(detections.class_id[i]))
             colour = _colour_of(label)
             cv2.polylines(scene, [np.round(pts).astype(np.int32)], True, colour, 2, cv2.LINE_AA)

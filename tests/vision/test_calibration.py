@@ -87,13 +87,18 @@ def test_warp_pile_is_top_down_and_maps_back() -> None:
     assert np.allclose(back, [[560, 300], [640, 420]], atol=0.5)
 
 
-def test_whole_frame_profile_passes_frames_through() -> None:
+def test_whole_frame_profile_only_scales_frames_down() -> None:
     profile = CalibrationProfile.whole_frame(1280, 720, players=3)
+    assert profile.is_whole_frame and profile.players == 3 and profile.pile_size == (640, 360)
     image = _table()
-    assert profile.warp_pile(image) is image
-    assert profile.is_whole_frame and profile.players == 3
+    small = profile.warp_pile(image)
+    assert small.shape == (360, 640, 3)
+    assert small[180, 300].tolist() == [30, 30, 220]  # the red card, at half scale
+    assert np.allclose(profile.pile_to_image(np.array([[300, 180]], np.float32)), [[600, 360]], atol=0.5)
     fitted = profile.fitted(640, 360)
     assert fitted.is_whole_frame and fitted.pile_size == (640, 360)
+    frame = image[:360, :640]
+    assert fitted.warp_pile(frame) is frame
 
 
 @pytest.mark.parametrize(
