@@ -209,10 +209,14 @@ def _parse_setup(obj: Mapping[str, Any], players: int | None) -> Setup:
 
 
 def _parse_play(obj: Mapping[str, Any], players: int | None) -> Play:
-    card = card_from_label(_required(obj, "card", "play"))
+    label = obj.get("card")
+    card = _CARD_CACHE.get(label) if type(label) is str else None
+    if card is None:
+        card = card_from_label(_required(obj, "card", "play"))
     colour = obj.get("color")
     named = _colour(colour, "color") if colour is not None else None
-    return Play(card, _seat(obj, players), named, _seat(obj, players, "target"), _time(obj))
+    target = _seat(obj, players, "target") if "target" in obj else None
+    return Play(card, _seat(obj, players), named, target, _time(obj))
 
 
 def _parse_draw(obj: Mapping[str, Any], players: int | None) -> Draw:
@@ -230,7 +234,7 @@ def _parse_reveal(obj: Mapping[str, Any], players: int | None) -> Reveal:
 
 def parse_observation(obj: object, players: int | None = None) -> Observation:
     """Validate one contract-2 dict; ``players`` (when known) bounds the seats."""
-    if not isinstance(obj, Mapping):
+    if type(obj) is not dict and not isinstance(obj, Mapping):
         raise ObservationError(f"an observation must be a JSON object, got {obj!r}")
     kind = obj.get("type")
     parser = _PARSERS.get(kind) if isinstance(kind, str) else None

@@ -69,6 +69,10 @@ log = logging.getLogger(__name__)
 
 Line = dict[str, Any]
 
+#: cards a draw card makes the next player take (Card.draw_penalty without building a dict per call)
+_DRAW_PENALTY = {"draw2": 2, "wild_draw4": 4}
+_WILD_VALUES = frozenset(("wild", "wild_draw4", "blank"))
+
 
 class _Wd4:
     """The last Wild Draw Four played: enough to settle a challenge."""
@@ -221,11 +225,14 @@ class Referee:
 
     def _matches(self, card: Card) -> bool:
         top = self.top
-        if top is None or card.is_wild or self.colour is None or self.top_doubtful:
+        colour = card.colour
+        if colour is None or top is None or self.colour is None or self.top_doubtful:
+            return True  # a black card, an empty pile, an unnamed colour or a card that cannot be
+        if colour == self.colour:
             return True
-        if card.colour == self.colour:
+        if card.value == top.value:
             return True
-        return not top.is_wild and card.matches_face(top)
+        return top.colour is not None and card.matches_face(top)
 
     def _stacks(self, card: Card) -> bool:
         top = self.top
@@ -257,10 +264,10 @@ class Referee:
 
         Raises :class:`ObservationError` on bad input, leaving the state unchanged.
         """
-        parsed = obs if not isinstance(obs, dict) else parse_observation(obs, self.players or None)
-        if isinstance(parsed, Setup):
+        parsed = parse_observation(obs, self.players or None) if isinstance(obs, dict) else obs
+        if type(parsed) is Setup:
             return self._setup(parsed)
-        if not self.in_round:
+        if not self.players:
             kind = obs.get("type") if isinstance(obs, dict) else type(obs).__name__
             raise ObservationError(f"{kind!r} observation before any setup")
         self._t = parsed.t
@@ -372,8 +379,9 @@ class Referee:
         if not self.counts_known and self.pile_size + 1 > self._pile_limit:
             # Draws are not reported, so reshuffles are invisible: a pile this big proves one.
             self._reshuffle()
-        seen = self.pile_counts.get(card, 0) + 1
-        self.pile_counts[card] = seen
+        pile_counts = self.pile_counts
+        seen = pile_counts.get(card, 0) + 1
+        pile_counts[card] = seen
         self.pile_size += 1
         copies = self._copies.get(card, 0)
         if seen > copies:
@@ -427,19 +435,21 @@ class Referee:
     # -- play -----------------------------------------------------------------------------------
     def _play(self, obs: Play, out: list[Line]) -> None:
         card = obs.card
+        value = card.value
         if self.round_over:
             self._info(out, f"play of {card.label} after the round ended ignored")
             return
-        if card.is_back:
+        if value == "back":
             self._info(out, "face-down card on the pile ignored")
             return
         if obs.color is not None and obs.color not in self.deck.colours:
             raise ObservationError(f"color {obs.color.value!r} is not in the {self.deck.name} deck")
         seat = obs.seat if obs.seat is not None else self.turn
-        if seat in self.eliminated:
+        if self.eliminated and seat in self.eliminated:
             self._info(out, f"seat {seat} is out of the match; play of {card.label} ignored")
             return
-        self._close_uno_window(seat, out)
+        if self.uno_watch is not None:
+            self._close_uno_window(seat, out)
         possible = self._see(card, seat, out)
         opts = self.options
         stacked = deflected = False
@@ -506,13 +516,7 @@ class Referee:
                 opts.misplay_penalty,
                 f"seat {seat} played {card.label} on {self._describe_top()}",
             )
-        if (
-            self.top is not None
-            and self.top.is_wild
-            and self.colour is None
-            and card.colour is not None
-            and self.started
-        ):
+        if self.colour is None and card.colour is not None and self.top is not None and self.top.value in _WILD_VALUES:
             self._info(
                 out,
                 f"colour of {self.top.label} not named: inferred {card.colour.value} from seat {seat}'s {card.label}",
@@ -521,7 +525,7 @@ class Referee:
 
         # A Wild Draw Four proven illegal by a later play of the colour it should have followed.
         # An impossible card is not the card we think: it proves nothing.
-        watched = self.wd4_watch.get(seat)
+        watched = self.wd4_watch.get(seat) if self.wd4_watch else None
         if watched is not None and card.colour in watched and possible:
             del self.wd4_watch[seat]
             self._alert(
@@ -539,11 +543,13 @@ class Referee:
         self.started = True
         self.last_player = seat
         self.skipped_seat = None
-        self._hand_changed(seat, -1)
+        left = self.counts[seat]
+        if left:
+            left -= 1
+            self.counts[seat] = left
         self.top = card
-        self.colour = card.colour if not card.is_wild else obs.color
+        self.colour = obs.color if value in _WILD_VALUES else card.colour
         self.top_doubtful = not possible
-        value = card.value
         if value == "wild_draw4":
             victim = self.next_seat(seat)
             self.last_wd4 = _Wd4(seat, victim, prev_colour, prev_top)
@@ -551,7 +557,7 @@ class Referee:
                 self.wd4_watch.setdefault(seat, set()).add(prev_colour)
             if stacked:
                 self.last_wd4.prev_colour = None  # a stacked +4 answers a +4: not judged
-        if self.counts[seat] == 0 and self.counts_known:
+        if left == 0 and self.counts_known:
             self._end_round(seat, out)
 
         # Effects.
@@ -559,8 +565,8 @@ class Referee:
             self.direction = -self.direction
             self.draw_victim = self.next_seat(seat)
             self.turn = self.draw_victim
-        elif card.draw_penalty:
-            self.pending_draw += card.draw_penalty
+        elif value in _DRAW_PENALTY:
+            self.pending_draw += _DRAW_PENALTY[value]
             self.draw_victim = self.next_seat(seat)
             self.turn = self.draw_victim
         elif value == "skip" or (value == "reverse" and self.active_players == 2 and opts.two_player_reverse_skip):
@@ -575,7 +581,7 @@ class Referee:
             self.turn = self.next_seat(seat)
         if opts.seven_zero and not self.round_over and value in ("0", "7"):
             self._seven_zero(seat, value, obs.target, out)
-        left = self.counts[seat]
+            left = self.counts[seat]
         if left is not None and left >= 2:
             self.uno_called[seat] = False
         elif left == 1 and self.counts_known and not self.round_over:
@@ -655,13 +661,14 @@ class Referee:
             self._update_counts_known()
         if not self.round_over:
             in_turn = seat == self.turn or seat == self.draw_victim
-            if in_turn:
+            if in_turn and self.uno_watch is not None:
                 self._close_uno_window(seat, out)
             if self.pending_draw and self.draw_victim is not None and seat != self.draw_victim and seat == self.turn:
                 self._missed_draw(out)
         self._hand_changed(seat, count)
         self.uno_called[seat] = False
-        self.wd4_watch.pop(seat, None)
+        if self.wd4_watch:
+            self.wd4_watch.pop(seat, None)
         self.stock -= count
         if self.stock < 0:
             # The stock ran out during this draw: the pile (but its top) was shuffled into it.
@@ -679,7 +686,8 @@ class Referee:
         seat = obs.seat if obs.seat is not None else self.turn
         if self.round_over or seat != self.turn:
             return
-        self._close_uno_window(seat, out)
+        if self.uno_watch is not None:
+            self._close_uno_window(seat, out)
         self.turn = self.next_seat(seat)
         self.skipped_seat = None
 
