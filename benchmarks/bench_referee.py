@@ -139,7 +139,9 @@ def detection(games: int, seed: int) -> dict[str, Any]:
         rate = caught / injected if injected else None
         per_code[code] = {"injected": injected, "caught": caught, "rate": rate}
         if ways:
-            per_code[code]["by_way"] = {w: {"injected": n, "caught": c} for w, (n, c) in ways.items()}
+            per_code[code]["by_way"] = {
+                way: {"injected": n, "caught": c} for way, (n, c) in ways.items()
+            }
     false_alerts = sum(len(alerts_of(g)) for g in simulate_games(games, first_seed=seed))
     return {"detection": per_code, "legal_games": games, "false_alerts": false_alerts}
 

@@ -7,10 +7,10 @@ also inject one misplay of a chosen alert kind and says which alerts the referee
 It is deliberately a second, separate implementation of the rules: it imports the card model and
 nothing of the referee's logic, so a disagreement between the two is a bug in one of them.
 
-Its players are *conservative*: where the rule sheets disagree they choose moves that are legal under
-every reading (a Wild Draw Four only when nothing else in the hand could be played, a jump-in only
-with an identical coloured card), so a legal simulated game must never raise an alert under any
-preset.
+Its players are *conservative*: where the rule sheets disagree they choose moves that are legal
+under every reading (a Wild Draw Four only when nothing else in the hand could be played, a jump-in
+only with an identical coloured number, a seven-zero card never when a one-card hand would change
+owner), so a legal simulated game must never raise an alert under any preset.
 
 What the table reports: every play (a wild's colour in the play, in a separate ``color`` line, or,
 for legal games on request, never), every draw with its count (penalty draws too), a ``pass`` after
@@ -25,12 +25,13 @@ takes effect, play goes on from the seat that played it, and its player draws th
 * ``out_of_turn``: another seat (not one that was just skipped) plays a plain card, not identical
   to the top card (that could be a legal jump-in).
 * ``skipped_turn_played``: the seat skipped by a skip (or a 2-player reverse, or a +2/+4 it has
-  drawn) plays; or the victim of a pending +2/+4 plays a card instead of drawing (it still owes them).
+  drawn) plays; or the victim of a pending +2/+4 plays a card instead of drawing (it still owes
+  them).
 * ``missed_draw_penalty``: the victim of a +2/+4 draws nothing and the next seat plays; the cards
   are drawn late.
 * ``missed_uno``: a seat plays its second-last card without calling and the next seat acts.
-* ``illegal_wild_draw_four``: a seat holding the current colour plays a +4; the victim challenges and
-  the hand is shown (``how="challenge"``), or nobody challenges and the bluffer later plays that
+* ``illegal_wild_draw_four``: a seat holding the current colour plays a +4; the victim challenges
+  and the hand is shown (``how="challenge"``), or nobody challenges and the bluffer later plays that
   colour without having drawn or swapped hands (``how="inference"``; if that never happens, the
   match counts as not injected).
 * ``failed_challenge``: the victim of an honest +4 challenges.
@@ -85,7 +86,7 @@ Observation = dict[str, Any]
 
 @dataclass(frozen=True)
 class SimRules:
-    """The facts of a preset the simulator plays by: option values only, never the referee's logic."""
+    """The facts of a preset the simulator plays by: option values, never the referee's logic."""
 
     preset: str
     deck: DeckSpec
@@ -561,6 +562,9 @@ class _Table:
             # a reverse sends the pending draw back: the seat before is the new victim
             self.direction = -self.direction
             self.turn = self.next_seat(seat)
+            if not hand:
+                self.round_over = True
+                self.last_player = seat
         else:
             self.apply_effect(seat, card)
         self.pay_owed()  # penalties are drawn after the play, hands already passed on
@@ -590,7 +594,8 @@ class _Table:
             self.turn = self.next_seat(seat)
 
     def seven_zero(self, seat: int, card: Card) -> None:
-        """A 7 swaps hands with the chosen seat; a 0 passes every hand on in the direction of play."""
+        """A 7 swaps hands with the chosen seat; a 0 passes every hand on in the direction of
+        play."""
         if card.value == "7":
             target = self.obs_target
             self.hands[seat], self.hands[target] = self.hands[target], self.hands[seat]
@@ -616,8 +621,8 @@ class _Table:
         return True
 
     def misplay(self, seat: int, index: int, code: str, penalty: int) -> None:
-        """``seat`` misplays ``hands[seat][index]``: the card stays on the pile and takes effect (the
-        camera saw it land), play goes on from that seat, and it draws ``penalty`` cards."""
+        """``seat`` misplays ``hands[seat][index]``: the card stays on the pile and takes effect
+        (the camera saw it land), play goes on from that seat, and it draws ``penalty`` cards."""
         self.expect(code, seat)
         if penalty:
             self.owed.append((seat, penalty))
@@ -804,7 +809,8 @@ def simulate_game(
     then goes on legally. ``expected_alerts`` lists ``(code, seat)`` the referee must raise.
 
     How the table reports a wild's colour: in a separate ``color`` line with probability
-    ``separate_colour``, never with ``unnamed_colour`` (the referee must infer it), else in the play.
+    ``separate_colour``, never with ``unnamed_colour`` (the referee must infer it), else in the
+    play.
     ``anonymous_seats``: probability that an in-turn play, draw or pass comes with ``seat: null``.
     Both of those last two make some misplays unjudgeable, so they need ``inject=None``.
     """

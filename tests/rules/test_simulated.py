@@ -82,6 +82,12 @@ def test_legal_games_raise_no_alert_and_score_alike(
     assert alerts == [], describe(game)
     assert game.expected_alerts == []
     assert referee.scores == game.final_scores, describe(game)
+    scored = [line for line in lines if line["type"] == "round_end" and line["points"] is not None]
+    assert len(scored) == game.rounds, describe(game)
+    # the two sides agree on the state: the referee never has to ignore a legal observation
+    infos = [line["message"] for line in lines if line["type"] == "info"]
+    ignored = [message for message in infos if "ignored" in message]
+    assert ignored == [], describe(game)
     ends = [line for line in lines if line["type"] == "match_end"]
     if game.winner is not None:
         assert [line["winner"] for line in ends] == [game.winner], describe(game)
