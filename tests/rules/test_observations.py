@@ -85,3 +85,13 @@ def test_bad_observation_names_the_field(obj: object, needle: str) -> None:
 
 def test_observation_error_is_a_value_error() -> None:
     assert issubclass(ObservationError, ValueError)
+
+
+def test_observations_are_frozen() -> None:
+    import dataclasses
+
+    play = Play(Card(Colour.RED, "7"), 1)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        play.seat = 2  # type: ignore[misc]
+    assert play == Play(Card(Colour.RED, "7"), 1, None, None, None)
+    assert Draw(1) == Draw(seat=1, count=1, t=None) and hash(Draw(1)) == hash(Draw(1, 1))
