@@ -104,6 +104,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_serve_options(p)
     p.add_argument("--calibration", type=Path, default=None,
                    help="calibration profile JSON (without one the whole frame is the pile zone)")
+    p.add_argument("--script", type=Path, default=None,
+                   help="operator log (JSON lines) fed in at the footage's times: what the camera cannot see")
     p.add_argument("--no-serve", action="store_true", help="no web server; end with the footage")
     p.add_argument("--realtime", action=argparse.BooleanOptionalAction, default=None,
                    help="pace files at their frame rate (default: on for cameras/streams, off for files)")

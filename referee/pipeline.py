@@ -106,6 +106,7 @@ class PipelineStats:
     """What one run did (the bench and the status line read it)."""
 
     frames: int = 0
+    detector_calls: int = 0
     observations: int = 0
     refused: int = 0
     detector_ms: list[float] = field(default_factory=list)
@@ -131,8 +132,9 @@ class Pipeline:
         palette: Sequence[Colour] = CLASSIC_COLOURS,
         tracker_config: TrackerConfig | None = None,
         fps: float = 30.0,
-        stream_fps: float = 12.0,
+        stream_fps: float = 10.0,
         timer: Callable[[], float] | None = None,
+        script: Sequence[Mapping[str, Any]] = (),
     ) -> None:
         self.detector = detector
         self.session = session
@@ -160,6 +162,16 @@ class Pipeline:
         self._status_every = max(1, round(fps))
         self._frame_times: deque[float] = deque(maxlen=max(2, round(fps * 2)))
         self._last_detections = Detections.empty()
+        cfg = self.tracker.config
+        #: Detect on every frame while things move and until a card has had time to settle, and at
+        #: least every ``refresh_every`` frames; in between the pile view has not changed, so the
+        #: last detections stand (frigate's motion-gated detection).
+        self.settle_frames = cfg.min_hits + cfg.max_misses + 2
+        self.refresh_every = max(1, round(fps / 2))
+        self._since_motion = 10**9
+        self._since_detect = 10**9
+        #: Operator lines (what the camera cannot see) to submit when the footage reaches their ``t``.
+        self.script = deque(sorted((dict(x) for x in script), key=lambda x: float(x.get("t") or 0.0)))
 
     def on_event(self, event: Mapping[str, Any]) -> None:
         """Session listener: a new ``setup`` (from the dashboard) means the pile was gathered."""
@@ -183,13 +195,24 @@ class Pipeline:
             self.tracker.reset(expect_start=True)
         timer = self.timer
         t0 = timer() if timer else 0.0
+        outputs = self.play_script(until=frame.t)
         pile_view = self.white_balance(self.profile.warp_pile(frame.image))
-        t1 = timer() if timer else 0.0
-        detections = self.detector.detect(pile_view)
-        if timer:
-            self.stats.detector_ms.append((timer() - t1) * 1000)
         motion = self.motion.update(frame.image, pile_view)
-        outputs: list[Line] = []
+        self._since_motion = 0 if motion.disturbed or motion.global_change else self._since_motion + 1
+        self._since_detect += 1
+        if (
+            self._since_motion <= self.settle_frames
+            or self._since_detect >= self.refresh_every
+            or any(c.hits < self.tracker.config.min_hits for c in self.tracker.candidates)
+        ):
+            t1 = timer() if timer else 0.0
+            detections = self.detector.detect(pile_view)
+            self.stats.detector_calls += 1
+            self._since_detect = 0
+            if timer:
+                self.stats.detector_ms.append((timer() - t1) * 1000)
+        else:
+            detections = self._last_detections
         for obs in self.tracker.update(detections, frame.t, frame.frame_index, motion):
             outputs.extend(self.submit(obs, frame))
         self._last_detections = detections
@@ -199,6 +222,18 @@ class Pipeline:
             self._publish_frame(frame, detections)
         if timer:
             self.stats.frame_ms.append((timer() - t0) * 1000)
+        return outputs
+
+    def play_script(self, until: float | None = None) -> list[Line]:
+        """Submit the operator lines due by ``until`` (all of them with ``None``)."""
+        outputs: list[Line] = []
+        while self.script and (until is None or float(self.script[0].get("t") or 0.0) <= until):
+            line = self.script.popleft()
+            try:
+                outputs.extend(self.session.submit(line, source="operator"))
+            except ObservationError as exc:
+                self.stats.refused += 1
+                log.warning("operator line refused: %s (%s)", exc, line)
         return outputs
 
     def submit(self, obs: Line, frame: Frame) -> list[Line]:
@@ -264,6 +299,8 @@ class Pipeline:
                 self.step(frame)
                 if self.stats.frames % self._status_every == 0:
                     self.session.set_status(**{**capture.status().as_dict(), **self.status()})
+            if not stop.is_set():
+                self.play_script()  # the end of the footage: what the operator says after it
         finally:
             capture.stop()
             self.session.set_status(**{**capture.status().as_dict(), **self.status()})
@@ -285,7 +322,7 @@ def parse_options(items: Sequence[str]) -> dict[str, str]:
     return options
 
 
-def _palette(rules: str, options: Mapping[str, str]) -> tuple[Colour, ...]:
+def _palette(rules: str, options: Mapping[str, Any]) -> tuple[Colour, ...]:
     try:
         preset = find_preset(rules).with_overrides(options)
     except ObservationError as exc:
@@ -318,7 +355,7 @@ def _log_file(path: Path | None) -> Iterator[IO[str] | None]:
         yield handle
 
 
-def _open_session(args: argparse.Namespace, options: Mapping[str, str]) -> Session:
+def _open_session(args: argparse.Namespace, options: Mapping[str, Any]) -> Session:
     from referee.session import MatchSession
     from referee.store import Store
 
@@ -327,6 +364,26 @@ def _open_session(args: argparse.Namespace, options: Mapping[str, str]) -> Sessi
         store, rules=args.rules, players=args.players, dealer=args.dealer, options=dict(options)
     )
     return session
+
+
+def read_script(path: Path) -> list[Line]:
+    """An operator log (JSON lines, contract 2); a bad line is an error naming it."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise CommandError(f"cannot read the script {path}: {exc}") from None
+    lines: list[Line] = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        if not raw.strip():
+            continue
+        try:
+            line = json.loads(raw)
+        except ValueError as exc:
+            raise CommandError(f"{path}:{number}: not JSON ({exc})") from None
+        if not isinstance(line, dict) or not isinstance(line.get("type"), str):
+            raise CommandError(f"{path}:{number}: not an observation: {raw[:80]!r}")
+        lines.append(line)
+    return lines
 
 
 def execute(
@@ -342,7 +399,16 @@ def execute(
         spec = parse_source(source)
     except FileNotFoundError as exc:
         raise CommandError(str(exc)) from None
-    options = parse_options(getattr(args, "option", []) or [])
+    options: dict[str, Any] = dict(parse_options(getattr(args, "option", []) or []))
+    script_path = getattr(args, "script", None)
+    script = read_script(script_path) if script_path is not None else []
+    if script and script[0].get("type") == "setup":
+        # The script's own setup decides the game (the demo's table has its own players and dealer).
+        setup = script.pop(0)
+        args.rules = setup.get("rules") or args.rules
+        args.players = int(setup.get("players") or args.players)
+        args.dealer = int(setup.get("dealer") or 0)
+        options = {**dict(setup.get("options") or {}), **options}
     palette = _palette(args.rules, options)
     profile = None
     calibration = getattr(args, "calibration", None)
@@ -364,7 +430,7 @@ def execute(
         for line in session.export_log():  # the setup (and anything resumed from --db)
             writer.write(line)
         pipeline = Pipeline(detector, session, profile=profile, players=args.players, palette=palette,
-                            fps=probe_fps(spec) or DEFAULT_FPS)
+                            fps=probe_fps(spec) or DEFAULT_FPS, script=script)
         remove_writer = session.add_listener(writer.on_event)
         remove_pipeline = session.add_listener(pipeline.on_event)
         try:
@@ -416,33 +482,32 @@ def run(args: argparse.Namespace) -> int:
         return 2
 
 
-def demo_footage() -> Path:
-    """The bundled demo video, generated from a fixed seed on first use."""
-    if DEMO_FOOTAGE.is_file():
-        return DEMO_FOOTAGE
+def demo_footage() -> tuple[Path, Path | None, Path | None]:
+    """The demo video, its operator script and calibration (rendered from a fixed seed on first use)."""
     try:
         video = importlib.import_module("referee.synth.video")
     except ImportError:
         raise CommandError(
-            f"no demo footage at {DEMO_FOOTAGE} and no game-video generator (referee.synth.video) yet; "
+            "no game-video generator (referee.synth.video) to make the demo footage; "
             "run the pipeline on your own footage with `referee run --source FILE`"
         ) from None
-    make = getattr(video, "ensure_demo", None) or getattr(video, "demo_video", None)
-    if make is None:
-        raise CommandError("referee.synth.video has no ensure_demo(); cannot make the demo footage")
-    print(f"generating the demo footage into {DEMO_FOOTAGE} (first run only)...", file=sys.stderr, flush=True)
-    path = Path(make(DEMO_FOOTAGE))
-    if not path.is_file():
-        raise CommandError(f"the demo generator wrote no video at {path}")
-    return path
+    demo_dir = Path(getattr(video, "DEMO_VIDEO", DEMO_FOOTAGE))
+    if not demo_dir.is_file():
+        print(f"rendering the demo footage into {demo_dir} (first run only, about a minute)...",
+              file=sys.stderr, flush=True)
+    try:
+        footage, operator, calibration = video.demo_footage()
+    except (OSError, ValueError) as exc:
+        raise CommandError(f"cannot make the demo footage: {exc}") from None
+    return (Path(footage), Path(operator) if operator else None, Path(calibration) if calibration else None)
 
 
 def demo(args: argparse.Namespace) -> int:
     """``referee demo``: the pipeline on the demo footage (plus the dashboard unless --no-serve)."""
     try:
-        footage = demo_footage()
-        calibration = footage.with_suffix(".calibration.json")
-        args.calibration = calibration if calibration.is_file() else None
+        footage, operator, calibration = demo_footage()
+        args.calibration = calibration if calibration is not None and calibration.is_file() else None
+        args.script = operator if operator is not None and operator.is_file() else None
         return execute(args, str(footage), realtime=args.realtime)
     except CommandError as exc:
         print(f"referee demo: {exc}", file=sys.stderr)

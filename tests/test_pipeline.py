@@ -99,7 +99,7 @@ def _args(tmp_path: Path, **kw: object) -> argparse.Namespace:
     base: dict[str, object] = {
         "rules": "official", "players": 4, "dealer": 0, "option": [], "db": None, "model": None,
         "log": tmp_path / "out.jsonl", "no_serve": True, "calibration": None, "realtime": False,
-        "host": "127.0.0.1", "port": 0, "token": None,
+        "host": "127.0.0.1", "port": 0, "token": None, "script": None,
     }
     base.update(kw)
     return argparse.Namespace(**base)
@@ -136,12 +136,50 @@ def test_pipeline_feeds_the_session_frames_and_status(game_folder: Path) -> None
     detector = ColourDetector()
     pipeline = Pipeline(detector, session, players=4)
     stats = pipeline.run(Capture(game_folder))
-    assert stats.frames == detector.calls == len(list(game_folder.iterdir()))
+    assert stats.frames == len(list(game_folder.iterdir()))
+    # The still stretches between the hands are not all sent to the detector.
+    assert detector.calls == stats.detector_calls < stats.frames
     assert [o["type"] for o in session.export_log()] == ["setup", "start", "play"]
     index, jpeg = session.frame()
     assert index > 0 and jpeg is not None and jpeg[:2] == b"\xff\xd8"
     status = session.snapshot()["status"]
     assert status["camera"] == "ended" and status["frames"] == stats.frames and status["observations"] == 2
+
+
+def test_a_still_pile_is_detected_only_now_and_then(tmp_path: Path) -> None:
+    still = _frame([("red_5", (150, 120))], None)
+    for i in range(60):
+        cv2.imwrite(str(tmp_path / f"{i:03d}.png"), still)
+    detector = ColourDetector()
+    pipeline = Pipeline(detector, MatchSession(Store(":memory:"), players=4), players=4, fps=30)
+    stats = pipeline.run(Capture(tmp_path))
+    # Until the first card is believed, then twice a second.
+    believed = pipeline.tracker.config.min_hits
+    assert stats.frames == 60
+    assert believed <= detector.calls <= believed + 60 // pipeline.refresh_every + 1
+    assert [c.label for c in pipeline.tracker.pile] == ["red_5"]
+
+
+def test_operator_script_lines_arrive_at_their_time(tmp_path: Path, game_folder: Path) -> None:
+    script = tmp_path / "operator.jsonl"
+    script.write_text(
+        '{"type":"setup","players":3,"dealer":2,"rules":"official"}\n'
+        '{"type":"uno","seat":0,"t":0.1}\n'
+        '{"type":"pass","seat":0,"t":99}\n'
+    )
+    args = _args(tmp_path, script=script)
+    assert execute(args, str(game_folder), realtime=False, detector=ColourDetector()) == 0
+    lines = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
+    kinds = [(d["type"], d.get("card")) for d in lines if d["type"] in ("setup", "uno", "start", "play", "pass")]
+    assert kinds == [("setup", None), ("uno", None), ("start", "red_5"), ("play", "red_7"), ("pass", None)]
+    assert lines[0]["players"] == 3 and lines[0]["dealer"] == 2
+
+
+def test_a_bad_script_line_is_named(tmp_path: Path, game_folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    script = tmp_path / "operator.jsonl"
+    script.write_text('{"type":"uno","seat":0}\n{oops\n')
+    assert run(_args(tmp_path, source=str(game_folder), script=script)) == 2
+    assert "operator.jsonl:2" in capsys.readouterr().err
 
 
 def test_a_new_round_from_the_dashboard_resets_the_pile(game_folder: Path) -> None:
