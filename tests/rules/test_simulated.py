@@ -28,7 +28,7 @@ log = logging.getLogger(__name__)
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 presets = st.sampled_from(SIM_PRESETS)
-player_counts = st.integers(min_value=2, max_value=6)
+player_counts = st.integers(min_value=2, max_value=10)
 #: option sets the simulator plays on top of any preset (house rules on other sheets, scoring)
 option_sets = st.sampled_from(
     [
