@@ -1,0 +1,287 @@
+"""End-to-end evaluation: generated game videos through the real pipeline, scored against their truth.
+
+    python benchmarks/e2e_eval.py [--games 4] [--seconds 60] [--first-seed 1000] [--oracle]
+
+Each game is a video from :mod:`referee.synth.video` (seeds ``--first-seed`` onwards: 1000+ are kept
+for this evaluation; the demo is seed 11 and the tests use single digits, so never tune the tracker
+on 1000+). Every frame goes through :class:`referee.pipeline.Pipeline` (calibration warp, detector,
+pile tracker, motion/seat attribution, ``MatchSession.submit``) exactly as ``referee run`` does, and
+the video's operator log (wild colours, UNO calls, passes, challenges, reveals) is submitted at its
+times as the dashboard would. What the session received from the camera is then matched against
+the truth log, and the referee's alerts against the expected ones.
+
+The detector is ``models/detector.onnx`` (``--model``) when it exists; otherwise, or with
+``--oracle``, a double that reads the generator's ground-truth boxes (``"detector": "oracle"`` in
+the output): that run validates the tracker, seat attribution and the evaluation itself, not the
+model.
+
+Prints one JSON line:
+
+| key | meaning |
+|---|---|
+| `play_recall`, `play_precision` | camera `start`/`play` lines matching a truth one (same card,
+  observed at most `--window` s after it settled) |
+| `seat_accuracy` | matched plays whose seat is right (a `null` seat counts as wrong); `seat_unknown`:
+  the share with `null` |
+| `draw_recall`, `draw_precision`, `draw_seat_accuracy` | the same for `draw` lines from hands reaching to the stock |
+| `alerts` | per alert code: `expected`, `raised`, `matched`, `precision`, `recall` (same code and
+  seat, within the window) |
+| `alert_precision`, `alert_recall` | over every code |
+| `false_plays`, `false_plays_per_hour` | camera plays matching no truth play, and per hour of footage |
+| `play_delay_s_p50`, `play_delay_s_p95` | video time from a card settling to its `play` observation |
+| `footage_s`, `frames`, `pipeline_fps` | footage judged and how fast (single process, including decoding) |
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from referee.rules.simulate import ALERT_CODES
+from referee.synth.video import OracleDetector, VideoConfig, load_boxes, sidecar, write_video
+from referee.vision.calibration import CalibrationProfile
+from referee.vision.capture import Frame
+from referee.vision.detections import Detector
+
+log = logging.getLogger("e2e_eval")
+
+Line = dict[str, Any]
+DEFAULT_MODEL = Path("models/detector.onnx")
+
+
+@dataclass
+class GameResult:
+    """What the pipeline made of one video."""
+
+    seed: int
+    frames: int
+    seconds: float
+    elapsed: float
+    truth: list[Line]
+    expected: list[Line]
+    #: (source, observation, outputs) for every event the session broadcast, in order
+    events: list[tuple[str, Line, list[Line]]] = field(default_factory=list)
+    refused: int = 0
+
+
+def _read_jsonl(path: Path) -> list[Line]:
+    return [json.loads(t) for t in path.read_text(encoding="utf-8").splitlines() if t.strip()]
+
+
+def run_game(video: Path, detector_factory: Any, *, oracle: bool) -> GameResult:
+    """Feed every frame of ``video`` to the pipeline and the operator lines at their times."""
+    from referee.pipeline import Pipeline
+    from referee.session import MatchSession
+    from referee.store import Store
+
+    truth = _read_jsonl(sidecar(video, "truth"))
+    operator = _read_jsonl(sidecar(video, "operator"))
+    expected = _read_jsonl(sidecar(video, "expected"))
+    meta = json.loads(sidecar(video, "meta").read_text(encoding="utf-8"))
+    profile = CalibrationProfile.load(sidecar(video, "calibration"))
+    setup, operator = operator[0], operator[1:]
+    if setup.get("type") != "setup":
+        raise ValueError(f"{sidecar(video, 'operator')}: the first line must be the setup")
+    session = MatchSession(Store(":memory:"), rules=setup.get("rules") or "official", players=setup["players"],
+                           dealer=setup["dealer"], options=setup.get("options") or {})
+    detector: Detector
+    oracle_detector: OracleDetector | None = None
+    if oracle:
+        oracle_detector = OracleDetector(load_boxes(video), profile)
+        detector = oracle_detector
+    else:
+        detector = detector_factory()
+    result = GameResult(int(meta["seed"]), 0, 0.0, 0.0, truth, expected)
+
+    def listen(event: Mapping[str, Any]) -> None:
+        obs = event.get("observation")
+        if event.get("kind") == "observation" and isinstance(obs, Mapping):
+            result.events.append((str(event.get("source")), dict(obs), [dict(o) for o in event.get("outputs") or ()]))
+
+    session.add_listener(listen)
+    fps = float(meta["fps"])
+    pipeline = Pipeline(detector, session, profile=profile, players=int(setup["players"]), fps=fps)
+    capture = cv2.VideoCapture(str(video))
+    if not capture.isOpened():
+        raise OSError(f"cannot open {video}")
+    started = time.perf_counter()
+    pending = 0
+    index = 0
+    try:
+        while True:
+            ok, image = capture.read()
+            if not ok or image is None:
+                break
+            t = round(index / fps, 4)
+            while pending < len(operator) and float(operator[pending].get("t") or 0.0) <= t:
+                session.submit(operator[pending], source="operator")
+                pending += 1
+            if oracle_detector is not None:
+                oracle_detector.frame_index = index
+            pipeline.step(Frame(image, index, t, time.monotonic()))
+            index += 1
+        for line in operator[pending:]:  # told after the last frame
+            session.submit(line, source="operator")
+    finally:
+        capture.release()
+    result.frames = index
+    result.seconds = index / fps
+    result.elapsed = time.perf_counter() - started
+    result.refused = pipeline.stats.refused
+    return result
+
+
+def _match(truth: Sequence[Line], seen: Sequence[Line], window: float, same: Any) -> list[tuple[int, int]]:
+    """Greedy in-order matching: each truth line to the first unused seen line that ``same`` accepts
+    within ``[t - 0.25, t + window]``."""
+    used: set[int] = set()
+    pairs = []
+    for i, a in enumerate(truth):
+        ta = float(a.get("t") or 0.0)
+        for j, b in enumerate(seen):
+            if j in used:
+                continue
+            tb = float(b.get("t") or 0.0)
+            if ta - 0.25 <= tb <= ta + window and same(a, b):
+                used.add(j)
+                pairs.append((i, j))
+                break
+    return pairs
+
+
+def _ratio(a: float, b: float) -> float | None:
+    return round(a / b, 4) if b else None
+
+
+def score(results: Sequence[GameResult], window: float) -> dict[str, Any]:
+    """The metrics over every game (see the module docstring)."""
+    plays_truth = plays_seen = plays_matched = seats_right = seats_unknown = seat_judged = 0
+    draws_truth = draws_seen = draws_matched = draw_seats_right = 0
+    delays: list[float] = []
+    per_code = {code: {"expected": 0, "raised": 0, "matched": 0} for code in ALERT_CODES}
+    for r in results:
+        camera = [o for src, o, _ in r.events if src == "camera"]
+        t_plays = [o for o in r.truth if o["type"] in ("start", "play")]
+        c_plays = [o for o in camera if o["type"] in ("start", "play")]
+        pairs = _match(t_plays, c_plays, window, lambda a, b: a["card"] == b["card"] and a["type"] == b["type"])
+        plays_truth += len(t_plays)
+        plays_seen += len(c_plays)
+        plays_matched += len(pairs)
+        for i, j in pairs:
+            delays.append(float(c_plays[j]["t"]) - float(t_plays[i]["t"]))
+            if t_plays[i]["type"] != "play":
+                continue
+            seat_judged += 1
+            seat = c_plays[j].get("seat")
+            seats_unknown += seat is None
+            seats_right += seat == t_plays[i]["seat"]
+        t_draws = [o for o in r.truth if o["type"] == "draw"]
+        c_draws = [o for o in camera if o["type"] == "draw"]
+        dpairs = _match(t_draws, c_draws, window, lambda a, b: True)
+        draws_truth += len(t_draws)
+        draws_seen += len(c_draws)
+        draws_matched += len(dpairs)
+        draw_seats_right += sum(c_draws[j].get("seat") == t_draws[i]["seat"] for i, j in dpairs)
+        e_alerts = [o for o in r.expected if o["type"] == "alert"]
+        raised = [o for _, _, outs in r.events for o in outs if o.get("type") == "alert"]
+        apairs = _match(e_alerts, raised, window, lambda a, b: a["code"] == b["code"] and a["seat"] == b["seat"])
+        for a in e_alerts:
+            per_code.setdefault(a["code"], {"expected": 0, "raised": 0, "matched": 0})["expected"] += 1
+        for b in raised:
+            per_code.setdefault(b["code"], {"expected": 0, "raised": 0, "matched": 0})["raised"] += 1
+        for i, _ in apairs:
+            per_code[e_alerts[i]["code"]]["matched"] += 1
+    alerts = {
+        code: {**c, "precision": _ratio(c["matched"], c["raised"]), "recall": _ratio(c["matched"], c["expected"])}
+        for code, c in per_code.items()
+        if c["expected"] or c["raised"]
+    }
+    footage = sum(r.seconds for r in results)
+    frames = sum(r.frames for r in results)
+    elapsed = sum(r.elapsed for r in results)
+    false_plays = plays_seen - plays_matched
+    total_expected = sum(c["expected"] for c in per_code.values())
+    total_raised = sum(c["raised"] for c in per_code.values())
+    total_matched = sum(c["matched"] for c in per_code.values())
+    return {
+        "games": len(results),
+        "footage_s": round(footage, 1),
+        "frames": frames,
+        "plays": plays_truth,
+        "play_recall": _ratio(plays_matched, plays_truth),
+        "play_precision": _ratio(plays_matched, plays_seen),
+        "seat_accuracy": _ratio(seats_right, seat_judged),
+        "seat_unknown": _ratio(seats_unknown, seat_judged),
+        "draws": draws_truth,
+        "draw_recall": _ratio(draws_matched, draws_truth),
+        "draw_precision": _ratio(draws_matched, draws_seen),
+        "draw_seat_accuracy": _ratio(draw_seats_right, draws_matched),
+        "alert_precision": _ratio(total_matched, total_raised),
+        "alert_recall": _ratio(total_matched, total_expected),
+        "alerts": alerts,
+        "false_plays": false_plays,
+        "false_plays_per_hour": round(false_plays / (footage / 3600), 2) if footage else None,
+        "play_delay_s_p50": round(float(np.percentile(delays, 50)), 3) if delays else None,
+        "play_delay_s_p95": round(float(np.percentile(delays, 95)), 3) if delays else None,
+        "refused": sum(r.refused for r in results),
+        "pipeline_fps": round(frames / elapsed, 1) if elapsed else None,
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=4)
+    parser.add_argument("--seconds", type=float, default=60.0, help="footage per game")
+    parser.add_argument("--fps", type=float, default=15.0)
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--first-seed", type=int, default=1000)
+    parser.add_argument("--model", type=Path, default=DEFAULT_MODEL)
+    parser.add_argument("--oracle", action="store_true", help="use the ground-truth detector double")
+    parser.add_argument("--work", type=Path, default=Path("out/e2e"), help="where the videos are written")
+    parser.add_argument("--window", type=float, default=2.0, help="seconds allowed from truth to observation")
+    parser.add_argument("-v", "--verbose", action="store_true", help="one line per game on stderr")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
+                        format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    oracle = args.oracle or not args.model.is_file()
+    if not args.oracle and oracle:
+        log.warning("no model at %s: using the ground-truth detector double (an oracle run)", args.model)
+
+    def factory() -> Detector:
+        from referee.vision.detect import load_detector
+
+        return load_detector(args.model)
+
+    config = replace(VideoConfig(), seconds=args.seconds, fps=args.fps, players=args.players)
+    results = []
+    for seed in range(args.first_seed, args.first_seed + args.games):
+        video = args.work / f"game_{seed}.mp4"
+        meta = sidecar(video, "meta")
+        fresh = meta.is_file() and json.loads(meta.read_text(encoding="utf-8")).get("config", {}).get(
+            "seconds") == args.seconds and video.is_file()
+        if not fresh:
+            write_video(video, seed, config)
+        result = run_game(video, factory, oracle=oracle)
+        results.append(result)
+        if args.verbose:
+            game = score([result], args.window)
+            log.info("seed %d: %s", seed, json.dumps({k: game[k] for k in (
+                "play_recall", "play_precision", "seat_accuracy", "alert_recall", "alert_precision", "false_plays")}))
+    out = {"detector": "oracle" if oracle else str(args.model), "oracle": oracle,
+           "seeds": [args.first_seed, args.first_seed + args.games - 1], **score(results, args.window)}
+    print(json.dumps(out))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

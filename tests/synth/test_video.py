@@ -1,0 +1,157 @@
+"""The game-video generator: deterministic by seed, truth that the referee agrees with, files that open."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from io import StringIO
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from referee.rules.replay import replay_lines
+from referee.rules.simulate import ALERT_CODES
+from referee.synth.video import (
+    DEMO_CONFIG,
+    OPERATOR_DELAY,
+    VISIBLE,
+    GameVideo,
+    OracleDetector,
+    VideoConfig,
+    demo_footage,
+    load_boxes,
+    plan_game,
+    referee_outputs,
+    render_frames,
+    sidecar,
+    write_video,
+)
+from referee.vision.calibration import CalibrationProfile
+
+SHORT = VideoConfig(seconds=2.0, fps=5.0)
+
+
+def _read(path: Path) -> list[dict[str, object]]:
+    return [json.loads(t) for t in path.read_text(encoding="utf-8").splitlines() if t.strip()]
+
+
+@pytest.fixture(scope="module")
+def small_video(tmp_path_factory: pytest.TempPathFactory) -> GameVideo:
+    out = tmp_path_factory.mktemp("video") / "game.mp4"
+    return write_video(out, 5, VideoConfig(seconds=12.0, fps=6.0))
+
+
+def test_frames_are_deterministic_by_seed_and_sized_like_the_webcam() -> None:
+    first = [img for img, _ in render_frames(3, SHORT)]
+    again = [img for img, _ in render_frames(3, SHORT)]
+    other = [img for img, _ in render_frames(4, SHORT)]
+    assert len(first) == len(again) == round(SHORT.seconds * SHORT.fps)
+    assert all(img.shape == (720, 1280, 3) and img.dtype == np.uint8 for img in first)
+    assert all(np.array_equal(a, b) for a, b in zip(first, again, strict=True))
+    assert not np.array_equal(first[-1], other[-1])
+
+
+def test_plans_are_deterministic_by_seed() -> None:
+    config = VideoConfig(seconds=30.0)
+    assert plan_game(8, config).truth == plan_game(8, config).truth
+    assert plan_game(8, config).truth != plan_game(9, config).truth
+
+
+@pytest.mark.parametrize("code", ALERT_CODES)
+def test_a_whole_round_raises_exactly_the_simulated_misplays(code: str) -> None:
+    # Colours told separately, draws split into one card per reach, the round laid on a clock:
+    # the referee must still say exactly what the simulator's misplays call for.
+    for seed in range(4):
+        plan = plan_game(seed, replace(VideoConfig(), seconds=3600.0, misplays=(code,)))
+        assert plan.complete
+        alerts = [(x["code"], x["seat"]) for x in referee_outputs(plan.truth) if x["type"] == "alert"]
+        assert alerts == plan.sim_alerts
+
+
+def test_truth_and_operator_logs_are_consistent() -> None:
+    plan = plan_game(2, VideoConfig(seconds=60.0))
+    times = [float(x["t"]) for x in plan.truth]
+    assert times == sorted(times)
+    assert plan.truth[0]["type"] == "setup" and plan.operator[0] == plan.truth[0]
+    assert [x for x in plan.truth if x["type"] not in VISIBLE] == plan.operator
+    assert all("color" not in x for x in plan.truth if x["type"] == "play")
+    assert all(x["count"] == 1 for x in plan.truth if x["type"] == "draw")
+    last_visible = 0.0
+    for line in plan.truth[1:]:
+        if line["type"] in VISIBLE:
+            last_visible = float(line["t"])
+        else:
+            assert float(line["t"]) >= last_visible + OPERATOR_DELAY - 1e-9
+    assert max(times) <= 60.0
+    plays = [m for m in plan.motions if m.kind == "play"]
+    assert len(plays) == sum(1 for x in plan.truth if x["type"] in ("start", "play"))
+
+
+def test_the_truth_log_replays_to_the_expected_outputs(small_video: GameVideo) -> None:
+    out = StringIO()
+    lines = sidecar(small_video.video, "truth").read_text(encoding="utf-8").splitlines()
+    assert replay_lines(lines, out) == 0
+    replayed = [json.loads(t) for t in out.getvalue().splitlines()]
+    assert replayed == _read(sidecar(small_video.video, "expected"))
+
+
+def test_the_video_opens_and_has_every_frame(small_video: GameVideo) -> None:
+    capture = cv2.VideoCapture(str(small_video.video))
+    assert capture.isOpened()
+    assert int(capture.get(cv2.CAP_PROP_FRAME_COUNT)) == small_video.frames == 72
+    read = 0
+    while True:
+        ok, image = capture.read()
+        if not ok:
+            break
+        assert image.shape == (720, 1280, 3)
+        read += 1
+    capture.release()
+    assert read == small_video.frames
+    meta = json.loads(sidecar(small_video.video, "meta").read_text(encoding="utf-8"))
+    assert meta["frames"] == small_video.frames and meta["seed"] == 5
+
+
+def test_the_oracle_sees_the_top_card_in_the_calibrated_pile_zone(small_video: GameVideo) -> None:
+    profile = CalibrationProfile.load(sidecar(small_video.video, "calibration"))
+    assert profile.players == 4 and profile.stock is not None and profile.image_size == (1280, 720)
+    frames = load_boxes(small_video.video)
+    assert len(frames) == small_video.frames
+    plays = [x for x in _read(sidecar(small_video.video, "truth")) if x["type"] in ("start", "play")]
+    assert plays
+    oracle = OracleDetector(frames, profile)
+    pile_view = np.zeros((*profile.pile_size[::-1], 3), np.uint8)
+    oracle.frame_index = len(frames) - 1
+    found = oracle.detect(pile_view)
+    assert plays[-1]["card"] in found.labels
+    assert "back" not in found.labels  # the stock lies outside the pile zone
+    # The seats are where the module docstring says: seat 0 at the bottom, then clockwise.
+    centre = profile.pile_centre
+    assert profile.seats[0][1] > centre[1] and profile.seats[1][0] < centre[0]
+    assert profile.seats[2][1] < centre[1] and profile.seats[3][0] > centre[0]
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"misplays": ("bad_code",)}, "unknown misplay"),
+        ({"players": 1}, "players"),
+        ({"dealer": 5}, "dealer"),
+        ({"seconds": 0.0}, "positive"),
+    ],
+)
+def test_bad_configuration_is_a_clear_error(changes: dict[str, object], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        replace(VideoConfig(), **changes)  # type: ignore[arg-type]
+
+
+def test_the_bundled_demo_is_there_with_its_logs() -> None:
+    video, operator, calibration = demo_footage()
+    assert video.is_file() and video.stat().st_size < 8_000_000
+    assert _read(operator)[0]["type"] == "setup"
+    CalibrationProfile.load(calibration)
+    meta = json.loads(sidecar(video, "meta").read_text(encoding="utf-8"))
+    assert meta["config"]["seconds"] == DEMO_CONFIG.seconds
+    assert len(meta["expected_alerts"]) >= 2  # the injected misplays happen within the clip
