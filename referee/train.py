@@ -102,8 +102,7 @@ def train(
             patience=0,
             seed=0,
             deterministic=False,
-            **AUGMENT,
-            **(extra or {}),
+            **{**AUGMENT, **(extra or {})},
         )
     best = run_dir / "weights" / "best.pt"
     if not best.exists():
