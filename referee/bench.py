@@ -27,7 +27,7 @@ import math
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -50,6 +50,7 @@ SLIDE_FRAMES = 10
 RETREAT_FRAMES = 8
 #: Seat directions from the pile (seat 0 at the bottom, clockwise on screen).
 SEAT_DIRECTIONS = ((0.0, 1.0), (-1.0, 0.0), (0.0, -1.0), (1.0, 0.0))
+Line = dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -245,3 +246,107 @@ def main(args: argparse.Namespace) -> int:
     result = run_bench(detector, args.frames, baseline_weights=weights)
     print(json.dumps(result))
     return 0
+
+
+# End-to-end evaluation on generated games.
+def _match(
+    truth: Sequence[Line], seen: Sequence[Line], kinds: tuple[str, ...], before: float = 0.5, after: float = 2.0
+) -> list[tuple[Line, Line | None]]:
+    """Pair each truth line of ``kinds`` with the first unpaired seen line of the same type within
+    ``[t - before, t + after]`` (the same card preferred)."""
+    used: set[int] = set()
+    pairs: list[tuple[Line, Line | None]] = []
+    for want in (x for x in truth if x.get("type") in kinds):
+        t = float(want.get("t") or 0.0)
+        window = [
+            (i, x) for i, x in enumerate(seen)
+            if i not in used and x.get("type") == want["type"] and t - before <= float(x.get("t") or 0.0) <= t + after
+        ]
+        same = [(i, x) for i, x in window if x.get("card") == want.get("card") and x.get("code") == want.get("code")]
+        candidates = same or window
+        if not candidates:
+            pairs.append((want, None))
+        else:
+            used.add(candidates[0][0])
+            pairs.append((want, candidates[0][1]))
+    return pairs
+
+
+def _ratio(num: int, den: int) -> float | None:
+    return None if den == 0 else round(num / den, 4)
+
+
+def evaluate_game(video: Path, detector: Detector | None = None) -> dict[str, Any]:
+    """Run the pipeline over a generated game (its calibration and operator script) and score it
+    against the truth: plays, cards, seats, draws, alerts per code. ``detector``: the model; without
+    one, the generator's :class:`~referee.synth.video.OracleDetector` (tracker and wiring only)."""
+    from referee.pipeline import read_script
+    from referee.synth.video import OracleDetector, load_boxes, sidecar
+    from referee.vision.calibration import CalibrationProfile
+
+    profile = CalibrationProfile.load(sidecar(video, "calibration"))
+    script = read_script(sidecar(video, "operator"))
+    truth = read_script(sidecar(video, "truth"))
+    expected = read_script(sidecar(video, "expected"))
+    setup = script.pop(0) if script and script[0].get("type") == "setup" else {"players": profile.players}
+    session = _session_for(setup)
+    det = detector if detector is not None else OracleDetector(load_boxes(video), profile)
+    seen: list[Line] = []
+    outputs: list[Line] = []
+
+    def listen(event: dict[str, Any]) -> None:
+        obs = event.get("observation") or {}
+        if event.get("kind") == "observation" and event.get("source") == "camera":
+            seen.append(dict(obs))
+        outputs.extend(dict(o, t=o.get("t", obs.get("t"))) for o in event.get("outputs") or ())
+
+    session.add_listener(listen)
+    fps = float(json.loads(sidecar(video, "meta").read_text()).get("fps", FPS))
+    pipeline = Pipeline(det, session, profile=profile, players=int(setup.get("players", 4)), fps=fps,
+                        script=script)
+    pipeline.run(Capture(video, realtime=False))
+    cards = _match(truth, seen, ("start", "play"))
+    hits = [(w, s) for w, s in cards if s is not None]
+    plays = [(w, s) for w, s in hits if w["type"] == "play"]
+    draws = _match(truth, seen, ("draw",), before=1.0, after=2.5)
+    draw_hits = [(w, s) for w, s in draws if s is not None]
+    alerts: dict[str, Any] = {}
+    seen_alerts = [o for o in outputs if o.get("type") == "alert"]
+    for code in sorted({str(a.get("code")) for a in [*expected, *seen_alerts] if a.get("type") == "alert"}):
+        want = [a for a in expected if a.get("type") == "alert" and a.get("code") == code]
+        got = [a for a in seen_alerts if a.get("code") == code]
+        paired = [
+            (w, s) for w, s in _match(want, got, ("alert",), before=1.0, after=3.0)
+            if s is not None and s.get("seat") == w.get("seat")
+        ]
+        alerts[code] = {"expected": len(want), "raised": len(got), "recall": _ratio(len(paired), len(want)),
+                        "precision": _ratio(len(paired), len(got))}
+    n_seen = sum(1 for x in seen if x.get("type") in ("start", "play"))
+    return {
+        "video": str(video),
+        "detector": "oracle" if detector is None else type(detector).__name__,
+        "plays": sum(1 for x in truth if x.get("type") in ("start", "play")),
+        "play_recall": _ratio(len(hits), len(cards)),
+        "play_precision": _ratio(len(hits), n_seen),
+        "card_accuracy": _ratio(sum(w.get("card") == s.get("card") for w, s in hits), len(hits)),
+        "seat_accuracy": _ratio(sum(w.get("seat") == s.get("seat") for w, s in plays), len(plays)),
+        "draws": len(draws),
+        "draw_recall": _ratio(len(draw_hits), len(draws)),
+        "draw_precision": _ratio(len(draw_hits), sum(1 for x in seen if x.get("type") == "draw")),
+        "draw_seat_accuracy": _ratio(sum(w.get("seat") == s.get("seat") for w, s in draw_hits), len(draw_hits)),
+        "alerts": alerts,
+        "missed": [w for w, s in cards if s is None],
+        "extra": [x for x in seen if x.get("type") in ("start", "play", "draw")
+                  and not any(s is x for _, s in [*hits, *draw_hits])],
+        "wrong": [(w, s) for w, s in [*hits, *draw_hits]
+                  if w.get("card") != s.get("card") or w.get("seat") != s.get("seat")],
+    }
+
+
+def _session_for(setup: Mapping[str, Any]) -> Any:
+    from referee.session import MatchSession
+    from referee.store import Store
+
+    return MatchSession(Store(":memory:"), rules=str(setup.get("rules") or "official"),
+                        players=int(setup.get("players", 4)), dealer=int(setup.get("dealer") or 0),
+                        options=dict(setup.get("options") or {}))

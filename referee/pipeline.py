@@ -183,7 +183,7 @@ class Pipeline:
         h, w = image.shape[:2]
         base = self.profile_given or CalibrationProfile.whole_frame(w, h, self.players)
         self.profile = base.fitted(w, h)
-        self.motion = MotionDetector(self.profile)
+        self.motion = MotionDetector(self.profile, fps=self.fps)
 
     def step(self, frame: Frame) -> list[Line]:
         """Process one frame; returns the referee's output lines it caused."""
@@ -205,6 +205,9 @@ class Pipeline:
             or self._since_detect >= self.refresh_every
             or any(c.hits < self.tracker.config.min_hits for c in self.tracker.candidates)
         ):
+            if hasattr(self.detector, "frame_index"):
+                # A detector that replays the footage's ground truth needs to know which frame this is.
+                self.detector.frame_index = frame.frame_index
             t1 = timer() if timer else 0.0
             detections = self.detector.detect(pile_view)
             self.stats.detector_calls += 1

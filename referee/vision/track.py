@@ -174,6 +174,8 @@ class MotionSample:
     draws: tuple[int | None, ...] = ()
     #: Motion in the pile zone since the previous sample (a hand came by).
     disturbed: bool = True
+    #: For each draw, how many frames ago its hand first came near the stock.
+    draw_started: tuple[int, ...] = ()
 
     def fraction_in(self, xyxy: Box) -> float:
         """Share of ``xyxy`` (top-down pile pixels) that moved."""
@@ -283,12 +285,17 @@ class PileTracker:
         seen: set[int] = set()
         full: set[int] = set()
         unknown = []
+        # A card buried for a while cannot show up again, except the one under a top card that is
+        # gone (a take-back): an identical card in its place is a new card on top.
+        top_gone = bool(recent) and recent[-1].missing > 0
+        last = len(recent) - 1
+        showing = [
+            k for k in range(last, -1, -1)
+            if k == last or recent[k].missing <= 2 * self.config.max_misses or (k == last - 1 and top_gone)
+        ]
         for row in self._usable(detections):
             box, label, _, colour_conf = row
-            match = next(
-                (k for k in range(len(recent) - 1, -1, -1) if self._is_known(box, label, colour_conf, recent[k])),
-                None,
-            )
+            match = next((k for k in showing if self._is_known(box, label, colour_conf, recent[k])), None)
             if match is None:
                 unknown.append(row)
             else:
@@ -449,10 +456,20 @@ class PileTracker:
         return {"type": "take_back", "card": top.label, "seat": top.seat, "t": t, "frame_index": frame_index}
 
     def _draws(self, motion: MotionSample, t: float, frame_index: int) -> list[Observation]:
-        return [
-            {"type": "draw", "seat": seat, "count": 1, "t": t, "frame_index": frame_index}
-            for seat in motion.draws
-        ]
+        """Hands that left the stock zone, unless the same hand laid a card meanwhile: it only
+        crossed the stock on its way to the pile."""
+        out = []
+        for k, seat in enumerate(motion.draws):
+            ago = motion.draw_started[k] if k < len(motion.draw_started) else 0
+            since = frame_index - ago - self.config.min_hits
+            played = any(c.seat == seat and c.frame_index >= since for c in self.pile[-3:]) or any(
+                c.seat == seat and c.first_frame >= since for c in self.candidates
+            )
+            if played:
+                log.debug("hand of seat %s crossed the stock on its way to the pile: no draw", seat)
+                continue
+            out.append({"type": "draw", "seat": seat, "count": 1, "t": t, "frame_index": frame_index})
+        return out
 
 
 @dataclass
@@ -465,6 +482,7 @@ class _Episode:
     quiet: int = 0
     touched: bool = False
     seat: int | None = None
+    in_zone: int = 0
 
 
 class MotionDetector:
@@ -478,13 +496,25 @@ class MotionDetector:
         self,
         profile: CalibrationProfile,
         *,
+        fps: float = 30.0,
         width: int = 160,
         threshold: int = 22,
-        entry_frames: int = 3,
-        quiet_frames: int = 6,
-        min_draw_frames: int = 4,
+        entry_frames: int | None = None,
+        quiet_frames: int | None = None,
+        stock_quiet_frames: int | None = None,
+        min_draw_frames: int | None = None,
         min_pixels: float = 0.004,
     ) -> None:
+        fps = fps if fps > 0 else 30.0
+        entry_frames = entry_frames if entry_frames is not None else max(2, round(0.1 * fps))
+        quiet_frames = quiet_frames if quiet_frames is not None else max(3, round(0.3 * fps))
+        if stock_quiet_frames is None:
+            stock_quiet_frames = max(2, round(0.2 * fps))
+        # A hand that takes a card dwells at the stock (~0.5 s); one crossing it on its way elsewhere
+        # is there for a few frames.
+        min_draw_frames = min_draw_frames if min_draw_frames is not None else max(2, round(0.3 * fps))
+        self.min_draw_in_zone = max(2, round(0.25 * fps))
+        self.stock_quiet_frames = stock_quiet_frames
         self.profile = profile
         iw, ih = profile.image_size
         self.size = (width, max(8, round(width * ih / iw)))
@@ -537,30 +567,50 @@ class MotionDetector:
         global_change = bool(moving.mean() > 0.5)
         if global_change:
             return MotionSample(pile_mask, (pw, ph), self._seat, False, True, (), False)
-        self._pile_ep, _ = self._step(self._pile_ep, moving, self.pile_near, self.pile_zone)
+        self._pile_ep, _ = self._step(self._pile_ep, moving, self.pile_near, self.pile_zone, self.quiet_frames)
         if self._pile_ep is not None and self._pile_ep.touched and self._pile_ep.seat is not None:
             self._seat = self._pile_ep.seat
         draws: tuple[int | None, ...] = ()
+        draw_started: tuple[int, ...] = ()
         if self.stock_zone is not None and self.stock_near is not None:
-            self._stock_ep, stock_ended = self._step(self._stock_ep, moving, self.stock_near, self.stock_zone)
-            if stock_ended is not None and stock_ended.touched and stock_ended.frames >= self.min_draw_frames:
+            # A draw ends when the hand leaves the stock itself, so it reaches the referee before
+            # whatever the operator says next.
+            self._stock_ep, stock_ended = self._step(
+                self._stock_ep, moving, self.stock_near, self.stock_zone, self.stock_quiet_frames, end_on_zone=True
+            )
+            if (
+                stock_ended is not None
+                and stock_ended.touched
+                and stock_ended.frames >= self.min_draw_frames
+                and stock_ended.in_zone >= self.min_draw_in_zone
+            ):
                 draws = (stock_ended.seat,)
+                draw_started = (self._frame - stock_ended.start_frame,)
         over = self._pile_ep is not None and self._pile_ep.quiet == 0
         disturbed = bool((moving & self.pile_zone).any()) or over
-        return MotionSample(pile_mask, (pw, ph), self._seat, over, False, draws, disturbed)
+        return MotionSample(pile_mask, (pw, ph), self._seat, over, False, draws, disturbed, draw_started)
 
     def _step(
-        self, ep: _Episode | None, moving: Mask, near: Mask, zone: Mask
+        self, ep: _Episode | None, moving: Mask, near: Mask, zone: Mask, quiet_frames: int,
+        *, end_on_zone: bool = False,
     ) -> tuple[_Episode | None, _Episode | None]:
-        """Advance a zone's episode; returns (current episode, episode that just ended)."""
+        """Advance a zone's episode; returns (current episode, episode that just ended).
+
+        An episode runs while there is motion near the zone; with ``end_on_zone``, once it has
+        reached into the zone it ends when the zone itself has been still for ``quiet_frames``.
+        """
         active_px = moving & near
         active = active_px.sum() >= max(3, self.min_pixels * near.sum())
+        in_zone = int((moving & zone).sum()) >= 3
         if ep is None:
             if not active:
                 return None, None
             ep = _Episode(self._frame)
+        if in_zone:
+            ep.touched = True
+            ep.in_zone += 1
+        going_on = in_zone if (end_on_zone and ep.touched) else active
         if active:
-            ep.quiet = 0
             ep.frames += 1
             if len(ep.entry) < self.entry_frames:
                 ys, xs = np.nonzero(active_px)
@@ -569,10 +619,10 @@ class MotionDetector:
                 centre = np.asarray(np.nonzero(zone)).mean(axis=1)[::-1] / self.scale if zone.any() else None
                 origin = None if centre is None else (float(centre[0]), float(centre[1]))
                 ep.seat = self.profile.seat_towards((float(cx), float(cy)), origin)
-            if (moving & zone).any():
-                ep.touched = True
+        if going_on:
+            ep.quiet = 0
             return ep, None
         ep.quiet += 1
-        if ep.quiet >= self.quiet_frames:
+        if ep.quiet >= quiet_frames:
             return None, ep
         return ep, None

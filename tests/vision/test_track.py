@@ -264,11 +264,14 @@ def test_motion_in_the_stock_zone_is_a_draw_by_seat() -> None:
     stock = ((200.0, 90.0), (260.0, 90.0), (260.0, 150.0), (200.0, 150.0))
     seats = ((160.0, 235.0), (5.0, 120.0), (160.0, 5.0), (315.0, 120.0))
     profile = CalibrationProfile((320, 240), pile, seats, stock=stock)
-    motion = MotionDetector(profile, width=80, quiet_frames=3)
+    motion = MotionDetector(profile, fps=15, width=80)
     draws: list[int | None] = []
-    for i in range(20):  # a hand from the right reaches into the stock and goes back
+    # A hand from the right reaches into the stock, fumbles for a card, goes back; then one only
+    # brushes the stock's edge.
+    path = [320, 290, 260, 235, 215, 212, 218, 211, 216, 213, 235, 260, 290, 320] + [320] * 6
+    path += [290, 255, 290] + [320] * 8
+    for reach in path:
         image = np.full((240, 320, 3), 200, np.uint8)
-        reach = [320, 290, 260, 235, 215, 215, 235, 260, 290, 320][i] if i < 10 else 320
         image[110:130, reach:320] = 40
         draws += motion.update(image, image[80:160, 40:140]).draws
     assert draws == [3]
