@@ -17,6 +17,7 @@ from typing import Any
 from referee.cards import Card, CardError, Colour
 
 __all__ = [
+    "PARSERS",
     "Challenge",
     "ColorNamed",
     "Draw",
@@ -29,6 +30,7 @@ __all__ = [
     "Start",
     "Uno",
     "card_from_label",
+    "intern_card",
     "parse_observation",
 ]
 
@@ -153,6 +155,12 @@ for _cls in (Start, Play, ColorNamed, Draw, Pass, Uno, Challenge, Reveal):
     _fast_init(_cls)
 
 _CARD_CACHE: dict[str, Card] = {}
+_INTERNED: dict[Card, Card] = {}
+
+
+def intern_card(card: Card) -> Card:
+    """The one shared instance equal to ``card``: dict lookups with it skip ``__eq__``."""
+    return _INTERNED.setdefault(card, card)
 
 
 def card_from_label(label: object, field_name: str = "card") -> Card:
@@ -162,7 +170,7 @@ def card_from_label(label: object, field_name: str = "card") -> Card:
         if card is not None:
             return card
     try:
-        card = Card.from_label(label)  # type: ignore[arg-type]
+        card = intern_card(Card.from_label(label))  # type: ignore[arg-type]
     except CardError as exc:
         raise ObservationError(f"{field_name}: {exc}") from None
     if isinstance(label, str) and len(_CARD_CACHE) < 4096:
@@ -244,7 +252,13 @@ def _parse_play(obj: Mapping[str, Any], players: int | None) -> Play:
     colour = obj.get("color")
     named = _colour(colour, "color") if colour is not None else None
     target = _seat(obj, players, "target") if "target" in obj else None
-    return Play(card, _seat(obj, players), named, target, _time(obj))
+    seat = obj.get("seat")
+    if seat is not None and not (type(seat) is int and 0 <= seat < (players or MAX_PLAYERS)):
+        seat = _seat(obj, players)  # raises the clear error
+    t = obj.get("t")
+    if t is not None and type(t) is not float:
+        t = _time(obj)
+    return Play(card, seat, named, target, t)
 
 
 def _parse_draw(obj: Mapping[str, Any], players: int | None) -> Draw:
@@ -265,7 +279,7 @@ def parse_observation(obj: object, players: int | None = None) -> Observation:
     if type(obj) is not dict and not isinstance(obj, Mapping):
         raise ObservationError(f"an observation must be a JSON object, got {obj!r}")
     kind = obj.get("type")
-    parser = _PARSERS.get(kind) if isinstance(kind, str) else None
+    parser = PARSERS.get(kind) if isinstance(kind, str) else None
     if parser is None:
         known = "setup, start, play, color, draw, pass, uno, challenge, reveal"
         raise ObservationError(f"unknown observation type {kind!r} (known: {known})")
@@ -281,7 +295,8 @@ def _parse_start(obj: Mapping[str, Any], players: int | None) -> Start:
     return Start(card_from_label(_required(obj, "card", "start")), _time(obj))
 
 
-_PARSERS: dict[str, Callable[[Mapping[str, Any], int | None], Observation]] = {
+#: observation type -> its parser (what :func:`parse_observation` dispatches to)
+PARSERS: dict[str, Callable[[Mapping[str, Any], int | None], Observation]] = {
     "play": _parse_play,
     "draw": _parse_draw,
     "pass": lambda obj, players: Pass(_seat(obj, players), _time(obj)),

@@ -47,6 +47,7 @@ from typing import Any
 
 from referee.cards import Card, Colour, DeckSpec
 from referee.rules.observations import (
+    PARSERS,
     Challenge,
     ColorNamed,
     Draw,
@@ -59,6 +60,7 @@ from referee.rules.observations import (
     Start,
     Uno,
     card_from_label,
+    intern_card,
     parse_observation,
 )
 from referee.rules.presets import RuleOptions, find_preset
@@ -137,10 +139,11 @@ class Referee:
         self.wd4_watch: dict[int, set[Colour]] = {}
         self.last_wd4: _Wd4 | None = None
         self.challenge_pending = False
-        self.pile_counts: dict[Card, int] = {}
+        #: copies of each card not yet seen on the pile since the deal or the last reshuffle
+        self.unseen: dict[Card, int] = dict(_interned_copies(self.deck))
         self.pile_size = 0
         self.stock = self.deck.size - players * hand_size
-        self._copies = self.deck.copies
+        self._copies = _interned_copies(self.deck)
         self._pile_limit = self.deck.size - max(players - len(self.eliminated) - 1, 0)
         self.reveals: dict[int, tuple[Card, ...]] = {}
         self.scored = False
@@ -264,7 +267,14 @@ class Referee:
 
         Raises :class:`ObservationError` on bad input, leaving the state unchanged.
         """
-        parsed = parse_observation(obs, self.players or None) if isinstance(obs, dict) else obs
+        if isinstance(obs, dict):
+            kind = obs.get("type")
+            parser = PARSERS.get(kind) if type(kind) is str else None
+            parsed = (
+                parse_observation(obs, self.players or None) if parser is None else parser(obs, self.players or None)
+            )
+        else:
+            parsed = obs
         if type(parsed) is Setup:
             return self._setup(parsed)
         if not self.players:
@@ -379,12 +389,13 @@ class Referee:
         if not self.counts_known and self.pile_size + 1 > self._pile_limit:
             # Draws are not reported, so reshuffles are invisible: a pile this big proves one.
             self._reshuffle()
-        pile_counts = self.pile_counts
-        seen = pile_counts.get(card, 0) + 1
-        pile_counts[card] = seen
+        unseen = self.unseen
+        left = unseen.get(card, 0) - 1
+        unseen[card] = left
         self.pile_size += 1
-        copies = self._copies.get(card, 0)
-        if seen > copies:
+        if left < 0:
+            copies = self._copies.get(card, 0)
+            seen = copies - left
             who = seat if seat is not None else self.dealer  # a start card: the dealer turned it
             if copies == 0:
                 why = f"{card.label} is not in the {self.deck.name} deck"
@@ -395,20 +406,16 @@ class Referee:
         return True
 
     def _unsee(self, card: Card) -> None:
-        left = self.pile_counts.get(card, 0) - 1
-        if left > 0:
-            self.pile_counts[card] = left
-        else:
-            self.pile_counts.pop(card, None)
+        self.unseen[card] = self.unseen.get(card, 0) + 1
         self.pile_size = max(self.pile_size - 1, 0)
 
     def _reshuffle(self) -> None:
         """The pile but its top card becomes the stock: those cards may be seen again."""
         self.stock += max(self.pile_size - 1, 0)
-        self.pile_counts = {}
+        self.unseen = dict(self._copies)
         self.pile_size = 0
         if self.top is not None:
-            self.pile_counts[self.top] = 1
+            self.unseen[self.top] = self.unseen.get(self.top, 0) - 1
             self.pile_size = 1
 
     # -- the UNO window -------------------------------------------------------------------------
@@ -450,7 +457,14 @@ class Referee:
             return
         if self.uno_watch is not None:
             self._close_uno_window(seat, out)
-        possible = self._see(card, seat, out)
+        unseen = self.unseen
+        room = unseen.get(card, 0)
+        if room > 0 and (self.counts_known or self.pile_size < self._pile_limit):
+            unseen[card] = room - 1  # the common case of _see, inline
+            self.pile_size += 1
+            possible = True
+        else:
+            possible = self._see(card, seat, out)
         opts = self.options
         stacked = deflected = False
 
@@ -508,7 +522,8 @@ class Referee:
             if self.pending_draw:
                 # Play order is already broken: the victim still owes the cards, silently.
                 self._clear_pending()
-        if judged and not self._matches(card):
+        colour = card.colour
+        if judged and colour is not None and colour != self.colour and not self._matches(card):
             self._alert(
                 out,
                 "illegal_card",
@@ -890,6 +905,18 @@ class Referee:
             if mate is not None:
                 line["team"] = sorted((winner, mate))
             out.append(line)
+
+
+_DECK_COPIES: dict[str, dict[Card, int]] = {}
+
+
+def _interned_copies(deck: DeckSpec) -> dict[Card, int]:
+    """``deck.copies`` keyed by interned cards (see :func:`intern_card`), built once per deck."""
+    copies = _DECK_COPIES.get(deck.name)
+    if copies is None:
+        copies = {intern_card(card): n for card, n in deck.copies.items()}
+        _DECK_COPIES[deck.name] = copies
+    return copies
 
 
 _HANDLERS: dict[type, Callable[[Referee, Any, list[Line]], None]] = {
