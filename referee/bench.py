@@ -229,13 +229,73 @@ def run_bench(
     return {**{k: result[k] for k in order}, **{k: v for k, v in result.items() if k not in order}}
 
 
+def evaluate_games(videos: Sequence[Path], detector: Detector | None) -> dict[str, Any]:
+    """:func:`evaluate_game` over several videos, pooled (counts summed before the ratios)."""
+    per_game = [evaluate_game(v, detector) for v in videos]
+    pooled: dict[str, Any] = {"games": len(per_game), "detector": per_game[0]["detector"] if per_game else None}
+    plays = sum(g["plays"] for g in per_game)
+    found = sum(round((g["play_recall"] or 0) * g["plays"]) for g in per_game)
+    extra = sum(len([x for x in g["extra"] if x.get("type") in ("start", "play")]) for g in per_game)
+    wrong_cards = sum(1 for g in per_game for w, s in g["wrong"] if w.get("card") != s.get("card"))
+    wrong_seats = sum(1 for g in per_game for w, s in g["wrong"]
+                      if w.get("type") == "play" and w.get("seat") != s.get("seat"))
+    draws = sum(g["draws"] for g in per_game)
+    draws_found = sum(round((g["draw_recall"] or 0) * g["draws"]) for g in per_game)
+    extra_draws = sum(len([x for x in g["extra"] if x.get("type") == "draw"]) for g in per_game)
+    pooled.update({
+        "plays": plays,
+        "play_recall": _ratio(found, plays),
+        "play_precision": _ratio(found, found + extra),
+        "false_plays": extra,
+        "card_accuracy": _ratio(found - wrong_cards, found),
+        "seat_accuracy": _ratio(found - wrong_seats, found),
+        "draws": draws,
+        "draw_recall": _ratio(draws_found, draws),
+        "draw_precision": _ratio(draws_found, draws_found + extra_draws),
+    })
+    alerts: dict[str, dict[str, int]] = {}
+    for g in per_game:
+        for code, a in g["alerts"].items():
+            slot = alerts.setdefault(code, {"expected": 0, "raised": 0, "hit": 0})
+            slot["expected"] += a["expected"]
+            slot["raised"] += a["raised"]
+            slot["hit"] += round((a["recall"] or 0) * a["expected"])
+    pooled["alerts"] = {
+        code: {"expected": a["expected"], "raised": a["raised"], "recall": _ratio(a["hit"], a["expected"]),
+               "precision": _ratio(a["hit"], a["raised"])}
+        for code, a in sorted(alerts.items())
+    }
+    return pooled
+
+
+def _main_games(args: argparse.Namespace, detector: Detector | None) -> int:
+    from referee.synth.video import VideoConfig, write_video
+
+    videos = list(args.videos)
+    with tempfile.TemporaryDirectory() as tmp:
+        # Seeds from 1000 up: never the games the tracker was tuned on (seeds < 100).
+        for i in range(args.games):
+            config = VideoConfig(seconds=args.seconds)
+            videos.append(write_video(Path(tmp) / f"game{1000 + i}.mp4", 1000 + i, config).video)
+        missing = [v for v in videos if not v.is_file()]
+        if missing:
+            print(f"referee bench: no such video: {missing[0]}", file=sys.stderr)
+            return 2
+        print(json.dumps(evaluate_games(videos, detector)))
+    return 0
+
+
 def main(args: argparse.Namespace) -> int:
     """``referee bench``: one JSON line."""
+    games = getattr(args, "games", 0) or getattr(args, "videos", None)
     try:
-        detector = _load_detector(args.model, CLASSIC_COLOURS)
+        detector = None if games and getattr(args, "oracle", False) else _load_detector(args.model, CLASSIC_COLOURS)
     except CommandError as exc:
         print(f"referee bench: {exc}", file=sys.stderr)
         return 2
+    if games:
+        return _main_games(args, detector)
+    assert detector is not None
     if args.frames < PLAY_FRAMES:
         print(f"referee bench: --frames must be at least {PLAY_FRAMES}", file=sys.stderr)
         return 2

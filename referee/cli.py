@@ -125,6 +125,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--frames", type=int, default=300)
     p.add_argument("--model", type=Path, default=None)
     p.add_argument("--no-baseline", action="store_true", help="skip the ultralytics baseline")
+    p.add_argument("--games", type=int, default=0,
+                   help="instead: end-to-end evaluation on this many generated games (plays, seats, draws, alerts)")
+    p.add_argument("--videos", type=Path, nargs="*", default=[],
+                   help="instead: end-to-end evaluation on these generated game videos (with their sidecars)")
+    p.add_argument("--seconds", type=float, default=45.0, help="length of each generated game")
+    p.add_argument("--oracle", action="store_true",
+                   help="evaluate with the generator's ground-truth detector (tracker and wiring only)")
 
     p = add("synth", _cmd_synth, "generate a YOLO dataset of table scenes")
     p.add_argument("--out", type=Path, default=Path("datasets/generated"))

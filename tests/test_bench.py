@@ -61,3 +61,17 @@ def test_bench_without_a_model_is_a_clear_error(capsys: pytest.CaptureFixture[st
     args = argparse.Namespace(model=Path("no/such/detector.onnx"), frames=300, no_baseline=True)
     assert main(args) == 2
     assert "no detector model" in capsys.readouterr().err
+
+
+def test_end_to_end_evaluation_on_a_generated_game(tmp_path: Path) -> None:
+    from referee.bench import evaluate_games
+    from referee.synth.video import VideoConfig, write_video
+
+    config = VideoConfig(seconds=12, fps=10, width=640, height=360, card_height=60, misplays=("out_of_turn",),
+                         first_misplay_after=1, light_changes_per_minute=0)
+    video = write_video(tmp_path / "game.mp4", 21, config).video
+    result = evaluate_games([video], None)  # the generator's ground-truth detector: the tracker's share
+    assert result["games"] == 1 and result["plays"] >= 2
+    assert result["play_recall"] == 1.0 and result["play_precision"] == 1.0 and result["false_plays"] == 0
+    assert result["card_accuracy"] == 1.0 and result["seat_accuracy"] == 1.0
+    json.dumps(result)
