@@ -273,8 +273,10 @@ class Referee:
             parsed = (
                 parse_observation(obs, self.players or None) if parser is None else parser(obs, self.players or None)
             )
-        else:
+        elif type(obs) in _HANDLERS or type(obs) is Setup:
             parsed = obs
+        else:
+            parsed = parse_observation(obs, self.players or None)  # a Mapping, or a clear error
         if type(parsed) is Setup:
             return self._setup(parsed)
         if not self.players:

@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from referee.cards import Card
 from referee.rules import ObservationError, Referee
 from tests.rules.helpers import (
     alerts,
@@ -418,6 +419,7 @@ BAD: list[tuple[str, Script, dict[str, Any], str]] = [
     ("unknown label", [setup()], play(1, "purple_3"), "purple_3"),
     ("seat out of range", [setup()], play(7, "red_1"), "seat"),
     ("unknown type", [setup()], {"type": "dance", "seat": 1}, "dance"),
+    ("unhashable type", [setup()], {"type": ["play"], "seat": 1}, "play"),
     ("missing card", [setup()], {"type": "play", "seat": 1}, "'card'"),
     ("unknown option", [], setup(bogus=True), "bogus"),
     ("bad option type", [], setup(stack_draw2=3), "stack_draw2"),
@@ -466,3 +468,19 @@ def test_challenges_that_do_not_count(name: str, script: Script) -> None:
     assert [line["type"] for line in said] == ["info"] and "ignored" in said[0]["message"]
     assert alerts(out) == []
     assert not ref.challenge_pending
+
+
+@pytest.mark.parametrize("bad", [["play"], "play red_1", None, 7])
+def test_non_objects_are_observation_errors(bad: Any) -> None:
+    ref, _ = run([setup(), start("red_5")])
+    with pytest.raises(ObservationError, match="JSON object"):
+        ref.observe(bad)
+
+
+def test_parsed_observations_are_accepted() -> None:
+    from referee.rules.observations import Play, Setup, Start
+
+    ref = Referee()
+    ref.observe(Setup(3, 0))
+    ref.observe(Start(Card.from_label("red_5")))
+    assert alerts(ref.observe(Play(Card.from_label("blue_7"), 1))) == [("illegal_card", 1)]
