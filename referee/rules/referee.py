@@ -36,7 +36,13 @@ How each alert is decided (the simulator and the tests rely on these, keep them 
 Round end: a hand count reaching zero (hand counts known), or, when they are not known, a reveal
 of an empty hand or a reveal outside a challenge (the winner is then the last seat that played).
 ``round_end`` is emitted with ``points: null`` when the hand empties, and again with the points when
-every needed hand is revealed, followed by ``scores`` (and ``match_end`` at the target).
+every needed hand is revealed, followed by ``scores`` (and ``match_end`` at the target). Extra line
+types: ``info`` (a wild's colour inferred, a jump-in, a hand swap, an ignored observation, ...) and
+``eliminated`` (``scoring=elimination``); consumers may ignore both.
+
+Beyond contract 2, a ``play`` of a 7 under seven-zero may carry ``target`` (the seat it swaps hands
+with); without it the hand counts become unknown. ``observe`` also accepts already parsed
+observations (:mod:`referee.rules.observations`); those are trusted (seats are not range-checked).
 """
 
 from __future__ import annotations
