@@ -508,10 +508,12 @@ def demo_footage() -> tuple[Path, Path | None, Path | None]:
 def demo(args: argparse.Namespace) -> int:
     """``referee demo``: the pipeline on the demo footage (plus the dashboard unless --no-serve)."""
     try:
+        # The model first: no point rendering the footage for a pipeline that cannot start.
+        detector = _load_detector(getattr(args, "model", None), _palette(args.rules, {}))
         footage, operator, calibration = demo_footage()
         args.calibration = calibration if calibration is not None and calibration.is_file() else None
         args.script = operator if operator is not None and operator.is_file() else None
-        return execute(args, str(footage), realtime=args.realtime)
+        return execute(args, str(footage), realtime=args.realtime, detector=detector)
     except CommandError as exc:
         print(f"referee demo: {exc}", file=sys.stderr)
         return 2

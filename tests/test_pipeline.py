@@ -232,13 +232,14 @@ def test_a_missing_source_is_a_clear_error(tmp_path: Path, capsys: pytest.Captur
     assert "no such camera, file, folder or stream" in capsys.readouterr().err
 
 
-def test_demo_without_footage_says_what_to_do(
+def test_demo_without_a_model_says_so_before_rendering_anything(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.chdir(tmp_path)
-    import importlib.util
+    import referee.pipeline as pipeline_module
 
-    if importlib.util.find_spec("referee.synth.video") is not None:
-        pytest.skip("the game-video generator exists: the demo makes its footage")
-    assert demo(_args(tmp_path)) == 2
-    assert "demo footage" in capsys.readouterr().err
+    def no_rendering() -> None:
+        raise AssertionError("rendered the demo footage for a pipeline without a model")
+
+    monkeypatch.setattr(pipeline_module, "demo_footage", no_rendering)
+    assert demo(_args(tmp_path, model=tmp_path / "none.onnx")) == 2
+    assert "no detector model" in capsys.readouterr().err
