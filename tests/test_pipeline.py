@@ -18,7 +18,7 @@ import pytest
 from referee.pipeline import LogWriter, Pipeline, demo, execute, run
 from referee.session import MatchSession
 from referee.store import Store
-from referee.vision.capture import Capture
+from referee.vision.capture import Capture, Frame
 from referee.vision.detections import Detections
 
 Image = npt.NDArray[np.uint8]
@@ -243,3 +243,18 @@ def test_demo_without_a_model_says_so_before_rendering_anything(
     monkeypatch.setattr(pipeline_module, "demo_footage", no_rendering)
     assert demo(_args(tmp_path, model=tmp_path / "none.onnx")) == 2
     assert "no detector model" in capsys.readouterr().err
+
+
+def test_a_card_taken_back_undoes_its_play() -> None:
+    session = MatchSession(Store(":memory:"), players=4)
+    pipeline = Pipeline(ColourDetector(), session, players=4)
+    frame = Frame(np.zeros((H, W, 3), np.uint8), 0, 0.0)
+    pipeline.submit({"type": "start", "card": "red_5"}, frame)
+    outputs = pipeline.submit({"type": "play", "card": "blue_9", "seat": 1}, frame)
+    assert [o["code"] for o in outputs if o["type"] == "alert"] == ["illegal_card"]
+    pipeline.submit({"type": "take_back", "card": "blue_9", "seat": 1}, frame)
+    assert [o["type"] for o in session.export_log()] == ["setup", "start"]
+    assert session.snapshot()["top_card"] == "red_5"
+    # A take-back of a card that is not the last thing seen changes nothing.
+    pipeline.submit({"type": "take_back", "card": "green_1", "seat": 1}, frame)
+    assert [o["type"] for o in session.export_log()] == ["setup", "start"]
