@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Protocol
 
+import cv2
 import numpy as np
 
 from referee.cards import CLASSIC_COLOURS, Colour
@@ -133,6 +134,7 @@ class Pipeline:
         tracker_config: TrackerConfig | None = None,
         fps: float = 30.0,
         stream_fps: float = 10.0,
+        stream_width: int = 960,
         timer: Callable[[], float] | None = None,
         script: Sequence[Mapping[str, Any]] = (),
     ) -> None:
@@ -143,6 +145,7 @@ class Pipeline:
         self.palette = tuple(palette)
         self.fps = fps
         self.timer = timer
+        self.stream_width = stream_width
         self.stats = PipelineStats()
         self.profile: CalibrationProfile | None = None
         self.motion: MotionDetector | None = None
@@ -272,7 +275,12 @@ class Pipeline:
     def _publish_frame(self, frame: Frame, detections: Detections) -> None:
         state = self.session.snapshot()
         status = self.status()
-        image = annotate(frame.image, profile=self.profile, detections=detections, state=state, status=status)
+        image = frame.image
+        h, w = image.shape[:2]
+        if w > self.stream_width:  # the stream need not be full size; encoding is the costly part
+            image = cv2.resize(image, (self.stream_width, round(h * self.stream_width / w)),
+                               interpolation=cv2.INTER_LINEAR)
+        image = annotate(image, profile=self.profile, detections=detections, state=state, status=status)
         self.session.set_frame(encode_jpeg(image))
 
     def status(self) -> dict[str, Any]:

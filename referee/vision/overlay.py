@@ -59,7 +59,11 @@ def annotate(
     scene = image.copy()
     h, w = scene.shape[:2]
     scale = max(0.4, w / 1600)
-    profile = (profile or CalibrationProfile.whole_frame(w, h)).fitted(w, h)
+    # Detections are in the pile view of the profile they were made with; the frame drawn on may be
+    # scaled down from that profile's camera frame (a smaller stream).
+    given = profile or CalibrationProfile.whole_frame(w, h)
+    scale_xy = np.array([w / given.image_size[0], h / given.image_size[1]], np.float32)
+    profile = given.fitted(w, h)
     turn = state.get("turn") if state else None
 
     if not profile.is_whole_frame:
@@ -73,7 +77,7 @@ def annotate(
         for i in range(len(detections)):
             x1, y1, x2, y2 = (float(v) for v in detections.xyxy[i])
             corners = np.array([(x1, y1), (x2, y1), (x2, y2), (x1, y2)], np.float32)
-            pts = profile.pile_to_image(corners)
+            pts = given.pile_to_image(corners) * scale_xy
             label = detections.labels[i] if detections.labels else str(int(detections.class_id[i]))
             colour = _colour_of(label)
             cv2.polylines(scene, [np.round(pts).astype(np.int32)], True, colour, 2, cv2.LINE_AA)

@@ -36,3 +36,12 @@ def test_overlay_without_calibration_or_state() -> None:
     frame = np.zeros((240, 320, 3), np.uint8)
     out = annotate(frame)
     assert out.shape == frame.shape and out.any()  # seats around the edges
+
+
+def test_overlay_on_a_smaller_copy_of_the_frame() -> None:
+    profile = CalibrationProfile((1280, 720), PILE, SEATS)
+    dets = Detections(np.array([[100, 100, 200, 200]], np.float32), np.array([0.9], np.float32),
+                      np.zeros(1, np.int64), ("blue_1",), np.ones(1, np.float32))
+    out = annotate(np.full((360, 640, 3), 90, np.uint8), profile=profile, detections=dets)
+    changed = np.any(out != 90, axis=2)
+    assert changed[150, 248:252].any() and changed[175, 298:302].any()  # half of x 500..600, y 300..400
