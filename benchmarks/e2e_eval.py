@@ -30,6 +30,7 @@ Prints one JSON line:
 | `false_plays`, `false_plays_per_hour` | camera plays matching no truth play, and per hour of footage |
 | `play_delay_s_p50`, `play_delay_s_p95` | video time from a card settling to its `play` observation |
 | `footage_s`, `frames`, `pipeline_fps` | footage judged and how fast (single process, including decoding) |
+| `refused`, `pipeline_errors` | observations the session refused; frames on which the pipeline raised (logged) |
 """
 
 from __future__ import annotations
@@ -72,6 +73,8 @@ class GameResult:
     #: (source, observation, outputs) for every event the session broadcast, in order
     events: list[tuple[str, Line, list[Line]]] = field(default_factory=list)
     refused: int = 0
+    #: frames on which the pipeline raised
+    errors: int = 0
 
 
 def _read_jsonl(path: Path) -> list[Line]:
@@ -128,7 +131,12 @@ def run_game(video: Path, detector_factory: Any, *, oracle: bool) -> GameResult:
                 pending += 1
             if oracle_detector is not None:
                 oracle_detector.frame_index = index
-            pipeline.step(Frame(image, index, t, time.monotonic()))
+            try:
+                pipeline.step(Frame(image, index, t, time.monotonic()))
+            except Exception:  # a pipeline bug is counted and reported; the game goes on
+                if not result.errors:
+                    log.exception("seed %s frame %d: the pipeline failed", meta["seed"], index)
+                result.errors += 1
             index += 1
         for line in operator[pending:]:  # told after the last frame
             session.submit(line, source="operator")
@@ -234,6 +242,7 @@ def score(results: Sequence[GameResult], window: float) -> dict[str, Any]:
         "play_delay_s_p50": round(float(np.percentile(delays, 50)), 3) if delays else None,
         "play_delay_s_p95": round(float(np.percentile(delays, 95)), 3) if delays else None,
         "refused": sum(r.refused for r in results),
+        "pipeline_errors": sum(r.errors for r in results),
         "pipeline_fps": round(frames / elapsed, 1) if elapsed else None,
     }
 

@@ -918,6 +918,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rules", default="official")
     parser.add_argument("--misplays", default="out_of_turn,illegal_card",
                         help="comma-separated alert codes to inject, in order ('' for none)")
+    parser.add_argument("--hidden-draws", action="store_true",
+                        help="draws told by the operator instead of filmed (hands reaching to the stock)")
+    parser.add_argument("--noise", type=float, default=VideoConfig.noise, help="sensor noise, grey levels")
     parser.add_argument("--demo", action="store_true", help=f"(re)generate the bundled demo in {DEMO_DIR}")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
@@ -931,7 +934,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error("give OUT (the video to write) or --demo")
         config = replace(VideoConfig(), seconds=args.seconds, fps=args.fps, players=args.players,
                          dealer=args.dealer, rules=args.rules,
-                         misplays=tuple(m for m in args.misplays.split(",") if m))
+                         misplays=tuple(m for m in args.misplays.split(",") if m),
+                         visible_draws=not args.hidden_draws, noise=args.noise)
         written = write_video(args.out, args.seed, config)
     except (ValueError, OSError) as exc:
         print(f"video: {exc}", file=sys.stderr)

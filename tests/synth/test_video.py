@@ -155,3 +155,27 @@ def test_the_bundled_demo_is_there_with_its_logs() -> None:
     meta = json.loads(sidecar(video, "meta").read_text(encoding="utf-8"))
     assert meta["config"]["seconds"] == DEMO_CONFIG.seconds
     assert len(meta["expected_alerts"]) >= 2  # the injected misplays happen within the clip
+
+
+def test_hidden_draws_go_to_the_operator() -> None:
+    plan = plan_game(2, VideoConfig(seconds=60.0, visible_draws=False))
+    draws = [x for x in plan.truth if x["type"] == "draw"]
+    assert draws and all(x in plan.operator for x in draws)
+    assert not any(m.kind == "draw" for m in plan.motions)
+
+
+@pytest.mark.slow
+def test_the_pipeline_with_the_oracle_detector_finds_every_play(tmp_path: Path) -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "e2e_eval", Path(__file__).resolve().parents[2] / "benchmarks" / "e2e_eval.py")
+    assert spec is not None and spec.loader is not None
+    e2e = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(e2e)
+    video = write_video(tmp_path / "game.mp4", 7, VideoConfig(seconds=25.0, fps=15.0)).video
+    result = e2e.run_game(video, None, oracle=True)
+    metrics = e2e.score([result], 2.0)
+    assert metrics["pipeline_errors"] == 0
+    assert metrics["play_recall"] == 1.0 and metrics["play_precision"] == 1.0
+    assert metrics["alert_recall"] == 1.0
