@@ -11,7 +11,8 @@ random legal actions, in the same process. Prints one JSON line:
 ``rlcard_steps_per_s`` is ``rlcard.make('uno')``'s ``env.step`` (what an RLCard user steps; it also
 encodes the state for a learner); ``rlcard_game_steps_per_s`` is the bare rules engine
 ``env.game.step``, and ``speedup_vs_game`` compares with that stricter baseline. Best of
-``--repeat`` runs for each side.
+``--repeat`` runs for each side. Every rate is also given in CPU time (``*_per_cpu_s``,
+``speedup_cpu``), which stays fair when other jobs load the machine.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import platform
 import random
 import sys
@@ -37,11 +39,23 @@ from referee.rules.simulate import (
 log = logging.getLogger("bench_referee")
 
 
-def time_referee(games: list[SimulatedGame]) -> tuple[int, float, int]:
-    """Observations judged, seconds spent in ``Referee.observe``, alerts raised."""
+Timing = tuple[float, float]  # (wall seconds, CPU seconds of this process)
+
+
+def _now() -> Timing:
+    return time.perf_counter(), time.process_time()
+
+
+def _since(start: Timing) -> Timing:
+    wall, cpu = _now()
+    return wall - start[0], cpu - start[1]
+
+
+def time_referee(games: list[SimulatedGame]) -> tuple[int, Timing, int]:
+    """Observations judged, time spent in ``Referee.observe``, alerts raised."""
     count = 0
     alerts = 0
-    start = time.perf_counter()
+    start = _now()
     for game in games:
         referee = Referee()
         observe = referee.observe
@@ -50,61 +64,73 @@ def time_referee(games: list[SimulatedGame]) -> tuple[int, float, int]:
                 if line.get("type") == "alert":
                     alerts += 1
         count += len(game.observations)
-    return count, time.perf_counter() - start, alerts
+    return count, _since(start), alerts
 
 
-def time_rlcard_env(steps: int, seed: int) -> float:
-    """Seconds for ``rlcard.make('uno')`` to take ``steps`` random legal env steps."""
+def time_rlcard_env(steps: int, seed: int) -> Timing:
+    """Time for ``rlcard.make('uno')`` to take ``steps`` random legal env steps."""
     import rlcard
 
     env = rlcard.make("uno", config={"seed": seed})
     rng = random.Random(seed)
     done = 0
-    start = time.perf_counter()
+    start = _now()
     while done < steps:
         state, _ = env.reset()
         while not env.is_over() and done < steps:
             action = rng.choice(list(state["legal_actions"]))
             state, _ = env.step(action)
             done += 1
-    return time.perf_counter() - start
+    return _since(start)
 
 
-def time_rlcard_game(steps: int, seed: int) -> float:
-    """Seconds for RLCard's bare UNO game (``env.game``) to take ``steps`` random legal steps."""
+def time_rlcard_game(steps: int, seed: int) -> Timing:
+    """Time for RLCard's bare UNO game (``env.game``) to take ``steps`` random legal steps."""
     import rlcard
 
     game = rlcard.make("uno", config={"seed": seed}).game
     rng = random.Random(seed)
     done = 0
-    start = time.perf_counter()
+    start = _now()
     while done < steps:
         game.init_game()
         while not game.is_over() and done < steps:
             game.step(rng.choice(game.get_legal_actions()))
             done += 1
-    return time.perf_counter() - start
+    return _since(start)
+
+
+def _best(runs: list[Timing]) -> Timing:
+    return min(r[0] for r in runs), min(r[1] for r in runs)
 
 
 def run(games: int, seed: int, repeat: int) -> dict[str, Any]:
     simulated = list(simulate_games(games, first_seed=seed))
     observations = sum(len(g.observations) for g in simulated)
-    ref_s = min(time_referee(simulated)[1] for _ in range(repeat))
-    alerts = time_referee(simulated)[2]
-    env_s = min(time_rlcard_env(observations, seed) for _ in range(repeat))
-    game_s = min(time_rlcard_game(observations, seed) for _ in range(repeat))
-    referee_rate = observations / ref_s
-    return {
-        "referee_obs_per_s": round(referee_rate),
-        "rlcard_steps_per_s": round(observations / env_s),
-        "speedup": round(referee_rate / (observations / env_s), 2),
-        "rlcard_game_steps_per_s": round(observations / game_s),
-        "speedup_vs_game": round(referee_rate / (observations / game_s), 2),
-        "observations": observations,
-        "games": games,
-        "false_alerts": alerts,
-        "python": platform.python_version(),
-    }
+    referee_runs = [time_referee(simulated) for _ in range(repeat)]
+    ref = _best([r[1] for r in referee_runs])
+    alerts = referee_runs[0][2]
+    env = _best([time_rlcard_env(observations, seed) for _ in range(repeat)])
+    bare = _best([time_rlcard_game(observations, seed) for _ in range(repeat)])
+    result: dict[str, Any] = {}
+    for clock, i in (("", 0), ("_cpu", 1)):
+        referee_rate = observations / ref[i]
+        env_rate = observations / env[i]
+        game_rate = observations / bare[i]
+        per = "per_cpu_s" if clock else "per_s"
+        result[f"referee_obs_{per}"] = round(referee_rate)
+        result[f"rlcard_steps_{per}"] = round(env_rate)
+        result[f"speedup{clock}"] = round(referee_rate / env_rate, 2)
+        result[f"rlcard_game_steps_{per}"] = round(game_rate)
+        result[f"speedup_vs_game{clock}"] = round(referee_rate / game_rate, 2)
+    result.update(
+        observations=observations,
+        games=games,
+        false_alerts=alerts,
+        python=platform.python_version(),
+        load_avg_1m=round(os.getloadavg()[0], 2),
+    )
+    return result
 
 
 def alerts_of(game: SimulatedGame) -> list[tuple[str, int]]:
