@@ -158,7 +158,7 @@ def random_palette(card: Card, rng: np.random.Generator, *, hue_random: bool = F
     quad = tuple(printing_colour(c, rng) for c in quad_colours)
     if card.colour is not None:
         body = printing_colour(None if hue_random else card.colour, rng)
-    elif card.value == "blank":
+    elif card.value == "blank" and rng.random() < 0.6:  # a cream custom card ...
         body = _hsv_to_bgr(rng.uniform(15, 35), rng.uniform(0, 35), rng.uniform(205, 250))
     else:
         body = tuple(int(x) for x in rng.integers(8, 40, 3))  # type: ignore[assignment]
@@ -313,7 +313,7 @@ def _layers(value: str, design_index: int) -> tuple[Mask, Layers]:
     oval_slot = "back_red" if value == "back" else "white"
     oval = _ellipse(cx, cy, h * 0.47 * d.oval_scale, w * 0.36 * d.oval_scale, d.oval_angle)
     oval = np.minimum(oval, body)
-    has_oval = d.kind != "plain" or value in ("wild", "wild_draw4", "back")
+    has_oval = d.kind != "plain" or value in ("wild", "wild_draw4", "back", "blank")
     if has_oval:
         layers.append((oval_slot, oval))
     if value == "wild":
@@ -326,8 +326,18 @@ def _layers(value: str, design_index: int) -> tuple[Mask, Layers]:
         quadrant = ((u > 0).astype(np.int32) * 2 + (v > 0).astype(np.int32) + d.wild_rotation) % 4
         for q in range(4):
             layers.append((f"q{q}", np.where(quadrant == q, inner, 0).astype(np.uint8)))
-    if value == "blank":
+    if value == "blank":  # ... or a black one with an empty oval; some have rules written on them
         layers.append(("ink", (_ellipse(cx, cy, h * 0.4, w * 0.3, d.oval_angle) // 6).astype(np.uint8)))
+        if d.wild_rotation % 2:
+            pen = np.random.default_rng(design_index)
+            scribble = _blank()
+            for line in range(int(pen.integers(2, 5))):
+                y0 = cy + (line - 1.5) * h * 0.09
+                xs = np.linspace(cx - w * 0.25, cx + w * pen.uniform(0.0, 0.25), 14)
+                ys = y0 + pen.normal(0, h * 0.012, xs.size) - (xs - cx) * 0.3
+                pts = np.stack([xs, ys], axis=1).round().astype(np.int32)
+                cv2.polylines(scribble, [pts], False, 200, 2, cv2.LINE_AA)
+            layers.append(("ink", scribble))
     # The big symbol: shadow, outline, fill.
     size = h * 0.42 * d.symbol_scale
     if value == "back":
