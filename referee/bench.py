@@ -39,7 +39,7 @@ import numpy.typing as npt
 from referee.cards import CLASSIC_COLOURS, Card
 from referee.pipeline import CommandError, Pipeline, _load_detector
 from referee.vision.capture import Capture
-from referee.vision.detections import Detector
+from referee.vision.detections import Detections, Detector
 
 log = logging.getLogger(__name__)
 
@@ -229,9 +229,70 @@ def run_bench(
     return {**{k: result[k] for k in order}, **{k: v for k, v in result.items() if k not in order}}
 
 
-def evaluate_games(videos: Sequence[Path], detector: Detector | None) -> dict[str, Any]:
+class NoisyDetector:
+    """Wraps a detector (the ground-truth oracle) with a detector's typical faults, for the tracker's
+    robustness: boxes lost (``drop``), jittered (``jitter`` px), colours misread with low colour
+    confidence (``misread``), faces misread with a lower score, and ghost boxes (``ghost``)."""
+
+    def __init__(self, inner: Any, *, seed: int = 0, drop: float = 0.1, jitter: float = 3.0,
+                 misread: float = 0.05, ghost: float = 0.02) -> None:
+        self.inner = inner
+        self.rng = np.random.default_rng(seed)
+        self.drop, self.jitter, self.misread, self.ghost = drop, jitter, misread, ghost
+
+    @property
+    def face_names(self) -> tuple[str, ...]:
+        return tuple(self.inner.face_names)
+
+    @property
+    def frame_index(self) -> int | None:
+        return getattr(self.inner, "frame_index", None)
+
+    @frame_index.setter
+    def frame_index(self, value: int | None) -> None:
+        self.inner.frame_index = value
+
+    def detect(self, image: Image) -> Detections:
+        from referee.cards import Card
+
+        d = self.inner.detect(image)
+        rng = self.rng
+        boxes, conf, labels, cconf = [], [], [], []
+        for i in range(len(d)):
+            if rng.random() < self.drop:
+                continue
+            box = d.xyxy[i] + rng.normal(0, self.jitter, 4).astype(np.float32)
+            label, c, cc = d.labels[i], float(d.confidence[i]), float(d.colour_confidence[i])
+            if rng.random() < self.misread:
+                card = Card.from_label(label)
+                if card.colour is None:  # the two black cards look alike
+                    label, c = ("wild_draw4" if card.value == "wild" else "wild"), 0.5
+                elif rng.random() < 0.7:
+                    other = [x for x in CLASSIC_COLOURS if x != card.colour]
+                    label, cc = card.with_colour(other[int(rng.integers(0, len(other)))]).label, 0.45
+                else:
+                    label, c = f"{card.colour.value}_{'7' if card.value != '7' else '1'}", 0.5
+            boxes.append(box)
+            conf.append(c)
+            labels.append(label)
+            cconf.append(cc)
+        if rng.random() < self.ghost:
+            h, w = image.shape[:2]
+            x, y = rng.uniform(0, w - 60), rng.uniform(0, h - 90)
+            boxes.append(np.array([x, y, x + 60, y + 90], np.float32))
+            conf.append(0.4)
+            labels.append("blue_3")
+            cconf.append(0.9)
+        if not boxes:
+            return Detections.empty()
+        n = len(boxes)
+        return Detections(np.asarray(boxes, np.float32), np.asarray(conf, np.float32), np.zeros(n, np.int64),
+                          tuple(labels), np.asarray(cconf, np.float32))
+
+
+def evaluate_games(videos: Sequence[Path], detector: Detector | None, *, noise: bool = False) -> dict[str, Any]:
     """:func:`evaluate_game` over several videos, pooled (counts summed before the ratios)."""
-    per_game = [evaluate_game(v, detector) for v in videos]
+    per_game = [evaluate_game(v, detector, noise=noise, noise_seed=i) for i, v in enumerate(videos)]
     pooled: dict[str, Any] = {"games": len(per_game), "detector": per_game[0]["detector"] if per_game else None}
     plays = sum(g["plays"] for g in per_game)
     found = sum(round((g["play_recall"] or 0) * g["plays"]) for g in per_game)
@@ -281,7 +342,7 @@ def _main_games(args: argparse.Namespace, detector: Detector | None) -> int:
         if missing:
             print(f"referee bench: no such video: {missing[0]}", file=sys.stderr)
             return 2
-        print(json.dumps(evaluate_games(videos, detector)))
+        print(json.dumps(evaluate_games(videos, detector, noise=getattr(args, "noise", False))))
     return 0
 
 
@@ -336,7 +397,9 @@ def _ratio(num: int, den: int) -> float | None:
     return None if den == 0 else round(num / den, 4)
 
 
-def evaluate_game(video: Path, detector: Detector | None = None) -> dict[str, Any]:
+def evaluate_game(
+    video: Path, detector: Detector | None = None, *, noise: bool = False, noise_seed: int = 0
+) -> dict[str, Any]:
     """Run the pipeline over a generated game (its calibration and operator script) and score it
     against the truth: plays, cards, seats, draws, alerts per code. ``detector``: the model; without
     one, the generator's :class:`~referee.synth.video.OracleDetector` (tracker and wiring only)."""
@@ -350,7 +413,9 @@ def evaluate_game(video: Path, detector: Detector | None = None) -> dict[str, An
     expected = read_script(sidecar(video, "expected"))
     setup = script.pop(0) if script and script[0].get("type") == "setup" else {"players": profile.players}
     session = _session_for(setup)
-    det = detector if detector is not None else OracleDetector(load_boxes(video), profile)
+    det: Any = detector if detector is not None else OracleDetector(load_boxes(video), profile)
+    if noise:
+        det = NoisyDetector(det, seed=noise_seed)
     seen: list[Line] = []
     outputs: list[Line] = []
 
@@ -384,7 +449,7 @@ def evaluate_game(video: Path, detector: Detector | None = None) -> dict[str, An
     n_seen = sum(1 for x in seen if x.get("type") in ("start", "play"))
     return {
         "video": str(video),
-        "detector": "oracle" if detector is None else type(detector).__name__,
+        "detector": ("oracle" if detector is None else type(detector).__name__) + ("+noise" if noise else ""),
         "plays": sum(1 for x in truth if x.get("type") in ("start", "play")),
         "play_recall": _ratio(len(hits), len(cards)),
         "play_precision": _ratio(len(hits), n_seen),

@@ -132,6 +132,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seconds", type=float, default=45.0, help="length of each generated game")
     p.add_argument("--oracle", action="store_true",
                    help="evaluate with the generator's ground-truth detector (tracker and wiring only)")
+    p.add_argument("--noise", action="store_true",
+                   help="add detector faults (lost, jittered, misread and ghost boxes) to the evaluation")
 
     p = add("synth", _cmd_synth, "generate a YOLO dataset of table scenes")
     p.add_argument("--out", type=Path, default=Path("datasets/generated"))

@@ -203,11 +203,12 @@ class Pipeline:
         motion = self.motion.update(frame.image, pile_view)
         self._since_motion = 0 if motion.disturbed or motion.global_change else self._since_motion + 1
         self._since_detect += 1
-        if (
+        fresh = (
             self._since_motion <= self.settle_frames
             or self._since_detect >= self.refresh_every
             or any(c.hits < self.tracker.config.min_hits for c in self.tracker.candidates)
-        ):
+        )
+        if fresh:
             if hasattr(self.detector, "frame_index"):
                 # A detector that replays the footage's ground truth needs to know which frame this is.
                 self.detector.frame_index = frame.frame_index
@@ -219,7 +220,7 @@ class Pipeline:
                 self.stats.detector_ms.append((timer() - t1) * 1000)
         else:
             detections = self._last_detections
-        for obs in self.tracker.update(detections, frame.t, frame.frame_index, motion):
+        for obs in self.tracker.update(detections, frame.t, frame.frame_index, motion, fresh=fresh):
             outputs.extend(self.submit(obs, frame))
         self._last_detections = detections
         self.stats.frames += 1

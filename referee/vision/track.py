@@ -88,6 +88,8 @@ class TrackerConfig:
     known_iou: float = 0.6
     #: ...or one this much inside it (the part that peeks out from under the top card).
     known_containment: float = 0.85
+    #: The top card is matched only in its own pose; a card whole in this pose shows nothing lies on it.
+    same_pose_iou: float = 0.75
     #: Share of moving pixels in a card's box above which the frame does not count towards it.
     motion_block: float = 0.2
     #: Below this colour confidence, or with a runner-up this close, a label is unsure.
@@ -101,14 +103,14 @@ class TrackerConfig:
         """Defaults for a camera at ``fps``: steady for ~0.15 s, dropped after ~0.2 s, take-back after 1 s."""
         fps = fps if fps and fps > 0 else 30.0
         base = cls(
-            min_hits=max(2, round(0.15 * fps)),
+            min_hits=max(3, round(0.15 * fps)),
             max_misses=max(2, round(0.2 * fps)),
             takeback_frames=max(4, round(1.0 * fps)),
         )
         return cls(**{**base.__dict__, **overrides})
 
 
-@dataclass
+@dataclass(eq=False)  # identity: two cards with the same label and pose are still two cards
 class PileCard:
     """A card the tracker believes is on the pile."""
 
@@ -130,7 +132,7 @@ class PileCard:
         return colour_confidence < unsure_colour and _face(label) == _face(self.label)
 
 
-@dataclass
+@dataclass(eq=False)
 class Candidate:
     """A detection not yet believed: it must hold its pose for ``min_hits`` frames."""
 
@@ -142,12 +144,21 @@ class Candidate:
     first_t: float = 0.0
     hits: int = 0
     misses: int = 0
+    #: Frames it was detected in, steady or not.
+    seen: int = 1
     votes: dict[str, float] = field(default_factory=dict)
     colour_conf: dict[str, list[float]] = field(default_factory=dict)
     confidence: list[float] = field(default_factory=list)
+    #: Boxes of the steady frames: the card's pose is their mean.
+    boxes: list[Box] = field(default_factory=list)
+
+    @property
+    def pose(self) -> Box:
+        return np.mean(self.boxes, axis=0).astype(np.float32) if self.boxes else self.anchor
 
     def vote(self, label: str, confidence: float, colour_conf: float) -> None:
-        self.votes[label] = self.votes.get(label, 0.0) + confidence
+        # A colour read with little confidence carries little weight for the whole label.
+        self.votes[label] = self.votes.get(label, 0.0) + confidence * max(colour_conf, 0.05)
         self.colour_conf.setdefault(label, []).append(colour_conf)
         self.confidence.append(confidence)
 
@@ -217,6 +228,7 @@ class PileTracker:
         #: Frames with motion over the pile: a new card comes with a hand (``None``: not measured).
         self._motion_frames: deque[int] | None = None
         self._first_frame: int | None = None
+        self._known_boxes: list[Box] = []
 
     def reset(self, expect_start: bool = True) -> None:
         """A new round: the pile is gathered; the next card is the start card."""
@@ -233,9 +245,19 @@ class PileTracker:
 
     # The frame step.
     def update(
-        self, detections: Detections, t: float, frame_index: int, motion: MotionSample | None = None
+        self,
+        detections: Detections,
+        t: float,
+        frame_index: int,
+        motion: MotionSample | None = None,
+        *,
+        fresh: bool = True,
     ) -> list[Observation]:
-        """Feed one frame's detections (top-down pile pixels); returns the observations it completes."""
+        """Feed one frame's detections (top-down pile pixels); returns the observations it completes.
+
+        ``fresh=False``: the detector was not run on this frame (the pile did not change) and
+        ``detections`` are the last ones again; they are no new evidence, so nothing is counted.
+        """
         cfg = self.config
         out: list[Observation] = []
         if self._first_frame is None:
@@ -246,8 +268,11 @@ class PileTracker:
                 self._motion_frames = deque(maxlen=256)
             if motion.disturbed:
                 self._motion_frames.append(frame_index)
+        if not fresh:
+            return out
         blocked_frame = motion is not None and motion.global_change
         unknown = self._match_known(detections, motion, blocked_frame)
+        self._veto_misreads()
         self._associate(unknown, motion, blocked_frame, frame_index, t)
         out.extend(self._confirm(t, frame_index))
         taken = self._check_take_back(t, frame_index, motion, blocked_frame)
@@ -271,10 +296,16 @@ class PileTracker:
             rows.append((detections.xyxy[i].astype(np.float32), label, conf, cc))
         return rows
 
-    def _is_known(self, box: Box, label: str, colour_conf: float, card: PileCard) -> bool:
+    def _is_known(self, box: Box, label: str, colour_conf: float, card: PileCard, *, top: bool) -> bool:
         cfg = self.config
         if not card.answers_to(label, colour_conf, cfg.unsure_colour):
             return False
+        if top:
+            # The top card shows whole in its pose, or (a card landing on it) only a part of it. The
+            # same card whole in a pose nearby is an identical card laid on it (jump-in, stacking).
+            if iou(box, card.xyxy) >= cfg.same_pose_iou:
+                return True
+            return containment(box, card.xyxy) >= cfg.known_containment and _area(box) <= 0.8 * _area(card.xyxy)
         return iou(box, card.xyxy) >= cfg.known_iou or containment(box, card.xyxy) >= cfg.known_containment
 
     def _match_known(
@@ -285,6 +316,7 @@ class PileTracker:
         seen: set[int] = set()
         full: set[int] = set()
         unknown = []
+        self._known_boxes = []
         # A card buried for a while cannot show up again, except the one under a top card that is
         # gone (a take-back): an identical card in its place is a new card on top.
         top_gone = bool(recent) and recent[-1].missing > 0
@@ -295,13 +327,16 @@ class PileTracker:
         ]
         for row in self._usable(detections):
             box, label, _, colour_conf = row
-            match = next((k for k in showing if self._is_known(box, label, colour_conf, recent[k])), None)
+            match = next(
+                (k for k in showing if self._is_known(box, label, colour_conf, recent[k], top=k == last)), None
+            )
             if match is None:
                 unknown.append(row)
             else:
                 seen.add(match)
-                if iou(box, recent[match].xyxy) >= self.config.known_iou:
+                if iou(box, recent[match].xyxy) >= self.config.same_pose_iou:
                     full.add(match)
+                    self._known_boxes.append(recent[match].xyxy)
         for k, card in enumerate(recent):
             card.in_full_view = k in full
             if k in seen:
@@ -309,6 +344,13 @@ class PileTracker:
             elif not blocked_frame and (motion is None or motion.fraction_in(card.xyxy) < self.config.motion_block):
                 card.missing += 1  # in plain view and not seen
         return unknown
+
+    def _veto_misreads(self) -> None:
+        """A tentative card over a pile card that shows whole in this frame cannot lie on it: it was
+        a misread of that card (or a box jumping between two readings of it)."""
+        for cand in self.candidates:
+            if any(iou(cand.box, box) >= 0.5 for box in self._known_boxes):
+                cand.misses = self.config.max_misses + 1  # dropped at the end of this update
 
     def _associate(
         self,
@@ -337,17 +379,20 @@ class PileTracker:
             cand = self.candidates[j]
             cand.box = box
             cand.misses = 0
+            cand.seen += 1
             if iou(box, cand.anchor) < cfg.stable_iou:
                 # Still moving: start over from this pose.
                 cand.anchor, cand.hits, cand.first_frame, cand.first_t = box, 0, frame_index, t
                 cand.votes.clear()
                 cand.colour_conf.clear()
                 cand.confidence.clear()
+                cand.boxes.clear()
                 cand.seat = seat if seat is not None else cand.seat
             steady = not blocked_frame and (motion is None or motion.fraction_in(box) < cfg.motion_block)
             if steady:
                 cand.hits += 1
                 cand.vote(label, conf, cc)
+                cand.boxes.append(box)
         for i, row in enumerate(rows):
             if i in used_rows:
                 continue
@@ -356,6 +401,7 @@ class PileTracker:
             if not blocked_frame and (motion is None or motion.fraction_in(box) < cfg.motion_block):
                 cand.hits = 1
                 cand.vote(label, conf, cc)
+                cand.boxes.append(box)
             self.candidates.append(cand)
         for j, cand in enumerate(self.candidates):
             if j not in used_cands and cand.first_frame != frame_index:
@@ -380,7 +426,7 @@ class PileTracker:
             if restored:
                 continue
             reads = frozenset(k for k, share in cand.ranked() if share >= 0.15)
-            card = PileCard(label, cand.anchor, cand.seat, frame_index, t, reads=reads)
+            card = PileCard(label, cand.pose, cand.seat, frame_index, t, reads=reads)
             if k < len(ready) - 1:
                 log.debug("card under the top remembered: %s", label)
                 self.pile.append(card)
@@ -463,7 +509,7 @@ class PileTracker:
             ago = motion.draw_started[k] if k < len(motion.draw_started) else 0
             since = frame_index - ago - self.config.min_hits
             played = any(c.seat == seat and c.frame_index >= since for c in self.pile[-3:]) or any(
-                c.seat == seat and c.first_frame >= since for c in self.candidates
+                c.seat == seat and c.first_frame >= since and c.seen >= 3 for c in self.candidates
             )
             if played:
                 log.debug("hand of seat %s crossed the stock on its way to the pile: no draw", seat)

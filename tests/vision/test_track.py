@@ -68,7 +68,9 @@ def test_box_helpers() -> None:
     assert containment(np.array((210, 160, 250, 200), np.float32), a) == 1.0
 
 
-@pytest.mark.parametrize(("fps", "hits", "misses", "takeback"), [(30, 4, 6, 30), (15, 2, 3, 15), (60, 9, 12, 60)])
+@pytest.mark.parametrize(
+    ("fps", "hits", "misses", "takeback"), [(30, 4, 6, 30), (15, 3, 3, 15), (60, 9, 12, 60), (5, 3, 2, 5)]
+)
 def test_debounce_defaults_follow_the_frame_rate(fps: float, hits: int, misses: int, takeback: int) -> None:
     cfg = TrackerConfig.for_fps(fps)
     assert (cfg.min_hits, cfg.max_misses, cfg.takeback_frames) == (hits, misses, takeback)
@@ -130,6 +132,25 @@ def test_two_identical_cards_in_a_row_are_two_plays() -> None:
     feed([card("red_7")], 10)
     feed([], 3)  # a hand lays the second one
     feed([card("red_7", (200, 150, 260, 300)), card("red_7", B)], 10)
+    assert [o["card"] for _, o in feed.out] == ["red_7", "red_7"]
+
+
+def test_a_misread_that_keeps_coming_back_is_vetoed_by_the_card_showing_whole() -> None:
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    feed([card("green_5")], 10)
+    for _ in range(6):  # the reading flips between two labels, same pose, longer than min_hits
+        feed([card("green_6", conf=0.6)], CFG.min_hits - 1)
+        feed([card("green_5")])
+        feed([card("green_6", conf=0.6)], CFG.min_hits - 1)
+        feed([card("green_5")], 2)
+    assert [o["card"] for _, o in feed.out] == ["green_5"]
+
+
+def test_an_identical_card_laid_close_by_is_a_new_play() -> None:
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    feed([card("red_7")], 10)
+    shifted = (225.0, 165.0, 325.0, 315.0)  # IoU ~0.6 with A: a second red 7, not the same one
+    feed([card("red_7", shifted)], 10)
     assert [o["card"] for _, o in feed.out] == ["red_7", "red_7"]
 
 
