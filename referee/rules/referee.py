@@ -682,6 +682,11 @@ class Referee:
         if not self.draws_seen:
             self.draws_seen = True
             self._update_counts_known()
+            last = self.last_player
+            if not self.round_over and self.counts_known and last is not None and self.counts[last] == 0:
+                # The hand emptied before any draw was seen (counts not yet trusted); this is the
+                # final +2/+4 (or a later draw): the round ended with that play.
+                self._end_round(last, out)
         if not self.round_over:
             in_turn = seat == self.turn or seat == self.draw_victim
             if in_turn and self.uno_watch is not None:

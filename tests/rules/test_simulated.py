@@ -232,3 +232,23 @@ def test_wild_draw_four_inference_regressions(
     referee = Referee()
     lines = [line for obs in [*_OPENING, *moves] for line in referee.observe(obs)]
     assert [(x["code"], x["seat"]) for x in lines if x["type"] == "alert"] == expected
+
+
+def test_round_won_before_any_draw_ends_when_the_last_draw_comes() -> None:
+    """Found by the simulator (seed 333, lb, 2 players): a hand empties before any draw was
+    reported (counts not yet trusted), then the final +4 is drawn: the round must still end."""
+    moves: list[dict[str, Any]] = [
+        {"type": "setup", "players": 2, "dealer": 1, "rules": "official", "hand_size": 2},
+        {"type": "start", "card": "green_3"},
+        {"type": "play", "card": "green_skip", "seat": 0},
+        {"type": "uno", "seat": 0},
+        {"type": "play", "card": "wild_draw4", "seat": 0, "color": "red"},  # last card
+        {"type": "draw", "seat": 1, "count": 4},
+        {"type": "reveal", "seat": 1, "cards": ["red_5", "green_4", "wild", "red_1", "blue_2", "blue_9"]},
+    ]
+    referee = Referee()
+    lines = [line for obs in moves for line in referee.observe(obs)]
+    ends = [(x["winner"], x["points"]) for x in lines if x["type"] == "round_end"]
+    assert ends[-1] == (0, 71)
+    assert referee.scores == [71, 0]
+    assert not [x for x in lines if x["type"] == "alert"]
