@@ -149,3 +149,27 @@ def test_docstring_examples_run() -> None:
     for module in (render, scene):
         failed, attempted = doctest.testmod(module)
         assert attempted > 0 and failed == 0, module.__name__
+
+
+def test_hershey_fallback_draws_text() -> None:
+    from referee.synth.fonts import available_fonts, text_mask
+
+    assert "hershey:duplex" in available_fonts()
+    for font in (available_fonts()[0], "hershey:duplex"):
+        mask = text_mask("7", font, 40, shear=0.2)
+        assert mask.shape[0] == 40 and mask.max() == 255
+
+
+def test_cli_reports_bad_input_without_writing(tmp_path: Path) -> None:
+    import argparse
+
+    from referee.synth.export import main
+
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    out = tmp_path / "ds"
+    args = argparse.Namespace(out=out, train=2, val=1, seed=0, imgsz=128, workers=1, recipe=bad)
+    assert main(args) == 2
+    args.recipe, args.train = None, -1
+    assert main(args) == 2
+    assert not (out / "data.yaml").exists()
