@@ -109,15 +109,35 @@ def background(rng: Rng, size: int) -> Image:
     return img
 
 
+_KEY_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+
+
+def _text_lines(img: Image, rng: Rng, x: int, y: int, w: int, h: int, colour: list[int]) -> None:
+    """Lines of random words, as on a screen or a printed page."""
+    scale = rng.uniform(0.3, 0.7)
+    step = int(28 * scale) + 4
+    for ly in range(y + step, y + h - 4, step):
+        words = " ".join("".join(rng.choice(list("abcdefghijklmnoprstuw0123456789"),
+                                            int(rng.integers(2, 9))))
+                         for _ in range(int(rng.integers(1, 6))))
+        cv2.putText(img, words, (x + 6, ly), cv2.FONT_HERSHEY_SIMPLEX, scale, colour, 1, cv2.LINE_AA)
+
+
 def _keyboard(img: Image, rng: Rng, x: int, y: int, w: int, h: int) -> None:
     body = int(rng.choice([30, 60, 170, 200]))
     cv2.rectangle(img, (x, y), (x + w, y + h), (int(body),) * 3, -1)
     key = max(4, int(w / rng.uniform(12, 18)))
     gap = max(1, key // 6)
     keycol = int(rng.choice([15, 40, 220, 235])) if body < 100 else int(rng.choice([30, 235]))
+    ink = (235,) * 3 if keycol < 128 else (30,) * 3
+    labelled = key >= 9 and rng.random() < 0.7  # key caps printed with letters and digits
     for ky in range(y + gap, y + h - key, key + gap):
         for kx in range(x + gap, x + w - key, key + gap):
             cv2.rectangle(img, (kx, ky), (kx + key - gap, ky + key - gap), (keycol,) * 3, -1)
+            if labelled:
+                char = _KEY_CHARS[int(rng.integers(0, len(_KEY_CHARS)))]
+                cv2.putText(img, char, (kx + key // 5, ky + key * 3 // 5), cv2.FONT_HERSHEY_SIMPLEX,
+                            key / 40, ink, 1, cv2.LINE_AA)
 
 
 def clutter(img: Image, rng: Rng, count: int) -> None:
@@ -134,11 +154,11 @@ def clutter(img: Image, rng: Rng, count: int) -> None:
             for ly in range(y + 10, y + h - 5, int(rng.integers(8, 18))):
                 cv2.line(img, (x + 8, ly), (x + w - int(rng.integers(8, max(9, w // 2))), ly),
                          (int(rng.integers(20, 120)),) * 3, 2)
-        elif kind == 2:  # screen
-            cv2.rectangle(img, (x, y), (x + w, y + h), (20, 20, 20), -1)
-            col = rng.integers(60, 255, 3).tolist()
-            for ly in range(y + 8, y + h - 4, 10):
-                cv2.line(img, (x + 8, ly), (x + int(rng.integers(10, max(11, w))), ly), col, 1)
+        elif kind == 2:  # screen with text, dark or light theme
+            dark = rng.random() < 0.6
+            cv2.rectangle(img, (x, y), (x + w, y + h), (20, 20, 20) if dark else (240, 240, 240), -1)
+            text_col = rng.integers(120, 255, 3) if dark else rng.integers(0, 120, 3)
+            _text_lines(img, rng, x, y, w, h, text_col.tolist())
         elif kind == 3:  # cable
             pts = np.cumsum(rng.normal(0, size / 10, (8, 2)), axis=0) + rng.uniform(0, size, 2)
             cv2.polylines(img, [pts.astype(np.int32)], False, (int(rng.integers(10, 60)),) * 3,
