@@ -104,7 +104,8 @@ def load_yolo_dataset(yaml_path: Path, split: str = "val") -> YoloDataset:
         names = tuple(str(n) for n in names_field)
     else:
         raise EvalError(f"{yaml_path}: no 'names' list")
-    root = Path(str(data.get("path") or yaml_path.parent))
+    # A relative or missing `path` is relative to the yaml file's own folder, as in ultralytics.
+    root = Path(str(data.get("path") or "."))
     if not root.is_absolute():
         root = (yaml_path.parent / root).resolve()
     entry = data.get(split) or data.get("val") or data.get("test")

@@ -113,3 +113,14 @@ def test_cli_reports_missing_dataset(tmp_path: Path, capsys: pytest.CaptureFixtu
 
     assert main(["eval", str(tmp_path / "nope")]) == 2
     assert "no such dataset" in json.loads(capsys.readouterr().out.strip().splitlines()[-1])["error"]
+
+
+@pytest.mark.parametrize("path_line", ["", "path: .\n"])
+def test_yaml_paths_relative_to_the_yaml(tmp_path: Path, path_line: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = tmp_path / "ds"
+    (root / "images/val").mkdir(parents=True)
+    cv2.imwrite(str(root / "images/val/a.png"), np.zeros((10, 10, 3), np.uint8))
+    (root / "data.yaml").write_text(f"{path_line}val: images/val\nnames: ['7']\n")
+    monkeypatch.chdir(tmp_path)
+    dataset = ev.load_yolo_dataset(Path("ds/data.yaml"))
+    assert [p.name for p in dataset.images] == ["a.png"]
