@@ -321,6 +321,9 @@ def evaluate_games(videos: Sequence[Path], detector: Detector | None, *, noise: 
             slot["expected"] += a["expected"]
             slot["raised"] += a["raised"]
             slot["hit"] += round((a["recall"] or 0) * a["expected"])
+    delays = [d for g in per_game for d in g["confirm_delays_ms"]]
+    pooled["confirm_delay_ms_p50"] = _percentile(delays, 50)
+    pooled["confirm_delay_ms_p95"] = _percentile(delays, 95)
     pooled["alerts"] = {
         code: {"expected": a["expected"], "raised": a["raised"], "recall": _ratio(a["hit"], a["expected"]),
                "precision": _ratio(a["hit"], a["raised"])}
@@ -447,6 +450,9 @@ def evaluate_game(
         alerts[code] = {"expected": len(want), "raised": len(got), "recall": _ratio(len(paired), len(want)),
                         "precision": _ratio(len(paired), len(got))}
     n_seen = sum(1 for x in seen if x.get("type") in ("start", "play"))
+    # Video time from a card settling (truth) to the frame on which the tracker believed it.
+    delays = [max(0.0, int(s["frame_index"]) / fps - float(w.get("t") or 0.0)) * 1000 for w, s in hits
+              if "frame_index" in s]
     return {
         "video": str(video),
         "detector": ("oracle" if detector is None else type(detector).__name__) + ("+noise" if noise else ""),
@@ -460,6 +466,7 @@ def evaluate_game(
         "draw_precision": _ratio(len(draw_hits), sum(1 for x in seen if x.get("type") == "draw")),
         "draw_seat_accuracy": _ratio(sum(w.get("seat") == s.get("seat") for w, s in draw_hits), len(draw_hits)),
         "alerts": alerts,
+        "confirm_delays_ms": [round(d, 1) for d in delays],
         "missed": [w for w, s in cards if s is None],
         "extra": [x for x in seen if x.get("type") in ("start", "play", "draw")
                   and not any(s is x for _, s in [*hits, *draw_hits])],
