@@ -87,6 +87,10 @@ class LogWriter:
                 stream.write(text + "\n")
                 stream.flush()
 
+    def write_all(self, lines: Sequence[Mapping[str, Any]]) -> None:
+        for line in lines:
+            self.write(line)
+
     def on_event(self, event: Mapping[str, Any]) -> None:
         """A session event: its observation, then the referee's output lines."""
         kind = event.get("kind")
@@ -439,14 +443,18 @@ def execute(
     with _log_file(args.log) as log_handle:
         session = _open_session(args, options)
         writer = LogWriter(out or sys.stdout, *([log_handle] if log_handle else []))
-        for line in session.export_log():  # the setup (and anything resumed from --db)
-            writer.write(line)
+        initial = session.export_log()  # the setup (and anything resumed from --db)
+        if args.no_serve:
+            writer.write_all(initial)
         pipeline = Pipeline(detector, session, profile=profile, players=args.players, palette=palette,
                             fps=probe_fps(spec) or DEFAULT_FPS, script=script)
         remove_writer = session.add_listener(writer.on_event)
         remove_pipeline = session.add_listener(pipeline.on_event)
         try:
-            stats = pipeline.run(capture) if args.no_serve else _serve(args, session, pipeline, capture)
+            if args.no_serve:
+                stats = pipeline.run(capture)
+            else:
+                stats = _serve(args, session, pipeline, capture, lambda: writer.write_all(initial))
         finally:
             remove_writer()
             remove_pipeline()
@@ -458,7 +466,14 @@ def execute(
     return 0
 
 
-def _serve(args: argparse.Namespace, session: Session, pipeline: Pipeline, capture: Capture) -> PipelineStats:
+def _serve(
+    args: argparse.Namespace,
+    session: Session,
+    pipeline: Pipeline,
+    capture: Capture,
+    after_url: Callable[[], object] = lambda: None,
+) -> PipelineStats:
+    """Dashboard in this thread, pipeline in another; prints the URL, then the live log."""
     from referee.web.app import create_app, make_server
 
     token = args.token or secrets.token_urlsafe(12)
@@ -476,6 +491,7 @@ def _serve(args: argparse.Namespace, session: Session, pipeline: Pipeline, captu
     worker = threading.Thread(target=work, name="pipeline", daemon=True)
     host = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
     print(f"dashboard: http://{host}:{args.port}/  (admin token: {token})", flush=True)
+    after_url()
     worker.start()
     try:
         server.run()
