@@ -59,14 +59,16 @@ def legal_check(session: Session) -> Callable[[str], bool] | None:
     legal = getattr(session, "legal_now", None)
     if callable(legal):
         return legal  # type: ignore[no-any-return]
-    game = getattr(session, "_game", None)  # MatchSession keeps its Referee here
-    referee = getattr(game, "referee", None)
-    legal = getattr(referee, "legal_now", None)
-    if not callable(legal):
+    def live_referee() -> Any:
+        # MatchSession keeps its Referee here and replaces it on undo/correct: look it up each time.
+        return getattr(getattr(session, "_game", None), "referee", None)
+
+    if not callable(getattr(live_referee(), "legal_now", None)):
         return None
 
     def check(label: str) -> bool:
-        return bool(game.referee.legal_now(label))  # type: ignore[union-attr]  # re-read: replaced on undo
+        referee = live_referee()
+        return bool(referee.legal_now(label)) if referee is not None else True
 
     return check
 

@@ -258,3 +258,17 @@ def test_a_card_taken_back_undoes_its_play() -> None:
     # A take-back of a card that is not the last thing seen changes nothing.
     pipeline.submit({"type": "take_back", "card": "green_1", "seat": 1}, frame)
     assert [o["type"] for o in session.export_log()] == ["setup", "start"]
+
+
+def test_the_legality_check_follows_the_live_referee_after_an_undo() -> None:
+    from referee.pipeline import legal_check
+
+    session = MatchSession(Store(":memory:"), players=4)
+    check = legal_check(session)
+    assert check is not None
+    session.submit({"type": "start", "card": "red_5"}, source="operator")
+    assert check("red_9") and not check("blue_9")
+    session.submit({"type": "play", "card": "blue_5", "seat": 1}, source="camera")
+    assert check("blue_9")
+    session.undo()
+    assert check("red_9") and not check("blue_9")
