@@ -33,12 +33,23 @@ from referee.cards import DECKS
 from referee.rules import ObservationError
 from referee.session import Event, MatchSession, RefereeFailure
 from referee.store import StoreError
+from referee.web.hands import (
+    DetectorLoader,
+    DetectorUnavailable,
+    HandReader,
+    ImageError,
+    image_from_multipart,
+    model_loader,
+    palette_for,
+)
 
 __all__ = ["EventHub", "create_app", "make_server", "serve"]
 
 log = logging.getLogger(__name__)
 
 MJPEG_BOUNDARY = "frame"
+#: The largest hand photo accepted (bytes).
+MAX_PHOTO_BYTES = 8 * 1024 * 1024
 _STATIC_TYPES = {".css": "text/css; charset=utf-8", ".js": "text/javascript; charset=utf-8",
                  ".jpg": "image/jpeg", ".png": "image/png", ".svg": "image/svg+xml"}
 
@@ -157,6 +168,26 @@ class EventOut(BaseModel):
 class OkOut(BaseModel):
     ok: bool = True
     event_id: int
+
+
+class HandCardOut(BaseModel):
+    label: str
+    confidence: float
+    colour_confidence: float
+    xyxy: list[float]
+
+
+class HandPhotoOut(BaseModel):
+    """The cards proposed for one seat's hand from a photo (submitted only with ``submit=true``)."""
+
+    seat: int
+    cards: list[str]
+    detections: list[HandCardOut]
+    width: int
+    height: int
+    backs: int
+    duplicates: int
+    submitted: EventOut | None = None
 
 
 # Static assets, loaded once.
@@ -295,13 +326,20 @@ def create_app(
     max_stream_fps: float = 15.0,
     sse_buffer: int = 256,
     sse_keepalive_s: float = 15.0,
+    hand_detector: DetectorLoader | None = None,
+    max_photo_bytes: int = MAX_PHOTO_BYTES,
 ) -> FastAPI:
-    """The web app for ``session``; ``token`` guards the controls (random if not given)."""
+    """The web app for ``session``; ``token`` guards the controls (random if not given).
+
+    ``hand_detector`` builds the detector that reads hands from photos (given the deck's colours;
+    default: the shipped ONNX model, loaded on the first photo).
+    """
     admin_token = token or secrets.token_urlsafe(16)
     assets = _load_assets()
     hub = EventHub(session, buffer_size=sse_buffer, keepalive_s=sse_keepalive_s)
     labels = sorted({label for deck in DECKS.values() for label in deck.labels()})
     frame_interval = 1.0 / max(max_stream_fps, 0.1)
+    hands = HandReader(hand_detector or model_loader())
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -479,6 +517,49 @@ def create_app(
         session.set_names(body.names)
         return OkOut(event_id=session.last_event_id)
 
+    @app.post("/api/hands/photo", response_model=HandPhotoOut, dependencies=admin)
+    async def hand_photo(
+        request: Request,
+        seat: Annotated[int, Query(ge=0, le=15)],
+        submit: bool = False,
+    ) -> HandPhotoOut:
+        """Propose a seat's hand from a photo (JPEG/PNG body or multipart field ``image``)."""
+        snap = session.snapshot()
+        players = int(snap.get("players") or 0)
+        if seat >= players:
+            raise HTTPException(status_code=422,
+                                detail=f"seat {seat} out of range for {players} players")
+        data = await _read_upload(request, max_photo_bytes)
+        palette = palette_for(snap.get("options"))
+        try:
+            proposal = await asyncio.to_thread(hands.read, data, palette)
+        except ImageError as exc:
+            raise HTTPException(status_code=400, detail=str(exc)) from None
+        except DetectorUnavailable as exc:
+            log.warning("hand photo: %s", exc)
+            raise HTTPException(status_code=503,
+                                detail=f"no card detector available: {exc}") from None
+        found = proposal.detections
+        out = HandPhotoOut(
+            seat=seat, cards=proposal.cards, width=proposal.width, height=proposal.height,
+            backs=proposal.backs, duplicates=proposal.duplicates,
+            detections=[
+                HandCardOut(label=label, confidence=round(float(found.confidence[i]), 4),
+                            colour_confidence=round(float(found.colour_confidence[i]), 4)
+                            if len(found.colour_confidence) else 1.0,
+                            xyxy=[round(float(v), 1) for v in found.xyxy[i]])
+                for i, label in enumerate(found.labels)
+            ],
+        )
+        if submit:
+            if not out.cards:
+                raise HTTPException(status_code=422,
+                                    detail="no cards found in the photo: nothing submitted")
+            event = session.submit_event({"type": "reveal", "seat": seat, "cards": out.cards},
+                                         source="photo")
+            out.submitted = event_out(event)
+        return out
+
     @app.get("/api/log", dependencies=admin)
     def export_log() -> Response:
         lines = "".join(json.dumps(o, separators=(",", ":")) + "\n" for o in session.export_log())
@@ -486,6 +567,36 @@ def create_app(
             "Content-Disposition": f'attachment; filename="match-{session.match_id}.jsonl"'})
 
     return app
+
+
+async def _read_upload(request: Request, limit: int) -> bytes:
+    """The uploaded image's bytes: the raw body (``image/*``) or a multipart field; 413 past
+    ``limit``, 415 for other content types."""
+    content_type = request.headers.get("content-type", "")
+    kind = content_type.split(";", 1)[0].strip().lower()
+    multipart = kind == "multipart/form-data"
+    if not (multipart or kind.startswith("image/") or kind == "application/octet-stream"):
+        raise HTTPException(status_code=415, detail=f"send the photo as image/jpeg, image/png or "
+                            f"multipart/form-data, not {kind or 'no content type'!r}")
+    too_big = HTTPException(status_code=413,
+                            detail=f"photo too large: at most {limit // (1024 * 1024)} MB")
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit + (64 * 1024 if multipart else 0):
+        raise too_big
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit + (64 * 1024 if multipart else 0):
+            raise too_big
+    if not multipart:
+        return bytes(body)
+    try:
+        data = image_from_multipart(content_type, bytes(body))
+    except ImageError as exc:
+        raise HTTPException(status_code=400, detail=str(exc)) from None
+    if len(data) > limit:
+        raise too_big
+    return data
 
 
 class _Server(uvicorn.Server):

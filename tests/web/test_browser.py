@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.web.conftest import TOKEN, LiveServer
+from referee.session import MatchSession
+from tests.web.conftest import TOKEN, LiveServer, live_server
+from tests.web.test_hands import HAND, FakeDetector, Loader, jpeg
 
 CHROMIUM = Path("/usr/bin/chromium")
 pytestmark = [
@@ -83,3 +85,35 @@ def test_an_alert_appears_on_the_dashboard_and_the_overlay(
     assert errors == []
     for name in ("dashboard.png", "overlay.png"):
         assert (tmp_path / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_hand_from_a_photo_fills_the_seat_field_and_scores(
+    session: MatchSession, tmp_path: Path
+) -> None:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    expect = sync_api.expect
+    expect.set_options(timeout=15_000)
+    photo = tmp_path / "hand.jpg"
+    photo.write_bytes(jpeg())
+    errors: list[str] = []
+    with live_server(session, hand_detector=Loader(FakeDetector(HAND))) as live, \
+            sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            page.goto(live.url + "/#token=" + TOKEN)
+            expect(page.locator("#conn")).to_have_text("live")
+            page.locator('input[data-photo-seat="2"]').set_input_files(str(photo))
+            field = page.locator('#score-form input[data-seat="2"]')
+            expect(field).to_have_value("blue_7 wild green_skip")
+            expect(page.locator("#result")).to_contain_text("3 card(s) proposed")
+            assert "reveal" not in {o["type"] for o in live.session.export_log()}
+            field.fill("blue_7 wild")  # the operator corrects the proposal, then scores
+            page.locator("#score-form button[type=submit]").click()
+            expect(page.locator("#result")).to_contain_text("Hands scored for 1 seat")
+            assert live.session.export_log()[-1] == {"type": "reveal", "seat": 2,
+                                                     "cards": ["blue_7", "wild"]}
+        finally:
+            browser.close()
+    assert errors == []

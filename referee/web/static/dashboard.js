@@ -27,11 +27,12 @@
     node.classList.toggle("error", !!isError);
   }
 
-  async function call(method, path, body) {
+  async function call(method, path, body, contentType) {
     const headers = { "X-Admin-Token": $("token").value.trim() };
-    if (body !== undefined) headers["Content-Type"] = "application/json";
+    if (body !== undefined) headers["Content-Type"] = contentType || "application/json";
+    const raw = body instanceof Blob;
     const response = await fetch(path, {
-      method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+      method, headers, body: body === undefined ? undefined : (raw ? body : JSON.stringify(body)),
     });
     let data = null;
     try { data = await response.json(); } catch (err) { data = null; }
@@ -222,8 +223,14 @@
     if (form.dataset.players !== String(players) || form.dataset.names !== (state.names || []).join("|")) {
       form.replaceChildren();
       for (let s = 0; s < players; s++) {
-        form.append(el("label", { class: "inline grow" }, seatName(state, s) + " ",
-          el("input", { "data-seat": String(s), list: "labels", placeholder: "cards left", spellcheck: "false" })));
+        const file = el("input", { type: "file", accept: "image/jpeg,image/png", hidden: "", "data-photo-seat": String(s) });
+        const button = el("button", { type: "button", class: "photo", title: "propose this hand from a photo of it (check it, then score)", text: "From photo" });
+        button.addEventListener("click", () => file.click());
+        file.addEventListener("change", () => { if (file.files.length) handFromPhoto(s, file.files[0]); file.value = ""; });
+        form.append(el("div", { class: "row hand-row" },
+          el("label", { class: "inline grow" }, seatName(state, s) + " ",
+            el("input", { "data-seat": String(s), list: "labels", placeholder: "cards left", spellcheck: "false" })),
+          button, file));
       }
       form.append(el("button", { type: "submit", text: "Score the hands" }));
       form.dataset.players = String(players);
@@ -262,6 +269,21 @@
     renderAlerts();
     renderScores();
     renderStatus();
+  }
+
+  // A photo of a hand laid out on the table: the detector proposes its cards for the operator to check.
+  async function handFromPhoto(seat, file) {
+    const who = seatName(state, seat);
+    say(who + ": reading the photo…");
+    try {
+      const result = await call("POST", "/api/hands/photo?seat=" + seat, file, file.type || "application/octet-stream");
+      const input = $("score-form").querySelector('input[data-seat="' + seat + '"]');
+      if (input) { input.value = result.cards.join(" "); input.focus(); }
+      const unsure = result.detections.filter((d) => d.confidence < 0.5 || d.colour_confidence < 0.6).map((d) => d.label);
+      say(who + ": " + result.cards.length + " card(s) proposed from the photo" +
+        (unsure.length ? " (unsure: " + unsure.join(", ") + ")" : "") + ". Check them, then score the hands.",
+        unsure.length > 0 || !result.cards.length);
+    } catch (err) { say(who + " photo: " + err.message, true); }
   }
 
   $("score-form").addEventListener("submit", async (e) => {

@@ -1,0 +1,174 @@
+"""Hands from a photo: decode an uploaded image, run the card detector, propose each seat's cards.
+
+At the end of a round the players lay their hands out on the table; the operator photographs one
+hand and the dashboard proposes its cards. Nothing is submitted here: the operator checks (or
+edits) the proposal and the dashboard posts the usual contract-2 ``reveal``.
+
+The detector is loaded lazily, once per deck palette (the colour of a coloured card is read from
+its pixels among the deck's colours), so the web app starts fast and a model that arrives later
+is picked up without a restart.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from email.parser import BytesParser
+from email.policy import HTTP
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from referee.cards import CLASSIC_COLOURS, Colour, find_deck
+from referee.vision.detections import Detections, Detector
+
+__all__ = ["DetectorLoader", "DetectorUnavailable", "HandProposal", "HandReader", "ImageError",
+           "decode_image", "dedupe", "image_from_multipart", "model_loader", "palette_for"]
+
+log = logging.getLogger(__name__)
+
+#: Builds a detector that reads colours among the given palette (the web app's injection point).
+DetectorLoader = Callable[[tuple[Colour, ...]], Detector]
+
+
+class ImageError(ValueError):
+    """The upload is not an image we can read."""
+
+
+class DetectorUnavailable(RuntimeError):
+    """No detector model can be loaded (missing file, broken model, onnxruntime missing)."""
+
+
+def model_loader(path: Path | str | None = None) -> DetectorLoader:
+    """A loader for the shipped ONNX model (default ``models/detector.onnx``) or ``path``."""
+
+    def load(palette: tuple[Colour, ...]) -> Detector:
+        try:
+            from referee.vision.detect import DetectorError, load_detector
+        except ImportError as exc:
+            raise DetectorUnavailable(f"the detector is not available: {exc}") from None
+        try:
+            return load_detector(path, palette=palette)
+        except (DetectorError, OSError) as exc:
+            raise DetectorUnavailable(str(exc)) from None
+
+    return load
+
+
+def palette_for(options: object) -> tuple[Colour, ...]:
+    """The colours of the deck named in a snapshot's ``options`` (classic when unknown)."""
+    deck = options.get("deck") if isinstance(options, dict) else None
+    if not isinstance(deck, str):
+        return CLASSIC_COLOURS
+    try:
+        return tuple(find_deck(deck).colours) or CLASSIC_COLOURS
+    except (KeyError, ValueError):
+        return CLASSIC_COLOURS
+
+
+def image_from_multipart(content_type: str, body: bytes) -> bytes:
+    """The first file (or the field named ``image``/``file``) of a ``multipart/form-data`` body."""
+    message = BytesParser(policy=HTTP).parsebytes(
+        b"Content-Type: " + content_type.encode("latin-1") + b"\r\n\r\n" + body
+    )
+    if not message.is_multipart():
+        raise ImageError("malformed multipart body: no boundary")
+    for part in message.iter_parts():
+        name = part.get_param("name", header="content-disposition")
+        if part.get_filename() or name in ("image", "file"):
+            payload = part.get_payload(decode=True)
+            if isinstance(payload, bytes):
+                return payload
+    raise ImageError("the multipart body holds no file: send the photo as the field 'image'")
+
+
+def decode_image(data: bytes) -> npt.NDArray[np.uint8]:
+    """A BGR image from JPEG/PNG/... bytes, decoded in memory; ImageError if it is not one."""
+    import cv2
+
+    if not data:
+        raise ImageError("empty upload: send a JPEG or PNG photo of the hand")
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    if image is None or image.ndim != 3 or image.size == 0:
+        raise ImageError(f"cannot decode the upload ({len(data)} bytes) as an image: "
+                         "send a JPEG or PNG photo")
+    return np.ascontiguousarray(image, dtype=np.uint8)
+
+
+def dedupe(detections: Detections, *, iou: float = 0.5, inside: float = 0.85) -> Detections:
+    """Keep one box per card: the detector's NMS is per class, so one card read as two classes
+    leaves two boxes. A box is dropped when it overlaps a more confident one by ``iou`` or lies
+    ``inside`` (share of the smaller box) within it. The rest come back left to right."""
+    if len(detections) == 0:
+        return detections
+    boxes = detections.xyxy.astype(np.float64)
+    areas = np.clip(boxes[:, 2] - boxes[:, 0], 0, None) * np.clip(boxes[:, 3] - boxes[:, 1], 0, None)
+    keep: list[int] = []
+    for i in np.argsort(-detections.confidence, kind="stable"):
+        duplicate = False
+        for j in keep:
+            w = min(boxes[i, 2], boxes[j, 2]) - max(boxes[i, 0], boxes[j, 0])
+            h = min(boxes[i, 3], boxes[j, 3]) - max(boxes[i, 1], boxes[j, 1])
+            inter = max(w, 0.0) * max(h, 0.0)
+            union = areas[i] + areas[j] - inter
+            smaller = min(areas[i], areas[j])
+            if (union > 0 and inter / union > iou) or (smaller > 0 and inter / smaller > inside):
+                duplicate = True
+                break
+        if not duplicate:
+            keep.append(int(i))
+    kept = detections[keep]
+    order = np.lexsort((kept.center[:, 1], kept.center[:, 0]))
+    return kept[order.astype(np.int64)]
+
+
+@dataclass(frozen=True)
+class HandProposal:
+    """The cards proposed for one hand: ``detections`` are the kept boxes, left to right."""
+
+    detections: Detections
+    width: int
+    height: int
+    backs: int  # face-down cards seen (not scored)
+    duplicates: int  # boxes dropped as a second reading of a card already kept
+
+    @property
+    def cards(self) -> list[str]:
+        return list(self.detections.labels)
+
+
+class HandReader:
+    """Reads hands from photos with a detector loaded on first use (once per palette)."""
+
+    def __init__(self, loader: DetectorLoader) -> None:
+        self._loader = loader
+        self._detectors: dict[tuple[Colour, ...], Detector] = {}
+        self._lock = threading.Lock()
+
+    def detector(self, palette: Sequence[Colour]) -> Detector:
+        """The detector for ``palette``; DetectorUnavailable (not cached) when it cannot load."""
+        key = tuple(palette)
+        with self._lock:
+            found = self._detectors.get(key)
+            if found is None:
+                found = self._loader(key)
+                log.info("hand detector loaded for %s", "/".join(c.value for c in key))
+                self._detectors[key] = found
+            return found
+
+    def read(self, data: bytes, palette: Sequence[Colour]) -> HandProposal:
+        """Decode ``data`` and propose the hand's cards (faces only, one per card)."""
+        image = decode_image(data)
+        detector = self.detector(palette)
+        found = detector.detect(image)
+        if len(found) and not found.labels:
+            raise DetectorUnavailable("the detector gives no card labels (contract 1)")
+        is_face = np.array([label != "back" for label in found.labels], dtype=np.bool_)
+        faces = found[is_face]
+        kept = dedupe(faces)
+        height, width = image.shape[:2]
+        return HandProposal(kept, int(width), int(height), backs=int((~is_face).sum()),
+                            duplicates=len(faces) - len(kept))

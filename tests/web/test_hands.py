@@ -1,0 +1,282 @@
+"""Hands from a photo: upload, detector (a double here), proposal, optional reveal, errors."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+import cv2
+import httpx
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+from referee.cards import CLASSIC_COLOURS, Card, Colour, find_deck
+from referee.session import MatchSession
+from referee.store import Store
+from referee.vision.detections import Detections, Detector
+from referee.web.app import create_app
+from referee.web.hands import DetectorLoader, DetectorUnavailable, dedupe, model_loader
+from tests.web.conftest import AUTH, TestClient
+
+Box = tuple[float, float, float, float]
+
+
+class FakeDetector:
+    """A detector double: fixed boxes, scaled to the image it is given (so it must be decoded)."""
+
+    face_names = ("back",)
+
+    def __init__(self, found: Sequence[tuple[str, float, Box]]) -> None:
+        self.found = list(found)
+        self.images: list[tuple[int, ...]] = []
+
+    def detect(self, image: npt.NDArray[np.uint8]) -> Detections:
+        self.images.append(image.shape)
+        h, w = image.shape[:2]
+        xyxy = np.array([[x1 * w, y1 * h, x2 * w, y2 * h] for _, _, (x1, y1, x2, y2) in self.found],
+                        np.float32).reshape(-1, 4)
+        return Detections(xyxy, np.array([c for _, c, _ in self.found], np.float32),
+                          np.zeros(len(self.found), np.int64), tuple(lb for lb, _, _ in self.found),
+                          np.full(len(self.found), 0.9, np.float32))
+
+
+class Loader:
+    """Counts loads and records the palettes asked for; fails ``failures`` times first."""
+
+    def __init__(self, detector: Detector, failures: int = 0) -> None:
+        self.detector = detector
+        self.failures = failures
+        self.palettes: list[tuple[Colour, ...]] = []
+
+    def __call__(self, palette: tuple[Colour, ...]) -> Detector:
+        self.palettes.append(palette)
+        if self.failures:
+            self.failures -= 1
+            raise DetectorUnavailable("no detector model at models/detector.onnx")
+        return self.detector
+
+
+# A hand laid out right to left, with a face-down card and one card read twice (two classes).
+HAND = [
+    ("green_skip", 0.91, (0.70, 0.2, 0.85, 0.8)),
+    ("wild", 0.88, (0.40, 0.2, 0.55, 0.8)),
+    ("blue_7", 0.95, (0.05, 0.2, 0.20, 0.8)),
+    ("blue_1", 0.40, (0.06, 0.21, 0.21, 0.79)),  # the same card as blue_7, less sure
+    ("back", 0.90, (0.88, 0.2, 0.99, 0.8)),
+]
+
+
+def jpeg(width: int = 320, height: int = 200) -> bytes:
+    image = np.full((height, width, 3), 90, np.uint8)
+    cv2.rectangle(image, (20, 40), (60, 160), (0, 0, 255), -1)
+    ok, data = cv2.imencode(".jpg", image)
+    assert ok
+    return bytes(data)
+
+
+def three_seats(**options: object) -> MatchSession:
+    match = MatchSession(Store(":memory:"), players=3, options=options)
+    match.submit({"type": "start", "card": "red_5"})
+    return match
+
+
+@pytest.fixture
+def detector() -> FakeDetector:
+    return FakeDetector(HAND)
+
+
+@pytest.fixture
+def loader(detector: FakeDetector) -> Loader:
+    return Loader(detector)
+
+
+@pytest.fixture
+def hands_client(session: MatchSession, loader: Loader) -> Iterator[TestClient]:
+    with TestClient(create_app(session, token=AUTH["X-Admin-Token"], hand_detector=loader)) as tc:
+        yield tc
+
+
+def post_photo(client: TestClient, data: bytes, seat: int = 0, content_type: str = "image/jpeg",
+               query: str = "") -> httpx.Response:
+    response: httpx.Response = client.post(
+        f"/api/hands/photo?seat={seat}{query}", content=data,
+        headers={**AUTH, "Content-Type": content_type})
+    return response
+
+
+@pytest.mark.parametrize("headers", [{}, {"X-Admin-Token": "wrong"}])
+def test_a_photo_needs_the_token(hands_client: TestClient, loader: Loader,
+                                 headers: dict[str, str]) -> None:
+    response = hands_client.post("/api/hands/photo?seat=0", content=jpeg(),
+                                 headers={**headers, "Content-Type": "image/jpeg"})
+    assert response.status_code == 401
+    assert "admin token required" in response.json()["detail"]
+    assert loader.palettes == []
+
+
+def test_the_detector_proposes_the_hand_without_submitting(
+    hands_client: TestClient, session: MatchSession, detector: FakeDetector, loader: Loader
+) -> None:
+    before = session.export_log()
+    response = hands_client.post("/api/hands/photo?seat=2", content=jpeg(320, 200),
+                                 headers={**AUTH, "Content-Type": "image/jpeg"})
+    assert response.status_code == 200, response.text
+    body = response.json()
+    # Left to right, the face-down card left out, the second reading of blue_7 dropped.
+    assert body["cards"] == ["blue_7", "wild", "green_skip"]
+    assert (body["seat"], body["backs"], body["duplicates"]) == (2, 1, 1)
+    assert (body["width"], body["height"]) == (320, 200) and detector.images == [(200, 320, 3)]
+    first = body["detections"][0]
+    assert first["label"] == "blue_7" and first["confidence"] == pytest.approx(0.95, abs=1e-3)
+    assert first["xyxy"] == pytest.approx([0.05 * 320, 0.2 * 200, 0.2 * 320, 0.8 * 200], abs=0.1)
+    assert body["submitted"] is None
+    assert session.export_log() == before
+    assert loader.palettes == [CLASSIC_COLOURS]
+
+
+def test_a_png_and_a_multipart_upload_read_the_same(hands_client: TestClient) -> None:
+    ok, png = cv2.imencode(".png", np.zeros((60, 80, 3), np.uint8))
+    assert ok
+    raw = post_photo(hands_client, bytes(png), content_type="image/png").json()
+    form = hands_client.post("/api/hands/photo?seat=0", headers=AUTH,
+                             files={"image": ("hand.png", bytes(png), "image/png")})
+    assert form.status_code == 200, form.text
+    assert form.json() == raw and raw["cards"] == ["blue_7", "wild", "green_skip"]
+    assert (raw["width"], raw["height"]) == (80, 60)
+
+
+def test_submit_records_a_reveal_that_the_referee_scores(detector: FakeDetector) -> None:
+    match = three_seats(hand_size=1)
+    match.submit({"type": "play", "card": "red_9", "seat": 1})  # seat 1 goes out
+    with TestClient(create_app(match, token=AUTH["X-Admin-Token"],
+                               hand_detector=Loader(detector))) as client:
+        first = post_photo(client, jpeg(), seat=0, query="&submit=true").json()
+        assert first["submitted"]["kind"] == "observation"
+        detector.found = [("yellow_draw2", 0.8, (0.1, 0.1, 0.3, 0.9))]
+        second = post_photo(client, jpeg(), seat=2, query="&submit=true").json()
+    hands = first["cards"] + second["cards"]
+    points = sum(Card.from_label(label).points() for label in hands)
+    [round_end] = [o for o in second["submitted"]["outputs"] if o["type"] == "round_end"]
+    assert (round_end["winner"], round_end["points"]) == (1, points)
+    assert match.snapshot()["scores"][1] == points
+    reveals = [s for s in match.store.observations(match.match_id)
+               if s.observation["type"] == "reveal"]
+    assert [(s.source, s.observation["seat"], s.observation["cards"]) for s in reveals] == [
+        ("photo", 0, first["cards"]), ("photo", 2, ["yellow_draw2"])]
+
+
+def test_submit_with_no_cards_found_records_nothing(hands_client: TestClient,
+                                                    session: MatchSession,
+                                                    detector: FakeDetector) -> None:
+    detector.found = [("back", 0.9, (0.1, 0.1, 0.3, 0.9))]
+    before = session.export_log()
+    response = post_photo(hands_client, jpeg(), query="&submit=true")
+    assert response.status_code == 422
+    assert "no cards found" in response.json()["detail"]
+    assert session.export_log() == before
+
+
+@pytest.mark.parametrize(("data", "content_type", "status", "message"), [
+    (b"\xff\xd8\xff\xe0 not really a jpeg", "image/jpeg", 400, "cannot decode"),
+    (jpeg()[:200], "image/jpeg", 400, "cannot decode"),
+    (b"", "image/png", 400, "empty upload"),
+    (jpeg(), "application/json", 415, "image/jpeg"),
+    (jpeg(), "text/plain", 415, "image/jpeg"),
+    (b"--x\r\n\r\n--x--", "multipart/form-data; boundary=x", 400, "no file"),
+])
+def test_bad_uploads_get_a_clear_4xx_and_nothing_changes(
+    hands_client: TestClient, session: MatchSession, detector: FakeDetector, data: bytes,
+    content_type: str, status: int, message: str,
+) -> None:
+    before = session.export_log()
+    response = post_photo(hands_client, data, content_type=content_type, query="&submit=true")
+    assert response.status_code == status
+    assert message in response.json()["detail"]
+    assert detector.images == [] and session.export_log() == before
+
+
+@pytest.mark.parametrize("seat", ["3", "-1", "x"])
+def test_a_seat_outside_the_table_is_refused(hands_client: TestClient, seat: str) -> None:
+    response = hands_client.post(f"/api/hands/photo?seat={seat}", content=jpeg(),
+                                 headers={**AUTH, "Content-Type": "image/jpeg"})
+    assert response.status_code == 422
+    assert "seat" in str(response.json()["detail"])
+
+
+def test_an_oversized_photo_is_refused_with_413(session: MatchSession, loader: Loader) -> None:
+    app = create_app(session, token=AUTH["X-Admin-Token"], hand_detector=loader,
+                     max_photo_bytes=10_000)
+    with TestClient(app) as client:
+        big = jpeg(1200, 900) + bytes(10_000)
+        response = post_photo(client, big)
+        assert response.status_code == 413
+        assert "too large" in response.json()["detail"]
+        multi = client.post("/api/hands/photo?seat=0", headers=AUTH,
+                            files={"image": ("h.jpg", big, "image/jpeg")})
+        assert multi.status_code == 413
+        chunked = client.post("/api/hands/photo?seat=0", content=iter([big[:6000], big[6000:]]),
+                              headers={**AUTH, "Content-Type": "image/jpeg"})
+        assert "content-length" not in chunked.request.headers
+        assert chunked.status_code == 413
+        assert post_photo(client, jpeg(64, 48)).status_code == 200
+    assert loader.palettes == [CLASSIC_COLOURS]
+
+
+def test_the_default_limit_is_8_mb(hands_client: TestClient) -> None:
+    response = post_photo(hands_client, bytes(8 * 1024 * 1024 + 1))
+    assert response.status_code == 413
+
+
+def test_a_missing_model_is_a_503_and_is_retried(session: MatchSession, tmp_path: Path) -> None:
+    app = create_app(session, token=AUTH["X-Admin-Token"],
+                     hand_detector=model_loader(tmp_path / "detector.onnx"))
+    with TestClient(app) as client:
+        response = post_photo(client, jpeg())
+        assert response.status_code == 503
+        detail = response.json()["detail"]
+        assert detail.startswith("no card detector available") and "detector.onnx" in detail
+    flaky = Loader(FakeDetector(HAND), failures=1)
+    with TestClient(create_app(session, token=AUTH["X-Admin-Token"], hand_detector=flaky)) as client:
+        assert post_photo(client, jpeg()).status_code == 503
+        for _ in range(2):
+            assert post_photo(client, jpeg()).status_code == 200
+    assert len(flaky.palettes) == 2  # one failed load, then loaded once and kept
+
+
+def test_the_detector_reads_colours_of_the_deck_in_play(detector: FakeDetector) -> None:
+    loader = Loader(detector)
+    match = MatchSession(Store(":memory:"), rules="lb", players=3)
+    with TestClient(create_app(match, token=AUTH["X-Admin-Token"], hand_detector=loader)) as client:
+        assert post_photo(client, jpeg()).status_code == 200
+    assert loader.palettes == [find_deck("lb").colours]
+
+
+def _boxes(rows: Sequence[tuple[str, float, Box]]) -> Detections:
+    return FakeDetector(rows).detect(np.zeros((1, 1, 3), np.uint8))
+
+
+@pytest.mark.parametrize(("rows", "kept"), [
+    ([], []),
+    ([("red_1", 0.9, (0.0, 0.0, 0.2, 0.5))], ["red_1"]),
+    # Side by side, touching: two cards.
+    ([("red_1", 0.9, (0.2, 0.0, 0.4, 0.5)), ("red_2", 0.8, (0.0, 0.0, 0.2, 0.5))],
+     ["red_2", "red_1"]),
+    # Fanned, half overlapping: still two cards.
+    ([("red_1", 0.9, (0.0, 0.0, 0.2, 0.5)), ("red_2", 0.8, (0.1, 0.0, 0.3, 0.5))],
+     ["red_1", "red_2"]),
+    # The same card read as two classes: the surer reading stays.
+    ([("red_1", 0.6, (0.0, 0.0, 0.2, 0.5)), ("red_7", 0.9, (0.01, 0.0, 0.21, 0.5))], ["red_7"]),
+    # A box inside another (a corner index read as a card): dropped.
+    ([("wild", 0.9, (0.0, 0.0, 0.2, 0.5)), ("red_7", 0.5, (0.0, 0.0, 0.05, 0.1))], ["wild"]),
+])
+def test_dedupe_keeps_one_box_per_card_left_to_right(
+    rows: list[tuple[str, float, Box]], kept: list[str]
+) -> None:
+    assert list(dedupe(_boxes(rows)).labels) == kept
+
+
+def test_model_loader_builds_the_onnx_detector_lazily() -> None:
+    load: DetectorLoader = model_loader(Path("/nonexistent/detector.onnx"))
+    with pytest.raises(DetectorUnavailable, match="no detector model at"):
+        load(CLASSIC_COLOURS)
