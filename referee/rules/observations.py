@@ -31,6 +31,8 @@ __all__ = [
     "Uno",
     "card_from_label",
     "intern_card",
+    "known_card",
+    "known_colour",
     "parse_observation",
 ]
 
@@ -179,6 +181,13 @@ def card_from_label(label: object, field_name: str = "card") -> Card:
 
 
 _COLOURS: dict[str, Colour] = {c.value: c for c in Colour}
+
+#: Lookups for the referee's fast path (see ``Referee.observe``), which judges well-formed dicts
+#: without building an observation: a label parsed before -> its (interned) card, a colour's exact
+#: name -> the colour. Both give None for anything else, which the parsers then judge (and reject
+#: with a clear error).
+known_card: Callable[[str], Card | None] = _CARD_CACHE.get
+known_colour: Callable[[str], Colour | None] = _COLOURS.get
 
 
 def _colour(value: object, field_name: str) -> Colour:

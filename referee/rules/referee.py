@@ -67,6 +67,8 @@ from referee.rules.observations import (
     Uno,
     card_from_label,
     intern_card,
+    known_card,
+    known_colour,
     parse_observation,
 )
 from referee.rules.presets import RuleOptions, find_preset
@@ -273,6 +275,16 @@ class Referee:
 
         Raises :class:`ObservationError` on bad input, leaving the state unchanged.
         """
+        if type(obs) is dict and self.players:
+            # Fast path: parsing and building the observation took about half of the time spent
+            # here, so a well-formed play, draw, pass or uno dict is judged straight from its fields.
+            # Anything else (a new label, an odd value, an error to report) takes the general path.
+            kind = obs.get("type")
+            fast = _FAST_PATHS.get(kind) if type(kind) is str else None
+            if fast is not None:
+                out: list[Line] = []
+                if fast(self, obs, out):
+                    return out
         if isinstance(obs, dict):
             kind = obs.get("type")
             parser = PARSERS.get(kind) if type(kind) is str else None
@@ -289,9 +301,72 @@ class Referee:
             kind = obs.get("type") if isinstance(obs, dict) else type(obs).__name__
             raise ObservationError(f"{kind!r} observation before any setup")
         self._t = parsed.t
-        out: list[Line] = []
+        out = []
         _HANDLERS[type(parsed)](self, parsed, out)
         return out
+
+    # -- the fast path: well-formed dicts ---------------------------------------------------------
+    # Each accepts exactly the dicts its parser (referee.rules.observations) would turn into the same
+    # values, checks them all before touching the state, and returns False for anything else (the
+    # general path then parses, judges, or raises the parser's clear error).
+    # tests/rules/test_fast_path.py holds the two paths to the same lines and errors.
+
+    def _fast_play(self, obs: dict[str, Any], out: list[Line]) -> bool:
+        label = obs.get("card")
+        card = known_card(label) if type(label) is str else None
+        colour = obs.get("color")
+        named = known_colour(colour) if type(colour) is str else None
+        seat = obs.get("seat")
+        target = obs.get("target")
+        t = obs.get("t")
+        players = self.players
+        if (
+            card is None
+            or (named is None and colour is not None)
+            or not (seat is None or (type(seat) is int and 0 <= seat < players))
+            or not (target is None or (type(target) is int and 0 <= target < players))
+            or not (t is None or type(t) is float)
+        ):
+            return False
+        self._t = t
+        self._play(card, seat, named, target, out)
+        return True
+
+    def _fast_draw(self, obs: dict[str, Any], out: list[Line]) -> bool:
+        count = obs.get("count", 1)
+        seat = obs.get("seat")
+        t = obs.get("t")
+        if (
+            not (type(count) is int and 1 <= count <= 200)
+            or not (seat is None or (type(seat) is int and 0 <= seat < self.players))
+            or not (t is None or type(t) is float)
+        ):
+            return False
+        self._t = t
+        self._draw(seat, count, out)
+        return True
+
+    def _fast_pass(self, obs: dict[str, Any], out: list[Line]) -> bool:
+        seat = obs.get("seat")
+        t = obs.get("t")
+        if not (seat is None or (type(seat) is int and 0 <= seat < self.players)) or not (
+            t is None or type(t) is float
+        ):
+            return False
+        self._t = t
+        self._pass(seat, out)
+        return True
+
+    def _fast_uno(self, obs: dict[str, Any], out: list[Line]) -> bool:
+        seat = obs.get("seat")
+        t = obs.get("t")
+        if not (seat is None or (type(seat) is int and 0 <= seat < self.players)) or not (
+            t is None or type(t) is float
+        ):
+            return False
+        self._t = t
+        self._uno(seat, out)
+        return True
 
     # -- output helpers -------------------------------------------------------------------------
     def _alert(self, out: list[Line], code: str, seat: int, penalty: int, message: str) -> None:
@@ -448,8 +523,7 @@ class Referee:
             self.counts[seat] = max(count + delta, 0)
 
     # -- play -----------------------------------------------------------------------------------
-    def _play(self, obs: Play, out: list[Line]) -> None:
-        card = obs.card
+    def _play(self, card: Card, seat: int | None, named: Colour | None, target: int | None, out: list[Line]) -> None:
         value = card.value
         if self.round_over:
             self._info(out, f"play of {card.label} after the round ended ignored")
@@ -457,9 +531,10 @@ class Referee:
         if value == "back":
             self._info(out, "face-down card on the pile ignored")
             return
-        if obs.color is not None and obs.color not in self.deck.colours:
-            raise ObservationError(f"color {obs.color.value!r} is not in the {self.deck.name} deck")
-        seat = obs.seat if obs.seat is not None else self.turn
+        if named is not None and named not in self.deck.colours:
+            raise ObservationError(f"color {named.value!r} is not in the {self.deck.name} deck")
+        if seat is None:
+            seat = self.turn
         if self.eliminated and seat in self.eliminated:
             self._info(out, f"seat {seat} is out of the match; play of {card.label} ignored")
             return
@@ -571,7 +646,7 @@ class Referee:
             left -= 1
             self.counts[seat] = left
         self.top = card
-        self.colour = obs.color if value in _WILD_VALUES else card.colour
+        self.colour = named if value in _WILD_VALUES else card.colour
         self.top_doubtful = not possible
         if value == "wild_draw4":
             victim = self.next_seat(seat)
@@ -603,7 +678,7 @@ class Referee:
         else:
             self.turn = self.next_seat(seat)
         if opts.seven_zero and not self.round_over and value in ("0", "7"):
-            self._seven_zero(seat, value, obs.target, out)
+            self._seven_zero(seat, value, target, out)
             left = self.counts[seat]
         if left is not None and left >= 2:
             self.uno_called[seat] = False
@@ -673,12 +748,9 @@ class Referee:
         self._info(out, f"seat {seat} swaps hands with seat {target}")
 
     # -- other observations ---------------------------------------------------------------------
-    def _draw(self, obs: Draw, out: list[Line]) -> None:
-        if self.pending_draw and self.draw_victim is not None:
-            seat = obs.seat if obs.seat is not None else self.draw_victim
-        else:
-            seat = obs.seat if obs.seat is not None else self.turn
-        count = obs.count
+    def _draw(self, seat: int | None, count: int, out: list[Line]) -> None:
+        if seat is None:
+            seat = self.draw_victim if self.pending_draw and self.draw_victim is not None else self.turn
         if not self.draws_seen:
             self.draws_seen = True
             self._update_counts_known()
@@ -710,8 +782,9 @@ class Referee:
                     self.skipped_seat = seat
                     self.turn = self.next_seat(seat)
 
-    def _pass(self, obs: Pass, out: list[Line]) -> None:
-        seat = obs.seat if obs.seat is not None else self.turn
+    def _pass(self, seat: int | None, out: list[Line]) -> None:
+        if seat is None:
+            seat = self.turn
         if self.round_over or seat != self.turn:
             return
         if self.uno_watch is not None:
@@ -731,8 +804,9 @@ class Referee:
             self._info(out, f"colour for {top.label} changed from {self.colour.value} to {colour.value}")
         self.colour = colour
 
-    def _uno(self, obs: Uno, out: list[Line]) -> None:
-        seat = obs.seat if obs.seat is not None else self.last_player
+    def _uno(self, seat: int | None, out: list[Line]) -> None:
+        if seat is None:
+            seat = self.last_player
         if seat is None:
             return
         count = self.counts[seat]
@@ -932,12 +1006,37 @@ def _interned_copies(deck: DeckSpec) -> dict[Card, int]:
     return copies
 
 
+def _judge_play(referee: Referee, obs: Play, out: list[Line]) -> None:
+    referee._play(obs.card, obs.seat, obs.color, obs.target, out)
+
+
+def _judge_draw(referee: Referee, obs: Draw, out: list[Line]) -> None:
+    referee._draw(obs.seat, obs.count, out)
+
+
+def _judge_pass(referee: Referee, obs: Pass, out: list[Line]) -> None:
+    referee._pass(obs.seat, out)
+
+
+def _judge_uno(referee: Referee, obs: Uno, out: list[Line]) -> None:
+    referee._uno(obs.seat, out)
+
+
+#: observation type -> its fast path for well-formed dicts (see Referee.observe)
+_FAST_PATHS: dict[str, Callable[[Referee, dict[str, Any], list[Line]], bool]] = {
+    "play": Referee._fast_play,
+    "draw": Referee._fast_draw,
+    "pass": Referee._fast_pass,
+    "uno": Referee._fast_uno,
+}
+
+#: parsed observation type -> what judges it (the hot handlers take fields, see Referee.observe)
 _HANDLERS: dict[type, Callable[[Referee, Any, list[Line]], None]] = {
-    Play: Referee._play,
-    Draw: Referee._draw,
-    Pass: Referee._pass,
+    Play: _judge_play,
+    Draw: _judge_draw,
+    Pass: _judge_pass,
     ColorNamed: Referee._colour_named,
-    Uno: Referee._uno,
+    Uno: _judge_uno,
     Start: Referee._start,
     Challenge: Referee._challenge,
     Reveal: Referee._reveal,
