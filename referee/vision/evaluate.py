@@ -26,7 +26,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from referee.cards import FACE_CLASSES, Card, CardError
+from referee.cards import CLASSIC_COLOURS, FACE_CLASSES, Card, CardError, Colour
 from referee.vision.detect import OnnxDetector, UltralyticsDetector, load_detector
 from referee.vision.detections import Detections
 
@@ -330,7 +330,11 @@ def evaluate(data: Path, model: Path | None = None, *, imgsz: int | None = None,
     if data.is_dir() and (data / "data.yaml").is_file():
         data = data / "data.yaml"
     if data.is_file():
-        detector = load_detector(model, imgsz=imgsz, conf=conf)
+        # Read colours against every palette the dataset labels (classic, plus orange/violet if present).
+        names = load_yolo_dataset(data).names
+        colours = {Card.from_label(n).colour for n in names if _names_mode(names) == "label"}
+        palette = [c for c in Colour if c in colours] or list(CLASSIC_COLOURS)
+        detector = load_detector(model, imgsz=imgsz, conf=conf, palette=palette)
         return evaluate_yolo(detector, data, limit)
     detector = load_detector(model, imgsz=imgsz, conf=0.25 if conf < 0.25 else conf)
     return evaluate_folders(detector, data, limit)
