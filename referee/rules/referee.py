@@ -346,7 +346,10 @@ class Referee:
         self._draw(seat, count, out)
         return True
 
-    def _fast_pass(self, obs: dict[str, Any], out: list[Line]) -> bool:
+    def _fast_seat_only(
+        self, obs: dict[str, Any], out: list[Line], action: Callable[[Referee, int | None, list[Line]], None]
+    ) -> bool:
+        """Fast path of an observation that carries nothing but a seat (``pass``, ``uno``)."""
         seat = obs.get("seat")
         t = obs.get("t")
         if not (seat is None or (type(seat) is int and 0 <= seat < self.players)) or not (
@@ -354,19 +357,14 @@ class Referee:
         ):
             return False
         self._t = t
-        self._pass(seat, out)
+        action(self, seat, out)
         return True
 
+    def _fast_pass(self, obs: dict[str, Any], out: list[Line]) -> bool:
+        return self._fast_seat_only(obs, out, Referee._pass)
+
     def _fast_uno(self, obs: dict[str, Any], out: list[Line]) -> bool:
-        seat = obs.get("seat")
-        t = obs.get("t")
-        if not (seat is None or (type(seat) is int and 0 <= seat < self.players)) or not (
-            t is None or type(t) is float
-        ):
-            return False
-        self._t = t
-        self._uno(seat, out)
-        return True
+        return self._fast_seat_only(obs, out, Referee._uno)
 
     # -- output helpers -------------------------------------------------------------------------
     def _alert(self, out: list[Line], code: str, seat: int, penalty: int, message: str) -> None:
