@@ -171,7 +171,19 @@ def latency(detector: Detector, video: Path, landings: Sequence[Landing]) -> dic
     seats_right = 0
     cards = [(obs, captured, verdict) for obs, captured, verdict in stats.verdicts
              if obs.get("type") in ("start", "play")]
-    for landing, (obs, captured, verdict) in zip(landings, cards, strict=False):
+    # Pair each landing with the first card observed in its own time slot (from half a slide before
+    # it settles until the next card's slot), so a missed or extra card cannot shift every later pair.
+    slack = SLIDE_FRAMES // 2
+    for i, landing in enumerate(landings):
+        end = landings[i + 1].settle_frame - slack if i + 1 < len(landings) else math.inf
+        match = next(
+            ((obs, captured, verdict) for obs, captured, verdict in cards
+             if landing.settle_frame - slack <= int(obs["frame_index"]) < end),
+            None,
+        )
+        if match is None:
+            continue
+        obs, captured, verdict = match
         # The capture clock's zero: a frame's arrival time minus its place in the video.
         t0 = captured - int(obs["frame_index"]) / FPS
         latencies.append((verdict - (t0 + landing.settle_frame / FPS)) * 1000)
