@@ -477,9 +477,11 @@ def _serve(
 ) -> PipelineStats:
     """Dashboard in this thread, pipeline in another; prints the URL, then the live log."""
     from referee.web.app import create_app, make_server
+    from referee.web.hands import model_loader
 
     token = args.token or secrets.token_urlsafe(12)
-    app = create_app(session, token=token)  # type: ignore[arg-type]
+    # Hands photographed at the round's end are read by the same model as the pile.
+    app = create_app(session, token=token, hand_detector=model_loader(args.model))  # type: ignore[arg-type]
     server = make_server(app, args.host, args.port, log_level="warning")
     stop = threading.Event()
 
