@@ -349,13 +349,11 @@ def _palette(rules: str, options: Mapping[str, Any]) -> tuple[Colour, ...]:
 
 
 def _load_detector(model: Path | None, palette: Sequence[Colour]) -> Detector:
-    try:
-        from referee.vision.detect import DetectorError, load_detector
-    except ImportError as exc:
-        raise CommandError(f"the detector is not available: {exc}") from None
+    from referee.vision.detect import DetectorError, load_detector
+
     try:
         return load_detector(model, palette=palette)
-    except (DetectorError, OSError) as exc:
+    except DetectorError as exc:
         raise CommandError(str(exc)) from None
 
 

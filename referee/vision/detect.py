@@ -245,8 +245,17 @@ def load_detector(
     conf: float = 0.25,
     palette: Sequence[Colour] = CLASSIC_COLOURS,
 ) -> OnnxDetector | UltralyticsDetector:
-    """The detector for ``path`` (default ``models/detector.onnx``): ONNX or ultralytics by suffix."""
+    """The detector for ``path`` (default ``models/detector.onnx``): ONNX or ultralytics by suffix.
+
+    Anything that stops the model from loading (no file, a corrupt file, a backend package that is not
+    installed) is a :class:`DetectorError`, so callers handle one exception.
+    """
     model_path = Path(path) if path is not None else DEFAULT_MODEL
-    if model_path.suffix == ".pt":
-        return UltralyticsDetector(model_path, imgsz=imgsz, conf=conf, palette=palette)
-    return OnnxDetector(model_path, imgsz=imgsz, conf=conf, palette=palette)
+    try:
+        if model_path.suffix == ".pt":
+            return UltralyticsDetector(model_path, imgsz=imgsz, conf=conf, palette=palette)
+        return OnnxDetector(model_path, imgsz=imgsz, conf=conf, palette=palette)
+    except ImportError as exc:
+        raise DetectorError(f"the detector backend for {model_path} is not installed: {exc}") from None
+    except OSError as exc:
+        raise DetectorError(f"cannot read detector model {model_path}: {exc}") from None

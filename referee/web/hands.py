@@ -46,13 +46,11 @@ def model_loader(path: Path | str | None = None) -> DetectorLoader:
     """A loader for the shipped ONNX model (default ``models/detector.onnx``) or ``path``."""
 
     def load(palette: tuple[Colour, ...]) -> Detector:
-        try:
-            from referee.vision.detect import DetectorError, load_detector
-        except ImportError as exc:
-            raise DetectorUnavailable(f"the detector is not available: {exc}") from None
+        from referee.vision.detect import DetectorError, load_detector
+
         try:
             return load_detector(path, palette=palette)
-        except (DetectorError, OSError) as exc:
+        except DetectorError as exc:
             raise DetectorUnavailable(str(exc)) from None
 
     return load
