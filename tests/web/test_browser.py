@@ -53,13 +53,15 @@ def test_an_alert_appears_on_the_dashboard_and_the_overlay(
             expect(alert).to_be_visible()
             expect(alert.locator(".alert-who")).to_have_text("Bob")
             expect(alert.locator(".alert-penalty")).to_have_text("+2 cards")
-            expect(alert.locator(".alert-message")).to_contain_text("blue_7")
+            # The referee's 0-based "seat 1" is shown by the name the page gives that seat.
+            expect(alert.locator(".alert-message")).to_contain_text("Bob played blue_7")
             expect(page.locator("#top-card")).to_have_text("7")
             expect(page.locator("#colour")).to_have_text("blue")
 
             expect(overlay.locator("#banner")).to_be_visible()
             expect(overlay.locator("#banner-code")).to_have_text("Illegal card")
             expect(overlay.locator("#banner-who")).to_have_text("Bob")
+            expect(overlay.locator("#banner-message")).to_contain_text("Bob played blue_7")
             expect(overlay.locator("#colour")).to_have_text("blue")
 
             # A control by its keyboard shortcut: Cy (seat 3, key 3) calls UNO.

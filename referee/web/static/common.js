@@ -53,6 +53,11 @@ const UNO = (() => {
     return names[seat] || "Seat " + (seat + 1);
   }
 
+  /** A referee message with its 0-based "seat N" mentions shown as the page names seats ("Ann", "Seat 3"). */
+  function seatText(state, message) {
+    return (message || "").replace(/\bseat (\d+)('s)?/g, (_, n, own) => seatName(state, Number(n)) + (own || ""));
+  }
+
   function alertTitle(code) {
     return ALERT_TITLES[code] || (code || "alert").replaceAll("_", " ");
   }
@@ -89,5 +94,5 @@ const UNO = (() => {
     } };
   }
 
-  return { el, cardFace, seatName, alertTitle, follow, parseLabel };
+  return { el, cardFace, seatName, seatText, alertTitle, follow, parseLabel };
 })();

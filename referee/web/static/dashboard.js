@@ -2,7 +2,7 @@
 "use strict";
 
 (() => {
-  const { el, cardFace, seatName, alertTitle } = UNO;
+  const { el, cardFace, seatName, seatText, alertTitle } = UNO;
   const $ = (id) => document.getElementById(id);
   let state = null;
   let alerts = [];        // newest last; each carries the seq of the observation that caused it
@@ -192,7 +192,7 @@
           el("strong", { text: alertTitle(alert.code) }),
           el("span", { class: "alert-who", text: who }),
           el("span", { class: "alert-penalty", text: penalty })),
-        el("p", { class: "alert-message", text: alert.message || "" }));
+        el("p", { class: "alert-message", text: seatText(state, alert.message) }));
       list.append(item);
     }
     $("alert-count").textContent = String(alerts.length);

@@ -2,7 +2,7 @@
 "use strict";
 
 (() => {
-  const { el, cardFace, seatName, alertTitle } = UNO;
+  const { el, cardFace, seatName, seatText, alertTitle } = UNO;
   const $ = (id) => document.getElementById(id);
   const params = new URLSearchParams(location.search);
   const bannerSeconds = Math.max(1, Number(params.get("banner")) || 6);
@@ -37,7 +37,7 @@
     $("banner-code").textContent = alertTitle(alert.code);
     $("banner-who").textContent = seatName(state, alert.seat);
     $("banner-penalty").textContent = alert.penalty_cards ? "+" + alert.penalty_cards : "";
-    $("banner-message").textContent = alert.message || "";
+    $("banner-message").textContent = seatText(state, alert.message);
     banner.hidden = false;
     banner.classList.remove("fading");
     setTimeout(() => banner.classList.add("fading"), bannerSeconds * 1000);
