@@ -479,7 +479,7 @@ def evaluate_game(
         "draw_seat_accuracy": _ratio(sum(w.get("seat") == s.get("seat") for w, s in draw_hits), len(draw_hits)),
         "alerts": alerts,
         "confirm_delays_ms": [round(d, 1) for d in delays],
-        "missed": [w for w, s in cards if s is None],
+        "missed": [w for w, s in [*cards, *draws] if s is None],
         "extra": [x for x in seen if x.get("type") in ("start", "play", "draw")
                   and not any(s is x for _, s in [*hits, *draw_hits])],
         "wrong": [(w, s) for w, s in [*hits, *draw_hits]

@@ -50,7 +50,7 @@ def test_parse(label: str, colour: Colour | None, value: str) -> None:
      "red_3/2", "red_1/11", "draw2", "blue_draw4", "back_red"],
 )
 def test_parse_rejects(label: str) -> None:
-    with pytest.raises(CardError, match="card label|colour|value"):
+    with pytest.raises(CardError, match=r"card label|colour|value"):
         Card.from_label(label)
 
 

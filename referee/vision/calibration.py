@@ -283,6 +283,11 @@ class CalibrationProfile:
                 best, best_d = s, d
         return best
 
+    def nearest_seat(self, point: Point) -> int:
+        """The seat whose position is nearest ``point`` (camera pixels)."""
+        return min(range(len(self.seats)),
+                   key=lambda s: math.hypot(point[0] - self.seats[s][0], point[1] - self.seats[s][1]))
+
     def mask(self, quad: Quad | None, shape: tuple[int, int], scale: float = 1.0) -> npt.NDArray[np.bool_]:
         """Boolean mask of ``quad`` (in profile pixels) on an image of ``shape`` (h, w)."""
         out = np.zeros(shape, np.uint8)

@@ -25,6 +25,7 @@ from (the seat, from the direction it entered the pile zone), hands reaching int
 from __future__ import annotations
 
 import logging
+import math
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -35,13 +36,16 @@ import numpy as np
 import numpy.typing as npt
 
 from referee.cards import BLACK_VALUES, CLASSIC_COLOURS, Colour
-from referee.vision.calibration import CalibrationProfile
+from referee.vision.calibration import CalibrationProfile, Point
 from referee.vision.detections import Detections
 
 log = logging.getLogger(__name__)
 
 Box = npt.NDArray[np.float32]
 Mask = npt.NDArray[np.bool_]
+_DILATE = np.ones((3, 3), np.uint8)
+#: Share of the frame unlike the background above which the camera moved (arms cover ~10%).
+_MAX_FOREGROUND = 0.3
 Observation = dict[str, Any]
 
 
@@ -529,6 +533,8 @@ class _Episode:
     touched: bool = False
     seat: int | None = None
     in_zone: int = 0
+    #: Where the arm reaching into the zone comes from (see :meth:`MotionDetector._arm_root`).
+    roots: list[tuple[float, float]] = field(default_factory=list)
 
 
 class MotionDetector:
@@ -578,37 +584,81 @@ class MotionDetector:
             profile.mask(profile.stock, shape, scale=1.8) if profile.stock is not None else None
         )
         self._prev: npt.NDArray[np.uint8] | None = None
+        #: The table without hands (a slow running average of still pixels): arms stand out whole against it.
+        self._background: npt.NDArray[np.float32] | None = None
+        self._foreground: Mask = np.zeros((self.size[1], self.size[0]), bool)
         self._prev_pile: npt.NDArray[np.uint8] | None = None
         self._pile_ep: _Episode | None = None
         self._stock_ep: _Episode | None = None
         self._seat: int | None = None
         self._frame = 0
 
-    def _gray(self, image: npt.NDArray[np.uint8], size: tuple[int, int]) -> npt.NDArray[np.uint8]:
+    @property
+    def foreground(self) -> Mask:
+        """This frame's pixels (at the detector's low resolution) unlike the table without hands."""
+        return self._foreground
+
+    def _small(self, image: npt.NDArray[np.uint8], size: tuple[int, int]) -> npt.NDArray[np.uint8]:
         # Linear sampling costs by output size (area averaging a 720p frame costs ~10x more); the
         # blur below does the anti-aliasing that matters for differencing.
         small = cv2.resize(image, size, interpolation=cv2.INTER_LINEAR)
-        gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
-        out: npt.NDArray[np.uint8] = cv2.GaussianBlur(gray, (5, 5), 0)
+        out: npt.NDArray[np.uint8] = cv2.GaussianBlur(small, (5, 5), 0)
+        return out
+
+    @staticmethod
+    def _grey(small: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+        out: npt.NDArray[np.uint8] = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
         return out
 
     def _moving(self, gray: npt.NDArray[np.uint8], prev: npt.NDArray[np.uint8] | None) -> Mask:
-        if prev is None:
-            return np.zeros(gray.shape, bool)
+        """Frame-to-frame change in brightness (colour would make a shaking camera's coloured edges
+        flicker)."""
+        if prev is None or prev.shape != gray.shape:
+            return np.zeros(gray.shape[:2], bool)
         moving: Mask = cv2.absdiff(gray, prev) > self.threshold
         return moving
+
+    def _subtract(self, small: npt.NDArray[np.uint8]) -> Mask:
+        """Pixels whose colour differs from the background's (in colour: a dark arm on a dark cloth
+        has the cloth's brightness); the background learns still pixels quickly and anything that
+        stays (a card put down, a resting hand) slowly."""
+        frame = small.astype(np.float32)
+        shape = frame.shape[:2]
+        if self._background is None or self._background.shape != frame.shape:
+            self._background = frame
+            return np.zeros(shape, bool)
+        # The background follows the light (a lamp switched on, a cloud): per-channel gains from the
+        # medians, which hands and cards covering part of the frame do not move.
+        channels = frame.reshape(-1, frame.shape[-1]) if frame.ndim == 3 else frame.reshape(-1, 1)
+        before = self._background.reshape(channels.shape)
+        self._background *= ((np.median(channels, axis=0) + 1.0) / (np.median(before, axis=0) + 1.0)).reshape(
+            (-1,) if frame.ndim == 3 else ()
+        ).astype(np.float32)
+        diff = np.abs(frame - self._background)
+        if diff.ndim == 3:
+            diff = diff.max(axis=-1)
+        foreground: Mask = diff > self.threshold
+        if float(foreground.mean()) > _MAX_FOREGROUND:
+            # Far more than a few arms: the camera moved. Learn the new view fast.
+            self._background += 0.5 * (frame - self._background)
+            return np.zeros(shape, bool)
+        rate = np.where(foreground, 0.005, 0.05).astype(np.float32)
+        self._background += (rate[..., None] if frame.ndim == 3 else rate) * (frame - self._background)
+        return foreground
 
     def update(self, frame: npt.NDArray[np.uint8], pile_view: npt.NDArray[np.uint8]) -> MotionSample:
         """One frame (camera pixels) and its top-down pile view -> what moved."""
         self._frame += 1
-        gray = self._gray(frame, self.size)
+        small = self._small(frame, self.size)
+        gray = self._grey(small)
         moving = self._moving(gray, self._prev)
         self._prev = gray
+        self._foreground = self._subtract(small)
         ph, pw = pile_view.shape[:2]
         pile_small = (96, max(8, round(96 * ph / pw)))
-        pile_gray = self._gray(pile_view, pile_small)
-        pile_mask = self._moving(pile_gray, self._prev_pile)
-        self._prev_pile = pile_gray
+        pile_now = self._grey(self._small(pile_view, pile_small))
+        pile_mask = self._moving(pile_now, self._prev_pile)
+        self._prev_pile = pile_now
 
         global_change = bool(moving.mean() > 0.5)
         if global_change:
@@ -622,13 +672,15 @@ class MotionDetector:
             # A draw ends when the hand leaves the stock itself, so it reaches the referee before
             # whatever the operator says next.
             self._stock_ep, stock_ended = self._step(
-                self._stock_ep, moving, self.stock_near, self.stock_zone, self.stock_quiet_frames, end_on_zone=True
+                self._stock_ep, moving, self.stock_near, self.stock_zone, self.stock_quiet_frames,
+                end_on_zone=True, reach=True,
             )
             if (
                 stock_ended is not None
                 and stock_ended.touched
-                and stock_ended.frames >= self.min_draw_frames
                 and stock_ended.in_zone >= self.min_draw_in_zone
+                # A hand that moved little there (it held still on the deck) is seen by its arm.
+                and (stock_ended.frames >= self.min_draw_frames or len(stock_ended.roots) >= 2)
             ):
                 draws = (stock_ended.seat,)
                 draw_started = (self._frame - stock_ended.start_frame,)
@@ -638,24 +690,32 @@ class MotionDetector:
 
     def _step(
         self, ep: _Episode | None, moving: Mask, near: Mask, zone: Mask, quiet_frames: int,
-        *, end_on_zone: bool = False,
+        *, end_on_zone: bool = False, reach: bool = False,
     ) -> tuple[_Episode | None, _Episode | None]:
         """Advance a zone's episode; returns (current episode, episode that just ended).
 
         An episode runs while there is motion near the zone; with ``end_on_zone``, once it has
         reached into the zone it ends when the zone itself has been still for ``quiet_frames``.
+        ``reach``: the seat is where the arm comes from rather than the side the hand came in by
+        (a zone off to one side, like the stock, sees several seats' hands come in from one side).
         """
         active_px = moving & near
         active = active_px.sum() >= max(3, self.min_pixels * near.sum())
-        in_zone = int((moving & zone).sum()) >= 3
+        # A hand holding still in the zone does not move, but its arm still stands out.
+        root = self._arm_root(self._foreground, zone) if reach else None
+        in_zone = int((moving & zone).sum()) >= 3 or root is not None
         if ep is None:
-            if not active:
+            if not active and root is None:
                 return None, None
             ep = _Episode(self._frame)
         if in_zone:
             ep.touched = True
             ep.in_zone += 1
-        going_on = in_zone if (end_on_zone and ep.touched) else active
+        if root is not None and len(ep.roots) < self.entry_frames:
+            ep.roots.append(root)
+            rx, ry = np.mean(ep.roots, axis=0)
+            ep.seat = self.profile.nearest_seat((float(rx), float(ry)))
+        going_on = in_zone if (end_on_zone and ep.touched) else active or root is not None
         if active:
             ep.frames += 1
             if len(ep.entry) < self.entry_frames:
@@ -664,7 +724,8 @@ class MotionDetector:
                 cx, cy = np.mean(ep.entry, axis=0)
                 centre = np.asarray(np.nonzero(zone)).mean(axis=1)[::-1] / self.scale if zone.any() else None
                 origin = None if centre is None else (float(centre[0]), float(centre[1]))
-                ep.seat = self.profile.seat_towards((float(cx), float(cy)), origin)
+                if not ep.roots:
+                    ep.seat = self.profile.seat_towards((float(cx), float(cy)), origin)
         if going_on:
             ep.quiet = 0
             return ep, None
@@ -672,3 +733,24 @@ class MotionDetector:
         if ep.quiet >= quiet_frames:
             return None, ep
         return ep, None
+
+    def _arm_root(self, foreground: Mask, zone: Mask) -> Point | None:
+        """Camera pixels of the far end of the foreground blob that reaches into ``zone``: the
+        shoulder end of the arm, which is at its player's seat. ``None`` when the blob stays near the
+        zone (no arm to follow)."""
+        if not (foreground & zone).any():
+            return None
+        grown = cv2.dilate(foreground.astype(np.uint8), _DILATE)
+        count, labels = cv2.connectedComponents(grown)
+        touching = np.unique(labels[zone & (grown > 0)])
+        touching = touching[touching > 0]
+        if count < 2 or not touching.size:
+            return None
+        ys, xs = np.nonzero(np.isin(labels, touching))
+        zy, zx = np.nonzero(zone)
+        cx, cy = float(zx.mean()), float(zy.mean())
+        far = int(np.argmax((xs - cx) ** 2 + (ys - cy) ** 2))
+        reach = math.hypot(float(xs[far]) - cx, float(ys[far]) - cy)
+        if reach < 2.0 * math.sqrt(float(zone.sum()) / math.pi):  # not much longer than the zone is wide
+            return None
+        return float(xs[far]) / self.scale, float(ys[far]) / self.scale

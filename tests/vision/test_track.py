@@ -298,6 +298,51 @@ def test_motion_in_the_stock_zone_is_a_draw_by_seat() -> None:
     assert draws == [3]
 
 
+CLOTH = (50, 95, 40)  # BGR: a dark green cloth...
+ARM = (30, 50, 110)  # ...and a dark arm of the same brightness: only colour tells them apart
+
+
+@pytest.mark.parametrize(("shoulder", "seat"), [((0, 120), 1), ((150, 0), 2), ((319, 150), 3)])
+def test_a_draw_belongs_to_the_seat_the_arm_comes_from(shoulder: tuple[int, int], seat: int) -> None:
+    """The stock off in a corner: seats 1 and 2 both reach it from its left, so where the hand came
+    into the stock's neighbourhood says little; the far end of the arm says whose it is. The arm
+    slides in fast, rests still on the deck (no frame-to-frame motion), and leaves."""
+    pile = ((100.0, 80.0), (180.0, 80.0), (180.0, 170.0), (100.0, 170.0))
+    stock = ((240.0, 10.0), (290.0, 10.0), (290.0, 70.0), (240.0, 70.0))
+    seats = ((150.0, 235.0), (5.0, 120.0), (150.0, 5.0), (315.0, 120.0))
+    profile = CalibrationProfile((320, 240), pile, seats, stock=stock)
+    motion = MotionDetector(profile, fps=15, width=80)
+    cv2 = pytest.importorskip("cv2")
+    draws: list[int | None] = []
+    hand = np.array([265.0, 40.0])
+    reach = [0.0] * 5 + [0.5, 1.0] + [1.0] * 10 + [0.5] + [0.0] * 8
+    for k in reach:
+        image = np.full((240, 320, 3), CLOTH, np.uint8)
+        if k:
+            tip = np.array(shoulder) + k * (hand - np.array(shoulder))
+            cv2.line(image, shoulder, (int(tip[0]), int(tip[1])), ARM, 16)
+        draws += motion.update(image, image[80:170, 100:180]).draws
+    assert draws == [seat]
+
+
+def test_the_background_follows_the_light() -> None:
+    """A lamp warming up over a second changes every pixel a little each frame, the bright ones
+    most: no part of the table may stand out as an arm would (here a paper by the stock)."""
+    pile = ((100.0, 80.0), (180.0, 80.0), (180.0, 170.0), (100.0, 170.0))
+    stock = ((240.0, 10.0), (290.0, 10.0), (290.0, 70.0), (240.0, 70.0))
+    seats = ((150.0, 235.0), (5.0, 120.0), (150.0, 5.0), (315.0, 120.0))
+    motion = MotionDetector(CalibrationProfile((320, 240), pile, seats, stock=stock), fps=15, width=80)
+    table = np.full((240, 320, 3), CLOTH, np.float64)
+    table[0:60, 0:290] = 150  # a grey paper reaching to the stock, a fifth of the view
+    draws: list[int | None] = []
+    for k in [0.0] * 5 + [i / 15 for i in range(16)] + [1.0] * 30:
+        gains = np.array([1.0, 1 + 0.15 * k, 1 + 0.3 * k])  # brighter and warmer (BGR)
+        image = np.clip(table * gains, 0, 255).astype(np.uint8)
+        draws += motion.update(image, image[80:170, 100:180]).draws
+        assert motion.foreground.mean() < 0.01
+    assert draws == []
+
+
 def test_a_light_switched_on_is_no_hand() -> None:
     profile = CalibrationProfile.whole_frame(320, 240)
     motion = MotionDetector(profile, width=80)
