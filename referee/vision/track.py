@@ -155,6 +155,9 @@ class Candidate:
     confidence: list[float] = field(default_factory=list)
     #: Boxes of the steady frames: the card's pose is their mean.
     boxes: list[Box] = field(default_factory=list)
+    #: Read like the top card, in another pose on it, with nothing else on it: an identical card
+    #: laid square on the top one, or the top one partly hidden (it needs longer and no arm there).
+    identical: bool = False
 
     @property
     def pose(self) -> Box:
@@ -191,6 +194,8 @@ class MotionSample:
     disturbed: bool = True
     #: For each draw, how many frames ago its hand first came near the stock.
     draw_started: tuple[int, ...] = ()
+    #: An arm reaches into the pile zone now (moving or holding still).
+    arm_over_pile: bool = False
 
     def fraction_in(self, xyxy: Box) -> float:
         """Share of ``xyxy`` (top-down pile pixels) that moved."""
@@ -233,6 +238,8 @@ class PileTracker:
         self._motion_frames: deque[int] | None = None
         self._first_frame: int | None = None
         self._known_boxes: list[Box] = []
+        self._identical_boxes: list[Box] = []
+        self._arm_over_pile = False
 
     def reset(self, expect_start: bool = True) -> None:
         """A new round: the pile is gathered; the next card is the start card."""
@@ -274,6 +281,7 @@ class PileTracker:
                 self._motion_frames.append(frame_index)
         if not fresh:
             return out
+        self._arm_over_pile = motion is not None and motion.arm_over_pile
         blocked_frame = motion is not None and motion.global_change
         unknown = self._match_known(detections, motion, blocked_frame)
         self._veto_misreads()
@@ -321,6 +329,8 @@ class PileTracker:
         full: set[int] = set()
         unknown = []
         self._known_boxes = []
+        self._identical_boxes = []
+        like_top: list[tuple[Box, str, float, float]] = []
         # A card buried for a while cannot show up again, except the one under a top card that is
         # gone (a take-back): an identical card in its place is a new card on top.
         top_gone = bool(recent) and recent[-1].missing > 0
@@ -341,6 +351,15 @@ class PileTracker:
                 if iou(box, recent[match].xyxy) >= self.config.same_pose_iou:
                     full.add(match)
                     self._known_boxes.append(recent[match].xyxy)
+                elif match == last:
+                    like_top.append(row)
+        if like_top and last not in full:
+            # The top card's label in another pose on it, and no other card on it: the top card
+            # partly hidden, or an identical card laid square on it. Both, until time tells.
+            top_box = recent[last].xyxy
+            if not any(iou(row[0], top_box) > 0.05 for row in unknown):
+                unknown.extend(like_top)
+                self._identical_boxes = [row[0] for row in like_top]
         for k, card in enumerate(recent):
             card.in_full_view = k in full
             if k in seen:
@@ -401,7 +420,8 @@ class PileTracker:
             if i in used_rows:
                 continue
             box, label, conf, cc = row
-            cand = Candidate(anchor=box, box=box, first_frame=frame_index, seat=seat, first_t=t)
+            cand = Candidate(anchor=box, box=box, first_frame=frame_index, seat=seat, first_t=t,
+                             identical=any(box is b for b in self._identical_boxes))
             if not blocked_frame and (motion is None or motion.fraction_in(box) < cfg.motion_block):
                 cand.hits = 1
                 cand.vote(label, conf, cc)
@@ -416,6 +436,7 @@ class PileTracker:
         ready = [
             c for c in self.candidates
             if c.hits >= cfg.min_hits and c.misses == 0 and c.votes and self._came_with_a_hand(c)
+            and (not c.identical or (c.hits >= 2 * cfg.min_hits and not self._arm_over_pile))
         ]
         if not ready:
             return []
@@ -686,7 +707,8 @@ class MotionDetector:
                 draw_started = (self._frame - stock_ended.start_frame,)
         over = self._pile_ep is not None and self._pile_ep.quiet == 0
         disturbed = bool((moving & self.pile_zone).any()) or over
-        return MotionSample(pile_mask, (pw, ph), self._seat, over, False, draws, disturbed, draw_started)
+        arm = self._arm_root(self._foreground, self.pile_zone) is not None
+        return MotionSample(pile_mask, (pw, ph), self._seat, over, False, draws, disturbed, draw_started, arm)
 
     def _step(
         self, ep: _Episode | None, moving: Mask, near: Mask, zone: Mask, quiet_frames: int,

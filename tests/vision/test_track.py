@@ -135,6 +135,35 @@ def test_two_identical_cards_in_a_row_are_two_plays() -> None:
     assert [o["card"] for _, o in feed.out] == ["red_7", "red_7"]
 
 
+SQUARE_ON_A = (210.0, 160.0, 290.0, 280.0)  # a card's box inside A's: A turned, or A partly hidden
+
+
+def test_an_identical_card_laid_square_on_the_top_one_is_a_new_play() -> None:
+    """The second red 7 hides the first one entirely; its box lies inside the first one's (the first
+    one was turned more). Nothing else lies on the pile, and no arm is there: a new play."""
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    feed([card("red_7")], 10)
+    feed([], 3, MotionSample(disturbed=True))  # the hand lays it
+    feed([card("red_7", SQUARE_ON_A)], 2 * CFG.min_hits + 1, MotionSample(disturbed=False))
+    assert [o["card"] for _, o in feed.out] == ["red_7", "red_7"]
+
+
+def test_a_hand_resting_on_part_of_the_top_card_is_no_new_play() -> None:
+    """The same box, while an arm lies over the pile, then the top card whole again: one card."""
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    feed([card("red_7")], 10)
+    feed([card("red_7", SQUARE_ON_A)], 6 * CFG.min_hits, MotionSample(disturbed=True, arm_over_pile=True))
+    feed([card("red_7")], 10, MotionSample(disturbed=False))
+    assert [o["card"] for _, o in feed.out] == ["red_7"]
+
+
+def test_a_card_landing_on_the_top_one_does_not_make_its_visible_part_a_card() -> None:
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    feed([card("red_7")], 10)
+    feed([card("red_7", SQUARE_ON_A), card("blue_7", B)], 4 * CFG.min_hits)
+    assert [o["card"] for _, o in feed.out] == ["red_7", "blue_7"]
+
+
 def test_a_misread_that_keeps_coming_back_is_vetoed_by_the_card_showing_whole() -> None:
     feed = Feed(PileTracker(CFG, expect_start=False))
     feed([card("green_5")], 10)
