@@ -1,8 +1,9 @@
 """`referee train`: train the card detector with ultralytics from its yaml and export it to ONNX.
 
-Training is from scratch (``pretrained=False``: no weights can be downloaded here) on the generated
+Training from a yaml is from scratch (no weights can be downloaded here) on the generated
 dataset of :mod:`referee.synth`. Interrupted runs resume from ``last.pt``; a finished run can be
-continued from the committed ``models/detector.pt`` by passing it as ``--model``.
+continued from the committed ``models/detector.pt`` by passing it as ``--model`` (its weights are the
+start; the optimizer and schedule are new, so pass a fine-tuning ``--set lr0=...``).
 
 The shipped files are ``models/detector.pt`` (training/resume, ultralytics backend) and
 ``models/detector.onnx`` (run time, onnxruntime backend).
@@ -96,7 +97,9 @@ def train(
             project=str(RUNS_DIR),
             name=name,
             exist_ok=True,
-            pretrained=False,
+            # From a yaml: from scratch (nothing can be downloaded here). From a .pt: from its weights
+            # (ultralytics drops them when pretrained=False).
+            pretrained=str(model).endswith(".pt"),
             amp=False,
             plots=False,
             patience=0,
