@@ -339,10 +339,13 @@ class PileTracker:
             k for k in range(last, -1, -1)
             if k == last or recent[k].missing <= 2 * self.config.max_misses or (k == last - 1 and top_gone)
         ]
+        # A card uncovered by a take-back lies exactly where it was; anything else there is a new card.
+        uncovered = {k for k in showing if k != last and recent[k].missing > 2 * self.config.max_misses}
         for row in self._usable(detections):
             box, label, _, colour_conf = row
             match = next(
-                (k for k in showing if self._is_known(box, label, colour_conf, recent[k], top=k == last)), None
+                (k for k in showing if self._is_known(box, label, colour_conf, recent[k], top=k == last)
+                 and (k not in uncovered or iou(box, recent[k].xyxy) >= self.config.same_pose_iou)), None
             )
             if match is None:
                 unknown.append(row)
@@ -448,7 +451,7 @@ class PileTracker:
             self.candidates.remove(cand)
             label, extra = self._decide(cand)
             restored = self._restore(cand.anchor, label)
-            if restored:
+            if restored or self._reread_of_top(cand):
                 continue
             reads = frozenset(k for k, share in cand.ranked() if share >= 0.15)
             card = PileCard(label, cand.pose, cand.seat, frame_index, t, reads=reads)
@@ -470,6 +473,19 @@ class PileTracker:
             out.append(obs)
         del self.pile[: -self.config.memory * 2]
         return out
+
+    def _reread_of_top(self, cand: Candidate) -> bool:
+        """Another label in the top card's own pose, settled within half a take-back time of the top
+        card being believed: no hand can have laid a new card there that fast, so the detector changed
+        its mind about the top card. Its readings join the top card's (no new play)."""
+        top = self.top
+        if top is None or iou(cand.pose, top.xyxy) < self.config.same_pose_iou:
+            return False
+        if cand.first_frame - top.frame_index >= self.config.takeback_frames // 2:
+            return False
+        top.reads = top.reads | {label for label, share in cand.ranked() if share >= 0.15}
+        log.info("%s read again as %s in its own pose: no new card", top.label, cand.ranked()[0][0])
+        return True
 
     def _came_with_a_hand(self, cand: Candidate) -> bool:
         """Motion over the pile around the moment the card took its pose (a misread on a still pile

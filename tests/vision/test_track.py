@@ -164,6 +164,24 @@ def test_a_card_landing_on_the_top_one_does_not_make_its_visible_part_a_card() -
     assert [o["card"] for _, o in feed.out] == ["red_7", "blue_7"]
 
 
+def test_the_top_card_read_otherwise_right_after_it_settled_is_no_new_play() -> None:
+    """The detector reads the start card as green 9, then (the dealer's hand still about) as green 5
+    in the very same pose: a new card cannot have been laid there so soon."""
+    feed = Feed(PileTracker(CFG))
+    feed([card("green_9")], CFG.min_hits + 1)
+    feed([card("green_5", conf=0.5)], 3 * CFG.min_hits)
+    feed([card("green_9")], 5)
+    assert [(o["type"], o["card"]) for _, o in feed.out] == [("start", "green_9")]
+
+
+def test_another_card_in_the_same_pose_later_is_a_play() -> None:
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    feed([card("green_9")], CFG.min_hits + 1)
+    feed([], CFG.takeback_frames)  # a hand covers the pile while it lays the next card square on it
+    feed([card("green_5")], 2 * CFG.min_hits)
+    assert [o["card"] for _, o in feed.out] == ["green_9", "green_5"]
+
+
 def test_a_misread_that_keeps_coming_back_is_vetoed_by_the_card_showing_whole() -> None:
     feed = Feed(PileTracker(CFG, expect_start=False))
     feed([card("green_5")], 10)
@@ -201,6 +219,21 @@ def test_a_card_taken_back_uncovers_the_one_under_it() -> None:
     feed([card("blue_4", (200, 150, 240, 300)), card("blue_1", B)], 10)
     assert feed.types() == ["start", "play", "take_back", "play"]
     assert feed.out[-1][1]["card"] == "blue_1"
+
+
+def test_a_card_covering_the_top_near_an_older_one_read_alike_is_a_play() -> None:
+    """The wild draw four under the top card was once misread as a wild while it settled. A wild laid
+    over the top card (hiding it) near the old card's pose is a new card, not the old one uncovered:
+    a card uncovered by a take-back lies exactly where it was."""
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    feed([card("wild_draw4")], 2)
+    feed([card("wild", conf=0.6)], 2)
+    feed([card("wild_draw4")], 6)
+    feed([card("green_8", B)], 10)
+    feed([], 3)  # the hand
+    near_a = (215.0, 160.0, 315.0, 310.0)  # IoU ~0.66 with A, most of B under it
+    feed([card("wild", near_a)], 10)
+    assert [o["card"] for _, o in feed.out] == ["wild_draw4", "green_8", "wild"]
 
 
 def test_a_top_card_briefly_undetected_is_not_taken_back() -> None:
