@@ -387,6 +387,22 @@ def test_a_draw_belongs_to_the_seat_the_arm_comes_from(shoulder: tuple[int, int]
     assert draws == [seat]
 
 
+def test_a_shaking_camera_over_a_dark_deck_on_light_wood_is_no_draw() -> None:
+    """Camera shake moves the deck's high-contrast edges by a pixel or two, frame after frame."""
+    pile = ((100.0, 80.0), (180.0, 80.0), (180.0, 170.0), (100.0, 170.0))
+    stock = ((240.0, 10.0), (290.0, 10.0), (290.0, 70.0), (240.0, 70.0))
+    seats = ((150.0, 235.0), (5.0, 120.0), (150.0, 5.0), (315.0, 120.0))
+    motion = MotionDetector(CalibrationProfile((320, 240), pile, seats, stock=stock), fps=15)
+    table = np.full((260, 340, 3), (150, 190, 225), np.uint8)  # light wood (BGR)
+    table[25:75, 255:285] = (20, 20, 20)  # the deck's dark back
+    draws: list[int | None] = []
+    for i in range(72):  # bursts of shaking by a pixel, then still
+        dx, dy = (i % 2, (i // 2) % 2) if i % 12 < 6 else (0, 0)
+        image = np.ascontiguousarray(table[10 + dy:250 + dy, 10 + dx:330 + dx])
+        draws += motion.update(image, image[80:170, 100:180]).draws
+    assert draws == []
+
+
 def test_the_background_follows_the_light() -> None:
     """A lamp warming up over a second changes every pixel a little each frame, the bright ones
     most: no part of the table may stand out as an arm would (here a paper by the stock)."""
