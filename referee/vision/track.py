@@ -669,23 +669,24 @@ class MotionDetector:
             self._background = frame
             return np.zeros(shape, bool)
         # The background follows the light (a lamp switched on, a cloud): per-channel gains from the
-        # medians, which hands and cards covering part of the frame do not move.
+        # medians (of every 7th pixel), which hands and cards covering part of the frame do not move.
         channels = frame.reshape(-1, frame.shape[-1]) if frame.ndim == 3 else frame.reshape(-1, 1)
         before = self._background.reshape(channels.shape)
-        self._background *= ((np.median(channels, axis=0) + 1.0) / (np.median(before, axis=0) + 1.0)).reshape(
-            (-1,) if frame.ndim == 3 else ()
-        ).astype(np.float32)
+        gains = (np.median(channels[::7], axis=0) + 1.0) / (np.median(before[::7], axis=0) + 1.0)
+        self._background *= gains.reshape((-1,) if frame.ndim == 3 else ()).astype(np.float32)
         # Against the neighbourhood's extremes, as in :meth:`_moving`: a shaking camera is no arm.
-        diff = np.maximum(frame - cv2.dilate(self._background, _DILATE), cv2.erode(self._background, _DILATE) - frame)
+        diff = cv2.max(cv2.subtract(frame, cv2.dilate(self._background, _DILATE)),
+                       cv2.subtract(cv2.erode(self._background, _DILATE), frame))
         if diff.ndim == 3:
-            diff = diff.max(axis=-1)
+            diff = cv2.max(cv2.max(diff[..., 0], diff[..., 1]), diff[..., 2])
         foreground: Mask = diff > self.threshold
-        if float(foreground.mean()) > _MAX_FOREGROUND:
+        if np.count_nonzero(foreground) > _MAX_FOREGROUND * foreground.size:
             # Far more than a few arms: the camera moved. Learn the new view fast.
-            self._background += 0.5 * (frame - self._background)
+            cv2.accumulateWeighted(frame, self._background, 0.5)
             return np.zeros(shape, bool)
-        rate = np.where(foreground, 0.005, 0.05).astype(np.float32)
-        self._background += (rate[..., None] if frame.ndim == 3 else rate) * (frame - self._background)
+        still = (~foreground).astype(np.uint8)
+        cv2.accumulateWeighted(frame, self._background, 0.05, mask=still)
+        cv2.accumulateWeighted(frame, self._background, 0.005, mask=1 - still)
         return foreground
 
     def update(self, frame: npt.NDArray[np.uint8], pile_view: npt.NDArray[np.uint8]) -> MotionSample:
