@@ -621,6 +621,7 @@ class MotionDetector:
             profile.mask(profile.stock, shape, scale=1.8) if profile.stock is not None else None
         )
         self._prev: npt.NDArray[np.uint8] | None = None
+        self._zone_shapes: dict[int, tuple[float, float, float]] = {}
         #: The table without hands (a slow running average of still pixels): arms stand out whole against it.
         self._background: npt.NDArray[np.float32] | None = None
         self._foreground: Mask = np.zeros((self.size[1], self.size[0]), bool)
@@ -778,6 +779,15 @@ class MotionDetector:
             return None, ep
         return ep, None
 
+    def _zone_shape(self, zone: Mask) -> tuple[float, float, float]:
+        """Centre (x, y) and equal-area radius of a zone mask, in low-resolution pixels (the zones
+        are fixed: computed once each)."""
+        key = id(zone)
+        if key not in self._zone_shapes:
+            zy, zx = np.nonzero(zone)
+            self._zone_shapes[key] = (float(zx.mean()), float(zy.mean()), math.sqrt(float(zone.sum()) / math.pi))
+        return self._zone_shapes[key]
+
     def _arm_root(self, foreground: Mask, zone: Mask) -> Point | None:
         """Camera pixels of the far end of the foreground blob that reaches into ``zone``: the
         shoulder end of the arm, which is at its player's seat. ``None`` when the blob stays near the
@@ -791,10 +801,9 @@ class MotionDetector:
         if count < 2 or not touching.size:
             return None
         ys, xs = np.nonzero(np.isin(labels, touching))
-        zy, zx = np.nonzero(zone)
-        cx, cy = float(zx.mean()), float(zy.mean())
+        cx, cy, radius = self._zone_shape(zone)
         far = int(np.argmax((xs - cx) ** 2 + (ys - cy) ** 2))
         reach = math.hypot(float(xs[far]) - cx, float(ys[far]) - cy)
-        if reach < 1.5 * math.sqrt(float(zone.sum()) / math.pi):  # not past the zone's corners: no arm
+        if reach < 1.5 * radius:  # not past the zone's corners: no arm
             return None
         return float(xs[far]) / self.scale, float(ys[far]) / self.scale
