@@ -26,6 +26,16 @@ log = logging.getLogger(__name__)
 MODELS_DIR = yolo_env.PROJECT_ROOT / "models"
 RUNS_DIR = yolo_env.PROJECT_ROOT / "runs"
 
+#: Training settings any ``--set KEY=VALUE`` may override (``--set workers=16 --set amp=true`` on a GPU).
+DEFAULTS: dict[str, Any] = {
+    "workers": 2,
+    "amp": False,  # AMP's check downloads a model; on this CPU it would not help anyway
+    "plots": False,
+    "patience": 0,
+    "seed": 0,
+    "deterministic": False,
+}
+
 #: Augmentations for cards seen from above. No horizontal flips: a mirrored "2" or "7" never occurs
 #: on a real table. Hue shift is large because the classes are colour-blind faces (the colour is read
 #: from pixels afterwards): the model must not learn colour.
@@ -93,19 +103,13 @@ def train(
             imgsz=imgsz,
             batch=batch,
             device=device,
-            workers=2,
             project=str(RUNS_DIR),
             name=name,
             exist_ok=True,
             # From a yaml: from scratch (nothing can be downloaded here). From a .pt: from its weights
             # (ultralytics drops them when pretrained=False).
             pretrained=str(model).endswith(".pt"),
-            amp=False,
-            plots=False,
-            patience=0,
-            seed=0,
-            deterministic=False,
-            **{**AUGMENT, **(extra or {})},
+            **{**DEFAULTS, **AUGMENT, **(extra or {})},
         )
     best = run_dir / "weights" / "best.pt"
     if not best.exists():

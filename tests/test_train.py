@@ -56,3 +56,12 @@ def test_a_yaml_trains_from_scratch_and_a_checkpoint_from_its_weights(
     assert kwargs["lr0"] == 0.004 and kwargs["fliplr"] == 0.0  # overrides on top of the card augmentations
     assert (tmp_path / "models" / "detector.pt").read_bytes() == b"weights"
     assert summary["onnx"].endswith("detector.onnx")
+
+
+def test_every_default_can_be_overridden(recorder: type[RecordingYOLO], tmp_path: Path) -> None:
+    """On a GPU machine: more loader workers and mixed precision, without a duplicate-keyword crash."""
+    train_mod.train(tmp_path / "data.yaml", "models/detector.pt", epochs=1, imgsz=320, batch=128,
+                    device="0", extra=train_mod.parse_overrides(["workers=16", "amp=true"]))
+    (_, kwargs), = recorder.calls
+    assert kwargs["workers"] == 16 and kwargs["amp"] is True and kwargs["device"] == "0"
+    assert kwargs["plots"] is False  # the rest of the defaults stay

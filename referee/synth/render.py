@@ -288,7 +288,13 @@ def _symbol_parts(value: str, design: CardDesign, cx: float, cy: float, size: fl
             w, h = size * 0.3, size * 0.6
             return [(_card_icon(cx + size * 0.12, cy - size * 0.14, w, h, 0.3), fill),
                     (_card_icon(cx - size * 0.12, cy + size * 0.14, w, h, 0.3), fill)]
-        # Wild draw four: four small slanted cards overlapping in a diamond.
+        if design.kind == "classic" or design.wild_rotation % 2:
+            # The classic wild draw four: four wide slanted cards in two staggered rows.
+            w, h = size * 0.44, size * 0.22
+            offs = ((-0.17, -0.13), (0.19, -0.19), (-0.19, 0.13), (0.17, 0.07))
+            return [(_card_icon(cx + dx * size, cy + dy * size, w, h, -0.35), f"q{i}")
+                    for i, (dx, dy) in enumerate(offs)]
+        # Other printings: four small tall cards overlapping in a diamond.
         w, h = size * 0.26, size * 0.44
         offs = ((0.04, -0.2), (-0.17, -0.02), (0.19, 0.02), (-0.02, 0.2))
         return [(_card_icon(cx + dx * size, cy + dy * size, w, h, 0.3), f"q{i}")
@@ -348,12 +354,18 @@ def _layers(value: str, design_index: int) -> tuple[Mask, Layers]:
         parts = _symbol_parts(value, d, cx, cy, size)
     outline = max(1, d.outline)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * outline + 1, 2 * outline + 1))
+    # The little cards of draw-two and wild-draw-four faces are printed as cards: a white rim.
+    rim = value in ("draw2", "wild_draw4") and d.kind != "plain"
+    rim_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
     for part, slot in parts:
         if d.shadow:
             shadow = np.roll(cv2.dilate(part, kernel), (d.shadow, -d.shadow), axis=(0, 1))
             layers.append(("ink", shadow))
         if d.outline:
             layers.append(("ink", cv2.dilate(part, kernel)))
+        if rim:
+            layers.append(("white", part))
+            part = cv2.erode(part, rim_kernel)
         layers.append((slot, part))
     # Corner indices: top-left, and the same turned half a turn bottom-right.
     if value not in ("back", "blank"):
