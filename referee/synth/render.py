@@ -229,6 +229,38 @@ def _arrow(cx: float, cy: float, length: float, width: float, angle: float, bend
     return _polygon(pts @ rot.T + np.array([cx, cy]))
 
 
+def _hook_arrow(cx: float, cy: float, size: float, *, flip: bool) -> Mask:
+    """The classic reverse arrow: a fat head pointing up and right whose tail bends down, or the
+    same turned half a turn about (cx, cy) when ``flip``."""
+    size *= 1.15
+    u = np.array([[0.34, -0.27], [-0.04, -0.09], [-0.07, 0.05]]) * size  # tip, knee, tail end
+    head_dir = (u[0] - u[1]) / np.linalg.norm(u[0] - u[1])
+    normal = np.array([-head_dir[1], head_dir[0]])
+    base = u[0] - head_dir * size * 0.22
+    head = np.array([u[0], base + normal * size * 0.17, base - normal * size * 0.17])
+    sign = -1.0 if flip else 1.0
+    c = np.array([cx, cy])
+    mask = _polygon(c + sign * head)
+    shaft = np.round((c + sign * np.array([base, u[1], u[2]])) * 16).astype(np.int32)
+    cv2.polylines(mask, [shaft], False, 255, max(1, round(size * 0.12)), cv2.LINE_AA, 4)
+    return mask
+
+
+def _uno_one(cx: float, cy: float, size: float, shear: float, width_scale: float) -> Mask:
+    """The numeral 1 as UNO prints it, ``size`` px tall: a thick stem and a long flag, no foot."""
+    sw = size * 0.2 * width_scale  # stem width
+    stem = np.array([[0.0, -0.5], [0.0, 0.5], [-1.0, 0.5], [-1.0, -0.5]]) * [sw, size]
+    stem[:, 0] += sw * 0.45
+    flag = np.array([[-sw * 0.55, -size * 0.5], [-sw * 0.55, -size * 0.22],
+                     [-sw * 1.75, -size * 0.12], [-sw * 1.75, -size * 0.36]])
+    mask = _blank()
+    for part in (stem, flag):
+        part = part.copy()
+        part[:, 0] -= part[:, 1] * shear
+        mask = np.maximum(mask, _polygon(part + np.array([cx, cy])))
+    return mask
+
+
 def _card_icon(cx: float, cy: float, w: float, h: float, shear: float) -> Mask:
     """A small sheared card, as on draw-two and wild-draw-four faces."""
     pts = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]])
@@ -247,6 +279,8 @@ def _symbol_parts(value: str, design: CardDesign, cx: float, cy: float, size: fl
         return _paste(text_mask(t, font, max(6, round(height)), shear=design.shear,
                                 width_scale=width_scale), x, y)
 
+    if value == "1" and design.kind != "plain":  # UNO's own 1: a big flag and no foot
+        return [(_uno_one(cx, cy, size, design.shear, design.digit_width), fill)]
     if value.isdigit():
         mask = text(value, size, width_scale=design.digit_width)
         if value in ("6", "9"):
@@ -273,6 +307,11 @@ def _symbol_parts(value: str, design: CardDesign, cx: float, cy: float, size: fl
         c = np.array([cx, cy])
         slash = _polygon(np.array([c - d - n, c + d - n, c + d + n, c - d + n]))
         return [(np.maximum(ring, slash), fill)]
+    if value == "reverse" and (design.kind == "classic" or design.wild_rotation % 2):
+        a, b = _hook_arrow(cx, cy, size, flip=False), _hook_arrow(cx, cy, size, flip=True)
+        if corner:
+            return [(np.maximum(a, b), fill)]
+        return [(a, fill), (b, fill)]
     if value == "reverse":
         length, width = size * 0.62, size * 0.17
         off = size * 0.16
