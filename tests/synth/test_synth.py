@@ -10,7 +10,7 @@ import pytest
 
 from referee.cards import FACE_CLASSES, Card, Colour
 from referee.synth.export import CARD_NAMES, Recipe, generate_image, load_recipe, write_dataset, yolo_lines
-from referee.synth.render import CARD_H, CARD_W, DESIGNS, Palette, render_card
+from referee.synth.render import CARD_H, CARD_W, DESIGNS, Palette, _symbol_parts, render_card
 from referee.synth.scene import CardPlacement, LabeledBox, Overlay, card_quad, compose
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -50,6 +50,36 @@ def test_colours_and_fractions_render() -> None:
     frac = render_card(Card.from_label("green_3/4"), 0, rng)
     assert frac.shape == (CARD_H, CARD_W, 4)
     assert len(DESIGNS) >= 8
+
+
+def _symbol_box(value: str, design: int) -> tuple[int, int, np.ndarray]:
+    """(width, height, mask) of the big symbol of ``value`` in ``DESIGNS[design]``."""
+    parts = _symbol_parts(value, DESIGNS[design], CARD_W / 2, CARD_H / 2, CARD_H * 0.42)
+    mask = np.maximum.reduce([m for m, _ in parts])
+    ys, xs = np.nonzero(mask > 127)
+    return int(xs.max() - xs.min()), int(ys.max() - ys.min()), mask
+
+
+def test_the_classic_print_and_newer_prints_differ_as_real_decks_do() -> None:
+    """Design 0 is the classic deck (as in the real photos), design 1 a newer flat print."""
+    assert DESIGNS[0].kind == "classic" and DESIGNS[1].kind == "flat" and DESIGNS[1].wild_rotation % 2 == 0
+    w, h, _ = _symbol_box("wild_draw4", 0)
+    assert w > h  # four wide little cards in two staggered rows
+    w, h, _ = _symbol_box("wild_draw4", 1)
+    assert h > w  # four tall little cards in a diamond
+    hooked, straight = _symbol_box("reverse", 0)[2], _symbol_box("reverse", 1)[2]
+    assert (hooked > 127).sum() != (straight > 127).sum()
+
+
+def test_the_uno_one_has_a_flag_and_no_foot() -> None:
+    """Font 1s have a foot; UNO's has none, and a model that learnt the foot reads real 1s as 7s."""
+    for design in (0, 1):
+        w, h, mask = _symbol_box("1", design)
+        rows = (mask > 127).sum(axis=1)
+        ys = np.nonzero(rows)[0]
+        bottom, widest = rows[ys[-3]], rows.max()
+        assert bottom < 0.6 * widest, (design, bottom, widest)  # the flag is wider than the stem's end
+        assert h > 2 * w * 0.6
 
 
 def test_compose_boxes_a_placed_card_tightly() -> None:
