@@ -253,6 +253,8 @@ class Pipeline:
         """Hand one tracker observation to the session; a refused one is logged, never fatal."""
         if obs.get("type") == "take_back":
             return self._take_back(obs)
+        if obs.get("type") == "play" and obs.get("seat") is not None:
+            self._reread_by_seat(int(obs["seat"]))
         try:
             outputs = self.session.submit(obs, source="camera")
         except ObservationError as exc:
@@ -263,6 +265,32 @@ class Pipeline:
         if self.timer:
             self.stats.verdicts.append((obs, frame.captured_at, self.timer()))
         return outputs
+
+    def _reread_by_seat(self, seat: int) -> None:
+        """The seat that plays next is evidence about the last card: a misread reverse or skip
+        sends the referee's turn the wrong way, and every later play would be out of turn. When
+        ``seat`` is not the one expected, but would be had the last play been exactly one of its
+        other reads, that play is corrected first (one ``correct`` event, logged)."""
+        expected = getattr(self.session, "expected_seat", None)
+        what_if = getattr(self.session, "expected_seat_if_last_were", None)
+        correct = getattr(self.session, "correct", None)
+        if not (callable(expected) and callable(what_if) and callable(correct)) or expected() in (None, seat):
+            return
+        log_ = self.session.export_log()
+        last = log_[-1] if log_ else {}
+        alternatives = last.get("alternatives") if last.get("type") == "play" else None
+        if not alternatives or last.get("seat") == seat:
+            return
+        fits = [label for label in alternatives if what_if(label) == seat]
+        if len(fits) != 1:
+            return
+        try:
+            correct(fits[0], source="camera")
+        except ObservationError as exc:
+            log.warning("re-read of %s as %s refused: %s", last.get("card"), fits[0], exc)
+            return
+        log.info("%s re-read as %s: seat %d plays next, which only that read explains",
+                 last.get("card"), fits[0], seat)
 
     def _take_back(self, obs: Line) -> list[Line]:
         """A card taken back off the pile: undo its play if it is the last thing the referee saw."""

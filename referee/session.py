@@ -352,6 +352,26 @@ class MatchSession:
                 self._game = previous
                 raise
 
+    def expected_seat(self) -> int | None:
+        """The seat the referee expects to act next (``None`` outside a round)."""
+        with self._lock:
+            return self._game.referee.expected_seat
+
+    def expected_seat_if_last_were(self, card: str) -> int | None:
+        """The seat the referee would expect next had the last play been ``card`` (a what-if for a
+        suspected misread; nothing changes). ``None`` when the last observation is not a play or
+        ``card`` would not be accepted."""
+        with self._lock:
+            active = self._game.observations
+            if not active or active[-1].observation.get("type") != "play":
+                return None
+            game = self._rebuilt(active[:-1])
+            try:
+                game.referee.observe(dict(active[-1].observation, card=card))
+            except Exception:  # a label the referee refuses is simply no explanation
+                return None
+            return game.referee.expected_seat
+
     def _rebuilt(self, observations: Sequence[StoredObservation]) -> _Game:
         return _rebuild(observations, f"match {self._match_id}")
 

@@ -272,3 +272,35 @@ def test_the_legality_check_follows_the_live_referee_after_an_undo() -> None:
     assert check("blue_9")
     session.undo()
     assert check("red_9") and not check("blue_9")
+
+
+def _alerts(outputs: list[dict[str, object]]) -> list[object]:
+    return [o["code"] for o in outputs if o["type"] == "alert"]
+
+
+def test_the_next_seat_fixes_an_unsure_read_that_turned_play_the_wrong_way() -> None:
+    """A reverse read as a 5 (the 5 was the runner-up) would make every later play out of turn: the
+    seat that plays next is explained only by the reverse, so the last play is corrected first."""
+    session = MatchSession(Store(":memory:"), players=4)  # dealer 0: seat 1 starts, clockwise
+    pipeline = Pipeline(ColourDetector(), session, players=4)
+    frame = Frame(np.zeros((H, W, 3), np.uint8), 0, 0.0)
+    pipeline.submit({"type": "start", "card": "red_7"}, frame)
+    pipeline.submit({"type": "play", "card": "red_5", "seat": 1, "alternatives": ["red_reverse"]}, frame)
+    outputs = pipeline.submit({"type": "play", "card": "red_3", "seat": 0}, frame)
+    assert _alerts(outputs) == []
+    assert [o.get("card") for o in session.export_log()[-2:]] == ["red_reverse", "red_3"]
+    assert _alerts(pipeline.submit({"type": "play", "card": "red_4", "seat": 3}, frame)) == []
+
+
+def test_a_read_with_no_alternative_or_one_that_explains_nothing_stays() -> None:
+    session = MatchSession(Store(":memory:"), players=4)
+    pipeline = Pipeline(ColourDetector(), session, players=4)
+    frame = Frame(np.zeros((H, W, 3), np.uint8), 0, 0.0)
+    pipeline.submit({"type": "start", "card": "red_7"}, frame)
+    pipeline.submit({"type": "play", "card": "red_5", "seat": 1, "alternatives": ["red_6"]}, frame)
+    # Seat 3 is out of turn, and a 6 instead of the 5 would not have made it seat 3's turn.
+    assert _alerts(pipeline.submit({"type": "play", "card": "red_3", "seat": 3}, frame)) == ["out_of_turn"]
+    assert [o.get("card") for o in session.export_log()[-2:]] == ["red_5", "red_3"]
+    # Without alternatives a genuine out-of-turn play stays one.
+    pipeline.submit({"type": "play", "card": "red_1", "seat": 0}, frame)
+    assert _alerts(pipeline.submit({"type": "play", "card": "red_2", "seat": 2}, frame)) == ["out_of_turn"]

@@ -468,6 +468,8 @@ class PileTracker:
             else:
                 obs = {"type": "play", "card": label, "seat": cand.seat, "t": cand.first_t}
             obs.update(extra)
+            if others := sorted(reads - {label}):
+                obs["alternatives"] = others  # other reads of this card, for a later fix by seat
             obs["frame_index"] = frame_index
             obs["confidence"] = round(float(np.mean(cand.confidence)), 3)
             out.append(obs)
