@@ -50,7 +50,8 @@ class Session(Protocol):
     def set_frame(self, jpeg: bytes) -> None: ...
     def set_status(self, **fields: Any) -> None: ...
     def export_log(self) -> list[dict[str, Any]]: ...
-    def undo(self) -> None: ...
+    def undo(self, seq: int | None = None) -> None: ...
+    def last_play(self) -> tuple[int, dict[str, Any]] | None: ...
     def add_listener(self, listener: Callable[[dict[str, Any]], None]) -> Callable[[], None]: ...
 
 
@@ -293,18 +294,21 @@ class Pipeline:
                  last.get("card"), fits[0], seat)
 
     def _take_back(self, obs: Line) -> list[Line]:
-        """A card taken back off the pile: undo its play if it is the last thing the referee saw."""
-        log_ = self.session.export_log()
-        last = log_[-1] if log_ else {}
-        if last.get("type") == "play" and last.get("card") == obs.get("card"):
-            try:
-                self.session.undo()
-            except ValueError as exc:
-                log.warning("take-back of %s not undone: %s", obs.get("card"), exc)
-                return []
-            log.info("%s taken back: its play is undone (alerts stay in the record)", obs.get("card"))
-        else:
-            log.info("%s taken back, but it is not the last observation: left as is", obs.get("card"))
+        """A card taken back off the pile (the top card, so the newest play): its play is undone,
+        even when draws or operator lines came after it (a ghost read seen to vanish later)."""
+        found = self.session.last_play()
+        if found is None or found[1].get("card") != obs.get("card"):
+            log.info("%s taken back, but it is not the newest play: left as is", obs.get("card"))
+            return []
+        seq, _ = found
+        newest = self.session.export_log()[-1:] == [found[1]]
+        try:
+            self.session.undo(None if newest else seq)
+        except ValueError as exc:
+            log.warning("take-back of %s not undone: %s", obs.get("card"), exc)
+            return []
+        log.info("%s taken back: its play is undone%s (alerts stay in the record)", obs.get("card"),
+                 "" if newest else ", and what came after it judged again")
         return []
 
     def _publish_frame(self, frame: Frame, detections: Detections) -> None:

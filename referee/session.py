@@ -310,26 +310,39 @@ class MatchSession:
         self._publish(event)
         return event
 
-    def undo(self) -> None:
-        """Drop the last observation (it stays in the record, marked undone) and rebuild by replay."""
+    def undo(self, seq: int | None = None) -> None:
+        """Drop the last observation, or the active one numbered ``seq`` (a card found to be a ghost
+        after a draw was seen), and rebuild by replay; it stays in the record, marked undone."""
         with self._lock:
             active = self._game.observations
             if len(active) <= 1:
                 raise ValueError("nothing to undo: only the match's setup is left")
-            last = active[-1]
-            game = self._rebuilt(active[:-1])
+            index = len(active) - 1 if seq is None else next(
+                (i for i, o in enumerate(active) if o.seq == seq), None)
+            if index is None or index == 0:
+                raise ValueError(f"no observation {seq} to undo (the match's setup stays)")
+            dropped = active[index]
+            game = self._rebuilt([*active[:index], *active[index + 1:]])
             with self.store.transaction() as tx:
-                tx.mark_undone(self._match_id, last.seq)
+                tx.mark_undone(self._match_id, dropped.seq)
                 tx.set_rounds(self._match_id, game.rounds)
                 tx.set_finished(self._match_id, game.match_over, game.match_winner)
                 event = self._event_payload(
-                    "undo", self._match_id, self._names, game, seq=last.seq, source=last.source,
-                    observation=last.observation, outputs=[],
+                    "undo", self._match_id, self._names, game, seq=dropped.seq, source=dropped.source,
+                    observation=dropped.observation, outputs=[],
                 )
                 event["id"] = tx.add_event(self._match_id, "undo", event)
             self._game = game
             self._publish(event)
-            log.info("match %d: observation %d undone", self._match_id, last.seq)
+            log.info("match %d: observation %d undone", self._match_id, dropped.seq)
+
+    def last_play(self) -> tuple[int, dict[str, Any]] | None:
+        """``(seq, observation)`` of the newest active ``play``, or ``None``."""
+        with self._lock:
+            for stored in reversed(self._game.observations):
+                if stored.observation.get("type") == "play":
+                    return stored.seq, copy.deepcopy(stored.observation)
+            return None
 
     def correct(self, card: str, color: str | None = None, source: str = "operator") -> Event:
         """Replace the last play's card (a misread) and judge the play again; returns the event."""

@@ -255,9 +255,26 @@ def test_a_card_taken_back_undoes_its_play() -> None:
     pipeline.submit({"type": "take_back", "card": "blue_9", "seat": 1}, frame)
     assert [o["type"] for o in session.export_log()] == ["setup", "start"]
     assert session.snapshot()["top_card"] == "red_5"
-    # A take-back of a card that is not the last thing seen changes nothing.
+    # A take-back of a card that is not the newest play changes nothing.
     pipeline.submit({"type": "take_back", "card": "green_1", "seat": 1}, frame)
     assert [o["type"] for o in session.export_log()] == ["setup", "start"]
+
+
+def test_a_ghost_taken_back_after_a_draw_is_undone_and_the_rest_judged_again() -> None:
+    """A misread seen to vanish only after the next player drew: its play goes, the draw stays."""
+    session = MatchSession(Store(":memory:"), players=4)
+    pipeline = Pipeline(ColourDetector(), session, players=4)
+    frame = Frame(np.zeros((H, W, 3), np.uint8), 0, 0.0)
+    pipeline.submit({"type": "start", "card": "red_5"}, frame)
+    pipeline.submit({"type": "play", "card": "red_draw2", "seat": 1}, frame)
+    pipeline.submit({"type": "draw", "seat": 1, "count": 1}, frame)  # what seat 1 really did
+    pipeline.submit({"type": "take_back", "card": "red_draw2", "seat": 1}, frame)
+    assert [(o["type"], o.get("card")) for o in session.export_log()] == [
+        ("setup", None), ("start", "red_5"), ("draw", None)]
+    assert session.snapshot()["top_card"] == "red_5"
+    # With the ghost gone, seat 1 is still the one to play: no out-of-turn, no owed +2.
+    outputs = pipeline.submit({"type": "play", "card": "red_7", "seat": 1}, frame)
+    assert _alerts(outputs) == []
 
 
 def test_the_legality_check_follows_the_live_referee_after_an_undo() -> None:

@@ -155,6 +155,26 @@ def test_undo_drops_the_last_observation_and_its_alerts() -> None:
         session.undo()
 
 
+def test_undo_of_an_earlier_observation_replays_the_ones_after_it() -> None:
+    store = Store(":memory:")
+    session = MatchSession(store, players=3)
+    session.submit({"type": "start", "card": "red_5"})
+    session.submit({"type": "play", "card": "blue_7", "seat": 1})  # illegal, then seat 2 draws
+    session.submit({"type": "draw", "seat": 2, "count": 1})
+    seq, play = session.last_play() or (0, {})
+    assert play["card"] == "blue_7"
+    session.undo(seq)
+    assert [o["type"] for o in session.export_log()] == ["setup", "start", "draw"]
+    assert session.snapshot()["top_card"] == "red_5" and session.snapshot()["alerts"] == []
+    assert [o.undone for o in store.observations(session.match_id, include_undone=True)] == [
+        False, False, True, False]
+    assert session.last_play() is None
+    with pytest.raises(ValueError, match="no observation"):
+        session.undo(seq)  # already undone
+    with pytest.raises(ValueError, match="no observation"):
+        session.undo(store.observations(session.match_id)[0].seq)  # the setup stays
+
+
 def test_correct_replaces_a_misread_card_in_one_event() -> None:
     session = MatchSession(Store(":memory:"), players=3)
     session.submit({"type": "start", "card": "red_5"})
