@@ -52,6 +52,9 @@ class Session(Protocol):
     def export_log(self) -> list[dict[str, Any]]: ...
     def undo(self, seq: int | None = None) -> None: ...
     def last_play(self) -> tuple[int, dict[str, Any]] | None: ...
+    def correct(self, card: str, color: str | None = None, source: str = "operator") -> Any: ...
+    def expected_seat(self) -> int | None: ...
+    def expected_seat_if_last_were(self, card: str) -> int | None: ...
     def add_listener(self, listener: Callable[[dict[str, Any]], None]) -> Callable[[], None]: ...
 
 
@@ -272,21 +275,17 @@ class Pipeline:
         sends the referee's turn the wrong way, and every later play would be out of turn. When
         ``seat`` is not the one expected, but would be had the last play been exactly one of its
         other reads, that play is corrected first (one ``correct`` event, logged)."""
-        expected = getattr(self.session, "expected_seat", None)
-        what_if = getattr(self.session, "expected_seat_if_last_were", None)
-        correct = getattr(self.session, "correct", None)
-        if not (callable(expected) and callable(what_if) and callable(correct)) or expected() in (None, seat):
+        if self.session.expected_seat() in (None, seat) or (found := self.session.last_play()) is None:
             return
-        log_ = self.session.export_log()
-        last = log_[-1] if log_ else {}
-        alternatives = last.get("alternatives") if last.get("type") == "play" else None
-        if not alternatives or last.get("seat") == seat:
+        last = found[1]
+        if not last.get("alternatives") or last.get("seat") == seat:
             return
-        fits = [label for label in alternatives if what_if(label) == seat]
+        # A what-if answers None unless the newest play is also the last observation.
+        fits = [label for label in last["alternatives"] if self.session.expected_seat_if_last_were(label) == seat]
         if len(fits) != 1:
             return
         try:
-            correct(fits[0], source="camera")
+            self.session.correct(fits[0], source="camera")
         except ObservationError as exc:
             log.warning("re-read of %s as %s refused: %s", last.get("card"), fits[0], exc)
             return
@@ -300,15 +299,13 @@ class Pipeline:
         if found is None or found[1].get("card") != obs.get("card"):
             log.info("%s taken back, but it is not the newest play: left as is", obs.get("card"))
             return []
-        seq, _ = found
-        newest = self.session.export_log()[-1:] == [found[1]]
         try:
-            self.session.undo(None if newest else seq)
+            self.session.undo(found[0])
         except ValueError as exc:
             log.warning("take-back of %s not undone: %s", obs.get("card"), exc)
             return []
-        log.info("%s taken back: its play is undone%s (alerts stay in the record)", obs.get("card"),
-                 "" if newest else ", and what came after it judged again")
+        log.info("%s taken back: its play is undone, and anything after it judged again "
+                 "(alerts stay in the record)", obs.get("card"))
         return []
 
     def _publish_frame(self, frame: Frame, detections: Detections) -> None:

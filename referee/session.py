@@ -381,7 +381,7 @@ class MatchSession:
             game = self._rebuilt(active[:-1])
             try:
                 game.referee.observe(dict(active[-1].observation, card=card))
-            except Exception:  # a label the referee refuses is simply no explanation
+            except ObservationError:  # a label the referee refuses is simply no explanation
                 return None
             return game.referee.expected_seat
 
