@@ -230,19 +230,21 @@ def _arrow(cx: float, cy: float, length: float, width: float, angle: float, bend
 
 
 def _hook_arrow(cx: float, cy: float, size: float, *, flip: bool) -> Mask:
-    """The classic reverse arrow: a fat head pointing up and right whose tail bends down, or the
-    same turned half a turn about (cx, cy) when ``flip``."""
-    size *= 1.15
-    u = np.array([[0.34, -0.27], [-0.04, -0.09], [-0.07, 0.05]]) * size  # tip, knee, tail end
-    head_dir = (u[0] - u[1]) / np.linalg.norm(u[0] - u[1])
+    """The classic reverse arrow, measured on real cards (units of ``size``, the symbol height):
+    a big head pointing up and right, its thick shaft running down-left and curling back to end
+    at the centre; or the same turned half a turn about (cx, cy) when ``flip``. The two shafts
+    of a face make an S between the heads."""
+    tip, base = np.array([0.37, -0.5]) * size, np.array([0.155, -0.32]) * size
+    head_dir = (tip - base) / np.linalg.norm(tip - base)
     normal = np.array([-head_dir[1], head_dir[0]])
-    base = u[0] - head_dir * size * 0.22
-    head = np.array([u[0], base + normal * size * 0.17, base - normal * size * 0.17])
+    head = np.array([tip, base + normal * size * 0.26, base - normal * size * 0.26])
+    shaft = np.array([[0.17, -0.33], [0.02, -0.22], [-0.09, -0.12], [-0.12, -0.04], [-0.07, 0.02],
+                      [0.03, 0.04]]) * size
     sign = -1.0 if flip else 1.0
     c = np.array([cx, cy])
     mask = _polygon(c + sign * head)
-    shaft = np.round((c + sign * np.array([base, u[1], u[2]])) * 16).astype(np.int32)
-    cv2.polylines(mask, [shaft], False, 255, max(1, round(size * 0.12)), cv2.LINE_AA, 4)
+    cv2.polylines(mask, [np.round((c + sign * shaft) * 16).astype(np.int32)], False, 255,
+                  max(1, round(size * 0.17)), cv2.LINE_AA, 4)
     return mask
 
 

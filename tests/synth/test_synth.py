@@ -69,6 +69,8 @@ def test_the_classic_print_and_newer_prints_differ_as_real_decks_do() -> None:
     assert h > w  # four tall little cards in a diamond
     hooked, straight = _symbol_box("reverse", 0)[2], _symbol_box("reverse", 1)[2]
     assert (hooked > 127).sum() != (straight > 127).sum()
+    w, h, _ = _symbol_box("reverse", 0)
+    assert h > 1.25 * w  # the classic arrows stand along the card, an S between two big heads
 
 
 def test_the_uno_one_has_a_flag_and_no_foot() -> None:
