@@ -17,6 +17,7 @@ import os
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -40,14 +41,13 @@ def _frames(source: Path | None, n: int) -> list[np.ndarray]:
     raise SystemExit("no frames: pass --source DIR or generate datasets/generated with `referee synth`")
 
 
-def _time(fn: object, frames: list[np.ndarray], warmup: int = 5) -> list[float]:
-    call = fn  # type: ignore[assignment]
+def _time(call: Callable[[np.ndarray], object], frames: list[np.ndarray], warmup: int = 5) -> list[float]:
     for frame in frames[:warmup]:
-        call(frame)  # type: ignore[operator]
+        call(frame)
     out = []
     for frame in frames:
         t0 = time.perf_counter()
-        call(frame)  # type: ignore[operator]
+        call(frame)
         out.append((time.perf_counter() - t0) * 1000)
     return out
 

@@ -31,6 +31,9 @@ Prints one JSON line:
 | `play_delay_s_p50`, `play_delay_s_p95` | video time from a card settling to its `play` observation |
 | `footage_s`, `frames`, `pipeline_fps` | footage judged and how fast (single process, including decoding) |
 | `refused`, `pipeline_errors` | observations the session refused; frames on which the pipeline raised (logged) |
+
+``--report FILE`` also writes every mismatch as a JSON line (seed, what, the truth or camera line):
+missed and false plays and draws, missed and false alerts; the place to start when a figure drops.
 """
 
 from __future__ import annotations
@@ -247,6 +250,31 @@ def score(results: Sequence[GameResult], window: float) -> dict[str, Any]:
     }
 
 
+def mismatches(result: GameResult, window: float) -> list[Line]:
+    """Every truth line the camera missed and every camera line or alert that matches no truth."""
+    camera = [o for src, o, _ in result.events if src == "camera"]
+    out: list[Line] = []
+
+    def diff(kind: str, truth: Sequence[Line], seen: Sequence[Line], same: Any) -> None:
+        pairs = _match(truth, seen, window, same)
+        hit_t, hit_s = {i for i, _ in pairs}, {j for _, j in pairs}
+        out.extend({"seed": result.seed, "what": f"missed_{kind}", "line": t}
+                   for i, t in enumerate(truth) if i not in hit_t)
+        out.extend({"seed": result.seed, "what": f"false_{kind}", "line": s}
+                   for j, s in enumerate(seen) if j not in hit_s)
+
+    diff("play", [o for o in result.truth if o["type"] in ("start", "play")],
+         [o for o in camera if o["type"] in ("start", "play")],
+         lambda a, b: a["card"] == b["card"] and a["type"] == b["type"])
+    diff("draw", [o for o in result.truth if o["type"] == "draw"], [o for o in camera if o["type"] == "draw"],
+         lambda a, b: True)
+    raised = [o for _, _, outs in result.events for o in outs if o.get("type") == "alert"]
+    diff("alert", [o for o in result.expected if o["type"] == "alert"], raised,
+         lambda a, b: a["code"] == b["code"] and a["seat"] == b["seat"])
+    out.sort(key=lambda m: float(m["line"].get("t") or 0.0))
+    return out
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=4)
@@ -258,6 +286,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--oracle", action="store_true", help="use the ground-truth detector double")
     parser.add_argument("--work", type=Path, default=Path("out/e2e"), help="where the videos are written")
     parser.add_argument("--window", type=float, default=2.0, help="seconds allowed from truth to observation")
+    parser.add_argument("--report", type=Path, help="write every mismatch here as JSON lines")
     parser.add_argument("-v", "--verbose", action="store_true", help="one line per game on stderr")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
@@ -286,6 +315,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             game = score([result], args.window)
             log.info("seed %d: %s", seed, json.dumps({k: game[k] for k in (
                 "play_recall", "play_precision", "seat_accuracy", "alert_recall", "alert_precision", "false_plays")}))
+    if args.report:
+        args.report.parent.mkdir(parents=True, exist_ok=True)
+        with args.report.open("w", encoding="utf-8") as f:
+            for r in results:
+                f.writelines(json.dumps(m) + "\n" for m in mismatches(r, args.window))
     out = {"detector": "oracle" if oracle else str(args.model), "oracle": oracle,
            "seeds": [args.first_seed, args.first_seed + args.games - 1], **score(results, args.window)}
     print(json.dumps(out))

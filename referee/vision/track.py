@@ -99,8 +99,15 @@ class TrackerConfig:
     #: Below this colour confidence, or with a runner-up this close, a label is unsure.
     unsure_colour: float = 0.6
     unsure_runner_up: float = 0.5
+    #: Mean detector confidence below which a card is confirmed only once no arm is over the pile.
+    unsure_confidence: float = 0.6
     #: Cards remembered on the pile (older ones are buried for good).
     memory: int = 8
+    #: Two boxes of one frame overlapping this much are one card read two ways (per-class NMS).
+    duplicate_iou: float = 0.9
+    #: A new read overlapping a pile card this much (or inside it), with no hand visit since the top
+    #: card was laid, is that card.
+    reread_iou: float = 0.5
 
     @classmethod
     def for_fps(cls, fps: float, **overrides: Any) -> TrackerConfig:
@@ -128,6 +135,8 @@ class PileCard:
     in_full_view: bool = False
     #: Every label the detector gave it while it settled (a corrected misread keeps being misread).
     reads: frozenset[str] = frozenset()
+    #: The hand visit to the pile during which it settled (``MotionSample.pile_visit``).
+    visit: int | None = None
 
     def answers_to(self, label: str, colour_confidence: float, unsure_colour: float) -> bool:
         if label == self.label or label in self.reads:
@@ -158,6 +167,10 @@ class Candidate:
     #: Read like the top card, in another pose on it, with nothing else on it: an identical card
     #: laid square on the top one, or the top one partly hidden (it needs longer and no arm there).
     identical: bool = False
+    #: The hand visit to the pile when it took this pose (``MotionSample.pile_visit``).
+    visit: int | None = None
+    #: Found to be a card already on the pile read again: never a play unless it moves.
+    absorbed: bool = False
 
     @property
     def pose(self) -> Box:
@@ -168,6 +181,11 @@ class Candidate:
         self.votes[label] = self.votes.get(label, 0.0) + confidence * max(colour_conf, 0.05)
         self.colour_conf.setdefault(label, []).append(colour_conf)
         self.confidence.append(confidence)
+
+    def also_read(self, label: str, confidence: float, colour_conf: float) -> None:
+        """Another reading of the same box in the same frame: a vote, but no frame of its own."""
+        self.votes[label] = self.votes.get(label, 0.0) + confidence * max(colour_conf, 0.05)
+        self.colour_conf.setdefault(label, []).append(colour_conf)
 
     def ranked(self) -> list[tuple[str, float]]:
         total = sum(self.votes.values()) or 1.0
@@ -196,6 +214,9 @@ class MotionSample:
     draw_started: tuple[int, ...] = ()
     #: An arm reaches into the pile zone now (moving or holding still).
     arm_over_pile: bool = False
+    #: How many hand visits have reached into the pile zone so far (``None``: not counted). A card
+    #: is laid during a visit: a new read with no visit since the last card is that card again.
+    pile_visit: int | None = None
 
     def fraction_in(self, xyxy: Box) -> float:
         """Share of ``xyxy`` (top-down pile pixels) that moved."""
@@ -240,6 +261,9 @@ class PileTracker:
         self._known_boxes: list[Box] = []
         self._identical_boxes: list[Box] = []
         self._arm_over_pile = False
+        self._visit: int | None = None
+        #: Other readings of this frame's boxes, by ``id`` of the box (see :meth:`_usable`).
+        self._also_read: dict[int, list[tuple[str, float, float]]] = {}
 
     def reset(self, expect_start: bool = True) -> None:
         """A new round: the pile is gathered; the next card is the start card."""
@@ -274,6 +298,7 @@ class PileTracker:
         if self._first_frame is None:
             self._first_frame = frame_index
         if motion is not None:
+            self._visit = motion.pile_visit
             out.extend(self._draws(motion, t, frame_index))
             if self._motion_frames is None:
                 self._motion_frames = deque(maxlen=256)
@@ -298,14 +323,23 @@ class PileTracker:
             log.warning("detections without labels ignored (frame of %d boxes)", len(detections))
             return []
         colour = detections.colour_confidence
-        rows = []
-        for i in range(len(detections)):
+        rows: list[tuple[Box, str, float, float]] = []
+        self._also_read = {}
+        order = sorted(range(len(detections)), key=lambda i: -float(detections.confidence[i]))
+        for i in order:
             label = detections.labels[i]
             conf = float(detections.confidence[i])
             if conf < self.config.min_confidence or label == "back":
                 continue
             cc = float(colour[i]) if len(colour) else 1.0
-            rows.append((detections.xyxy[i].astype(np.float32), label, conf, cc))
+            box = detections.xyxy[i].astype(np.float32)
+            # The detector's NMS keeps one box per class: a box of another class in the same place
+            # is the same card read another way. It joins the surer box's reading as a vote.
+            same = next((row for row in rows if iou(box, row[0]) >= self.config.duplicate_iou), None)
+            if same is not None:
+                self._also_read.setdefault(id(same[0]), []).append((label, conf, cc))
+                continue
+            rows.append((box, label, conf, cc))
         return rows
 
     def _is_known(self, box: Box, label: str, colour_conf: float, card: PileCard, *, top: bool) -> bool:
@@ -315,9 +349,9 @@ class PileTracker:
         if top:
             # The top card shows whole in its pose, or (a card landing on it) only a part of it. The
             # same card whole in a pose nearby is an identical card laid on it (jump-in, stacking).
-            if iou(box, card.xyxy) >= cfg.same_pose_iou:
-                return True
-            return containment(box, card.xyxy) >= cfg.known_containment and _area(box) <= 0.8 * _area(card.xyxy)
+            # Inside its pose, smaller or nearly whole, it is the top card as far as the pose goes;
+            # :meth:`_match_known` then tells an identical card from the top one partly hidden.
+            return iou(box, card.xyxy) >= cfg.same_pose_iou or containment(box, card.xyxy) >= cfg.known_containment
         return iou(box, card.xyxy) >= cfg.known_iou or containment(box, card.xyxy) >= cfg.known_containment
 
     def _match_known(
@@ -414,21 +448,27 @@ class PileTracker:
                 cand.confidence.clear()
                 cand.boxes.clear()
                 cand.seat = seat if seat is not None else cand.seat
+                cand.visit = self._visit
+                cand.absorbed = False
             steady = not blocked_frame and (motion is None or motion.fraction_in(box) < cfg.motion_block)
             if steady:
                 cand.hits += 1
                 cand.vote(label, conf, cc)
                 cand.boxes.append(box)
+                for other in self._also_read.get(id(box), ()):
+                    cand.also_read(*other)
         for i, row in enumerate(rows):
             if i in used_rows:
                 continue
             box, label, conf, cc = row
             cand = Candidate(anchor=box, box=box, first_frame=frame_index, seat=seat, first_t=t,
-                             identical=any(box is b for b in self._identical_boxes))
+                             identical=any(box is b for b in self._identical_boxes), visit=self._visit)
             if not blocked_frame and (motion is None or motion.fraction_in(box) < cfg.motion_block):
                 cand.hits = 1
                 cand.vote(label, conf, cc)
                 cand.boxes.append(box)
+                for other in self._also_read.get(id(box), ()):
+                    cand.also_read(*other)
             self.candidates.append(cand)
         for j, cand in enumerate(self.candidates):
             if j not in used_cands and cand.first_frame != frame_index:
@@ -438,8 +478,11 @@ class PileTracker:
         cfg = self.config
         ready = [
             c for c in self.candidates
-            if c.hits >= cfg.min_hits and c.misses == 0 and c.votes and self._came_with_a_hand(c)
+            if c.hits >= cfg.min_hits and c.misses == 0 and c.votes and not c.absorbed and self._came_with_a_hand(c)
             and (not c.identical or (c.hits >= 2 * cfg.min_hits and not self._arm_over_pile))
+            # An unsure read waits until no arm is over the pile: a hand half over a card makes
+            # misreads, and a card really laid is still there when the hand has gone.
+            and (not self._arm_over_pile or float(np.mean(c.confidence)) >= cfg.unsure_confidence)
         ]
         if not ready:
             return []
@@ -450,11 +493,16 @@ class PileTracker:
         for k, cand in enumerate(ready):
             self.candidates.remove(cand)
             label, extra = self._decide(cand)
-            restored = self._restore(cand.anchor, label)
-            if restored or self._reread_of_top(cand):
+            if self._restore(cand.anchor, label):
+                continue
+            if self._reread_of_top(cand) or self._reread_in_same_visit(cand, label, frame_index):
+                # It stays, silent, while it keeps its pose: a misread that persists is no new card
+                # when the next hand comes by.
+                cand.absorbed = True
+                self.candidates.append(cand)
                 continue
             reads = frozenset(k for k, share in cand.ranked() if share >= 0.15)
-            card = PileCard(label, cand.pose, cand.seat, frame_index, t, reads=reads)
+            card = PileCard(label, cand.pose, cand.seat, frame_index, t, reads=reads, visit=cand.visit)
             if k < len(ready) - 1:
                 log.debug("card under the top remembered: %s", label)
                 self.pile.append(card)
@@ -487,6 +535,26 @@ class PileTracker:
             return False
         top.reads = top.reads | {label for label, share in cand.ranked() if share >= 0.15}
         log.info("%s read again as %s in its own pose: no new card", top.label, cand.ranked()[0][0])
+        return True
+
+    def _reread_in_same_visit(self, cand: Candidate, label: str, frame_index: int) -> bool:
+        """A new label where a card already lies, with no hand at the pile since the top card was laid:
+        nothing can have been put there, so the detector changed its mind about that card (the top one
+        or one peeking out under it). Its readings join that card's (no new play). Only when hand visits
+        are counted; an identical card (a jump-in) is left to its own rule, and cards believed in this
+        same frame (a pile the camera found already laid) are not compared with each other."""
+        top = self.top
+        if (top is None or cand.visit is None or cand.visit != top.visit or cand.identical or label == top.label
+                or top.frame_index >= frame_index):
+            return False
+        cfg = self.config
+        card = next((c for c in reversed(self.pile[-cfg.memory:]) if iou(cand.pose, c.xyxy) >= cfg.reread_iou
+                     or containment(cand.pose, c.xyxy) >= cfg.known_containment), None)
+        if card is None:
+            return False
+        card.reads = card.reads | {lab for lab, share in cand.ranked() if share >= 0.15}
+        log.info("%s read as %s with no hand at the pile since %s was laid: no new card", card.label, label,
+                 top.label)
         return True
 
     def _came_with_a_hand(self, cand: Candidate) -> bool:
@@ -632,6 +700,8 @@ class MotionDetector:
         self._stock_ep: _Episode | None = None
         self._seat: int | None = None
         self._frame = 0
+        self._visits = 0
+        self._away = self.quiet_frames
 
     @property
     def foreground(self) -> Mask:
@@ -708,7 +778,7 @@ class MotionDetector:
 
         global_change = bool(moving.mean() > 0.5)
         if global_change:
-            return MotionSample(pile_mask, (pw, ph), self._seat, False, True, (), False)
+            return MotionSample(pile_mask, (pw, ph), self._seat, False, True, (), False, pile_visit=self._visits)
         self._pile_ep, _ = self._step(self._pile_ep, moving, self.pile_near, self.pile_zone, self.quiet_frames)
         if self._pile_ep is not None and self._pile_ep.touched and self._pile_ep.seat is not None:
             self._seat = self._pile_ep.seat
@@ -733,7 +803,16 @@ class MotionDetector:
         over = self._pile_ep is not None and self._pile_ep.quiet == 0
         disturbed = bool((moving & self.pile_zone).any()) or over
         arm = self._arm_root(self._foreground, self.pile_zone) is not None
-        return MotionSample(pile_mask, (pw, ph), self._seat, over, False, draws, disturbed, draw_started, arm)
+        # A visit: an arm, or a hand moving in the zone, after the pile was left alone for a while
+        # (a hand that pauses or flickers out of sight for a frame or two is the same visit).
+        if arm or (over and self._pile_ep is not None and self._pile_ep.touched):
+            if self._away >= self.quiet_frames:
+                self._visits += 1
+            self._away = 0
+        else:
+            self._away += 1
+        return MotionSample(pile_mask, (pw, ph), self._seat, over, False, draws, disturbed, draw_started, arm,
+                            self._visits)
 
     def _step(
         self, ep: _Episode | None, moving: Mask, near: Mask, zone: Mask, quiet_frames: int,

@@ -305,6 +305,65 @@ def test_a_steady_misread_on_a_still_pile_needs_a_hand_to_count() -> None:
     assert [o["card"] for _, o in feed.out] == ["red_3"]
 
 
+def test_two_readings_of_one_box_are_one_card_with_an_alternative() -> None:
+    """Per-class NMS leaves a red_4 box and a red_reverse box in the same place: one card, one play."""
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    feed([card("red_4", conf=0.86), card("red_reverse", (201.0, 151.0, 300.0, 301.0), conf=0.8)], 10,
+         motion=MotionSample(seat=1))
+    [(_, obs)] = feed.out
+    assert obs["card"] == "red_4" and obs["alternatives"] == ["red_reverse"]
+
+
+def _visit(n: int, *, arm: bool = False, seat: int = 0) -> MotionSample:
+    return MotionSample(seat=seat, disturbed=arm, arm_over_pile=arm, pile_visit=n)
+
+
+def test_a_new_reading_with_no_hand_since_the_top_card_is_that_card_until_it_moves() -> None:
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    feed([card("yellow_3")], 8, motion=_visit(1, arm=True, seat=3))
+    feed([card("yellow_3")], 4, motion=_visit(1, seat=3))
+    # The hand has gone; the detector now also sees a 9 where the card lies, steadily.
+    part = (210.0, 160.0, 290.0, 260.0)
+    feed([card("yellow_3"), card("yellow_9", part, conf=0.45)], 12, motion=_visit(1, seat=3))
+    # The next player's hand comes by and the misread is still there: still no new card...
+    feed([card("yellow_3"), card("yellow_9", part, conf=0.45)], 12, motion=_visit(2, seat=0))
+    assert [o["card"] for _, o in feed.out] == ["yellow_3"]
+    assert "yellow_9" in feed.tracker.top.reads  # type: ignore[union-attr]
+    # ...but a card laid during that visit is one.
+    feed([card("yellow_3"), card("green_3", B)], 2, motion=_visit(2, arm=True, seat=0))
+    feed([card("yellow_3"), card("green_3", B)], 8, motion=_visit(2, seat=0))
+    assert [o["card"] for _, o in feed.out] == ["yellow_3", "green_3"]
+
+
+def test_without_counted_visits_a_new_reading_is_a_new_card_as_before() -> None:
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    feed([card("yellow_3")], 8, motion=MotionSample(seat=3))
+    feed([card("yellow_9", B)], 8, motion=MotionSample(seat=0))
+    assert [o["card"] for _, o in feed.out] == ["yellow_3", "yellow_9"]
+
+
+def test_an_unsure_reading_waits_for_the_arm_to_leave_the_pile() -> None:
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    feed([card("blue_9")], 8, motion=_visit(1, seat=1))
+    # A hand reaches over the pile and half covers the card: a 5 is read, unsure, in another box.
+    half = (200.0, 150.0, 280.0, 240.0)
+    feed([card("blue_9", conf=0.6), card("blue_5", half, conf=0.5)], 10, motion=_visit(2, arm=True, seat=3))
+    feed([card("blue_9")], 10, motion=_visit(2, seat=3))  # the hand has gone: only the 9 is there
+    assert [o["card"] for _, o in feed.out] == ["blue_9"]
+    # A sure read under a hand that stays is believed at once.
+    feed([card("blue_9"), card("blue_2", B, conf=0.9)], 8, motion=_visit(3, arm=True, seat=2))
+    assert [o["card"] for _, o in feed.out] == ["blue_9", "blue_2"]
+
+
+def test_the_top_card_partly_covered_by_a_new_one_is_not_played_again() -> None:
+    """As the next card slides on, the top card's box shrinks a little (area 0.9): still the same card."""
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    feed([card("wild")], 8, motion=_visit(1, seat=3))
+    shrunk = (200.0, 150.0, 300.0, 285.0)
+    feed([card("wild", shrunk), card("green_draw2", (230.0, 240.0, 330.0, 390.0))], 12, motion=_visit(2, seat=0))
+    assert [(o["card"], o["seat"]) for _, o in feed.out] == [("wild", 3), ("green_draw2", 0)]
+
+
 def test_reset_starts_a_new_round() -> None:
     feed = Feed(PileTracker(CFG))
     feed([card("red_3")], 10)
@@ -340,6 +399,14 @@ def test_motion_gives_the_seat_the_hand_came_from(side: str, seat: int) -> None:
     assert any(s.hand_over_pile for s in samples)
     assert samples[-1].seat == seat
     assert not samples[-1].hand_over_pile
+
+
+def test_hand_visits_to_the_pile_are_counted_once_each() -> None:
+    profile = CalibrationProfile.whole_frame(320, 240, players=4)
+    motion = MotionDetector(profile, fps=15, width=80)
+    visits = [motion.update(f, f).pile_visit for f in _frames_of_a_hand("left") + _frames_of_a_hand("top")]
+    assert visits[0] == 0 and visits[-1] == 2
+    assert sorted(set(visits)) == [0, 1, 2]  # one count per hand, however long it stays
 
 
 def test_motion_in_the_stock_zone_is_a_draw_by_seat() -> None:
