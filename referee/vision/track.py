@@ -99,8 +99,12 @@ class TrackerConfig:
     #: Below this colour confidence, or with a runner-up this close, a label is unsure.
     unsure_colour: float = 0.6
     unsure_runner_up: float = 0.5
-    #: Mean detector confidence below which a card is confirmed only once no arm is over the pile.
+    #: Mean detector confidence below which a card is confirmed only once no arm is over the pile,
+    #: and only where the pile changed during the hand's visit:
     unsure_confidence: float = 0.6
+    #: grey levels (of 255) a pixel must change by, and the share of the card's box that must change.
+    change_level: int = 30
+    laid_share: float = 0.15
     #: Cards remembered on the pile (older ones are buried for good).
     memory: int = 8
     #: Two boxes of one frame overlapping this much are one card read two ways (per-class NMS).
@@ -171,6 +175,8 @@ class Candidate:
     visit: int | None = None
     #: Found to be a card already on the pile read again: never a play unless it moves.
     absorbed: bool = False
+    #: The pile image before the visit during which it took this pose (``MotionSample.pile_before``).
+    before: npt.NDArray[np.uint8] | None = None
 
     @property
     def pose(self) -> Box:
@@ -217,6 +223,10 @@ class MotionSample:
     #: How many hand visits have reached into the pile zone so far (``None``: not counted). A card
     #: is laid during a visit: a new read with no visit since the last card is that card again.
     pile_visit: int | None = None
+    #: The top-down pile image, grey and low resolution: now, and as it lay just before the latest
+    #: visit began (``None``: not kept). A card laid during that visit changed the pixels where it lies.
+    pile_now: npt.NDArray[np.uint8] | None = None
+    pile_before: npt.NDArray[np.uint8] | None = None
 
     def fraction_in(self, xyxy: Box) -> float:
         """Share of ``xyxy`` (top-down pile pixels) that moved."""
@@ -262,6 +272,8 @@ class PileTracker:
         self._identical_boxes: list[Box] = []
         self._arm_over_pile = False
         self._visit: int | None = None
+        self._pile_now: npt.NDArray[np.uint8] | None = None
+        self._pile_size: tuple[int, int] = (0, 0)
         #: Other readings of this frame's boxes, by ``id`` of the box (see :meth:`_usable`).
         self._also_read: dict[int, list[tuple[str, float, float]]] = {}
 
@@ -299,6 +311,7 @@ class PileTracker:
             self._first_frame = frame_index
         if motion is not None:
             self._visit = motion.pile_visit
+            self._pile_now, self._pile_size = motion.pile_now, motion.pile_size
             out.extend(self._draws(motion, t, frame_index))
             if self._motion_frames is None:
                 self._motion_frames = deque(maxlen=256)
@@ -450,6 +463,7 @@ class PileTracker:
                 cand.seat = seat if seat is not None else cand.seat
                 cand.visit = self._visit
                 cand.absorbed = False
+                cand.before = motion.pile_before if motion is not None else None
             steady = not blocked_frame and (motion is None or motion.fraction_in(box) < cfg.motion_block)
             if steady:
                 cand.hits += 1
@@ -462,7 +476,8 @@ class PileTracker:
                 continue
             box, label, conf, cc = row
             cand = Candidate(anchor=box, box=box, first_frame=frame_index, seat=seat, first_t=t,
-                             identical=any(box is b for b in self._identical_boxes), visit=self._visit)
+                             identical=any(box is b for b in self._identical_boxes), visit=self._visit,
+                             before=motion.pile_before if motion is not None else None)
             if not blocked_frame and (motion is None or motion.fraction_in(box) < cfg.motion_block):
                 cand.hits = 1
                 cand.vote(label, conf, cc)
@@ -495,7 +510,8 @@ class PileTracker:
             label, extra = self._decide(cand)
             if self._restore(cand.anchor, label):
                 continue
-            if self._reread_of_top(cand) or self._reread_in_same_visit(cand, label, frame_index):
+            if (self._reread_of_top(cand) or self._reread_in_same_visit(cand, label, frame_index)
+                    or self._nothing_laid_there(cand, label)):
                 # It stays, silent, while it keeps its pose: a misread that persists is no new card
                 # when the next hand comes by.
                 cand.absorbed = True
@@ -555,6 +571,31 @@ class PileTracker:
         card.reads = card.reads | {lab for lab, share in cand.ranked() if share >= 0.15}
         log.info("%s read as %s with no hand at the pile since %s was laid: no new card", card.label, label,
                  top.label)
+        return True
+
+    def _nothing_laid_there(self, cand: Candidate, label: str) -> bool:
+        """An unsure reading where the pile looks as it did before the hand came: no card was laid
+        there (a hand crossing the pile to the stock made the detector see a card in what was
+        already lying there). Identical cards are left to their own rule: one laid square on its
+        twin changes little."""
+        cfg = self.config
+        before, now = cand.before, self._pile_now
+        if (cand.identical or before is None or now is None or before.shape != now.shape
+                or float(np.mean(cand.confidence)) >= cfg.unsure_confidence or self._pile_size[0] <= 0):
+            return False
+        h, w = now.shape[:2]
+        sx, sy = w / self._pile_size[0], h / self._pile_size[1]
+        x1, y1, x2, y2 = cand.pose
+        x1, y1 = max(int(x1 * sx), 0), max(int(y1 * sy), 0)
+        x2, y2 = min(int(np.ceil(x2 * sx)), w), min(int(np.ceil(y2 * sy)), h)
+        if x2 - x1 < 2 or y2 - y1 < 2:
+            return False
+        diff = cv2.absdiff(now[y1:y2, x1:x2], before[y1:y2, x1:x2])
+        changed = float(np.mean(diff > cfg.change_level))
+        if changed >= cfg.laid_share:
+            return False
+        log.info("%s read unsure (%.2f) where the pile is as it was before the hand came (%.0f%% changed): "
+                 "no new card", label, float(np.mean(cand.confidence)), 100 * changed)
         return True
 
     def _came_with_a_hand(self, cand: Candidate) -> bool:
@@ -702,6 +743,8 @@ class MotionDetector:
         self._frame = 0
         self._visits = 0
         self._away = self.quiet_frames
+        self._pile_quiet: npt.NDArray[np.uint8] | None = None
+        self._pile_before: npt.NDArray[np.uint8] | None = None
 
     @property
     def foreground(self) -> Mask:
@@ -778,7 +821,8 @@ class MotionDetector:
 
         global_change = bool(moving.mean() > 0.5)
         if global_change:
-            return MotionSample(pile_mask, (pw, ph), self._seat, False, True, (), False, pile_visit=self._visits)
+            return MotionSample(pile_mask, (pw, ph), self._seat, False, True, (), False, pile_visit=self._visits,
+                                pile_now=pile_now, pile_before=self._pile_before)
         self._pile_ep, _ = self._step(self._pile_ep, moving, self.pile_near, self.pile_zone, self.quiet_frames)
         if self._pile_ep is not None and self._pile_ep.touched and self._pile_ep.seat is not None:
             self._seat = self._pile_ep.seat
@@ -808,11 +852,13 @@ class MotionDetector:
         if arm or (over and self._pile_ep is not None and self._pile_ep.touched):
             if self._away >= self.quiet_frames:
                 self._visits += 1
+                self._pile_before = self._pile_quiet
             self._away = 0
         else:
             self._away += 1
+            self._pile_quiet = pile_now
         return MotionSample(pile_mask, (pw, ph), self._seat, over, False, draws, disturbed, draw_started, arm,
-                            self._visits)
+                            self._visits, pile_now, self._pile_before)
 
     def _step(
         self, ep: _Episode | None, moving: Mask, near: Mask, zone: Mask, quiet_frames: int,

@@ -355,6 +355,29 @@ def test_an_unsure_reading_waits_for_the_arm_to_leave_the_pile() -> None:
     assert [o["card"] for _, o in feed.out] == ["blue_9", "blue_2"]
 
 
+def test_an_unsure_reading_where_the_hand_changed_nothing_is_no_card() -> None:
+    """A hand crosses the pile to the stock; meanwhile the detector reads a card, unsure, in what lay
+    there all along. The pile image before the visit and after it are alike there: no card was laid.
+    A card really laid during a visit changes its box, and counts even when read unsure."""
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    pile = np.full((72, 96), 120, np.uint8)  # the top-down pile, grey, low resolution (640x480 -> 96x72)
+
+    def motion(visit: int, now: np.ndarray, *, arm: bool = False, seat: int = 1) -> MotionSample:
+        return MotionSample(seat=seat, disturbed=arm, arm_over_pile=arm, pile_visit=visit, pile_now=now,
+                            pile_before=pile, pile_size=(640, 480))
+
+    feed([card("green_4")], 8, motion=motion(1, pile))
+    ghost = (300.0, 300.0, 400.0, 450.0)
+    feed([card("green_4"), card("green_draw2", ghost, conf=0.4)], 6, motion=motion(2, pile, arm=True))
+    feed([card("green_4"), card("green_draw2", ghost, conf=0.4)], 12, motion=motion(2, pile))
+    assert [o["card"] for _, o in feed.out] == ["green_4"]
+    laid = pile.copy()
+    laid[26:48, 39:54] = 230  # B in pile-image pixels: a new card's white face
+    feed([card("green_4")], 2, motion=motion(3, pile, arm=True, seat=2))
+    feed([card("green_4"), card("green_1", B, conf=0.45)], 10, motion=motion(3, laid, seat=2))
+    assert [o["card"] for _, o in feed.out] == ["green_4", "green_1"]
+
+
 def test_the_top_card_partly_covered_by_a_new_one_is_not_played_again() -> None:
     """As the next card slides on, the top card's box shrinks a little (area 0.9): still the same card."""
     feed = Feed(PileTracker(CFG, expect_start=False))
@@ -404,9 +427,16 @@ def test_motion_gives_the_seat_the_hand_came_from(side: str, seat: int) -> None:
 def test_hand_visits_to_the_pile_are_counted_once_each() -> None:
     profile = CalibrationProfile.whole_frame(320, 240, players=4)
     motion = MotionDetector(profile, fps=15, width=80)
-    visits = [motion.update(f, f).pile_visit for f in _frames_of_a_hand("left") + _frames_of_a_hand("top")]
+    frames = _frames_of_a_hand("left") + _frames_of_a_hand("top")
+    samples = [motion.update(f, f) for f in frames]
+    visits = [s.pile_visit for s in samples]
     assert visits[0] == 0 and visits[-1] == 2
     assert sorted(set(visits)) == [0, 1, 2]  # one count per hand, however long it stays
+    # During and after a visit, the pile as it lay before it: here the empty table.
+    second = visits.index(2)
+    before = samples[second].pile_before
+    assert before is not None and int(before.min()) > 150
+    assert samples[-1].pile_before is before
 
 
 def test_motion_in_the_stock_zone_is_a_draw_by_seat() -> None:
