@@ -183,13 +183,12 @@ class Candidate:
         return np.mean(self.boxes, axis=0).astype(np.float32) if self.boxes else self.anchor
 
     def vote(self, label: str, confidence: float, colour_conf: float) -> None:
-        # A colour read with little confidence carries little weight for the whole label.
-        self.votes[label] = self.votes.get(label, 0.0) + confidence * max(colour_conf, 0.05)
-        self.colour_conf.setdefault(label, []).append(colour_conf)
+        self.also_read(label, confidence, colour_conf)
         self.confidence.append(confidence)
 
     def also_read(self, label: str, confidence: float, colour_conf: float) -> None:
-        """Another reading of the same box in the same frame: a vote, but no frame of its own."""
+        """A vote without a frame of its own (another reading of the same box in the same frame)."""
+        # A colour read with little confidence carries little weight for the whole label.
         self.votes[label] = self.votes.get(label, 0.0) + confidence * max(colour_conf, 0.05)
         self.colour_conf.setdefault(label, []).append(colour_conf)
 
@@ -230,15 +229,24 @@ class MotionSample:
 
     def fraction_in(self, xyxy: Box) -> float:
         """Share of ``xyxy`` (top-down pile pixels) that moved."""
-        if self.pile_mask is None or self.pile_size[0] <= 0:
+        if self.pile_mask is None:
             return 0.0
-        h, w = self.pile_mask.shape
-        sx, sy = w / self.pile_size[0], h / self.pile_size[1]
-        x1, y1 = max(int(xyxy[0] * sx), 0), max(int(xyxy[1] * sy), 0)
-        x2, y2 = min(int(np.ceil(xyxy[2] * sx)), w), min(int(np.ceil(xyxy[3] * sy)), h)
-        if x2 <= x1 or y2 <= y1:
-            return 0.0
-        return float(self.pile_mask[y1:y2, x1:x2].mean())
+        area = low_res_area(xyxy, self.pile_size, self.pile_mask.shape)
+        return float(self.pile_mask[area].mean()) if area is not None else 0.0
+
+
+def low_res_area(xyxy: Box, size: tuple[int, int], shape: tuple[int, ...]) -> tuple[slice, slice] | None:
+    """The pixels of an image of ``shape`` (rows, cols) under ``xyxy`` given in pixels of an image of
+    ``size`` (width, height): the same view at a lower resolution. ``None`` when nothing is under it."""
+    if size[0] <= 0 or size[1] <= 0:
+        return None
+    h, w = shape[:2]
+    sx, sy = w / size[0], h / size[1]
+    x1, y1 = max(int(xyxy[0] * sx), 0), max(int(xyxy[1] * sy), 0)
+    x2, y2 = min(int(np.ceil(xyxy[2] * sx)), w), min(int(np.ceil(xyxy[3] * sy)), h)
+    if x2 <= x1 or y2 <= y1:
+        return None
+    return slice(y1, y2), slice(x1, x2)
 
 
 class PileTracker:
@@ -448,7 +456,7 @@ class PileTracker:
                 continue
             used_rows.add(i)
             used_cands.add(j)
-            box, label, conf, cc = rows[i]
+            box = rows[i][0]
             cand = self.candidates[j]
             cand.box = box
             cand.misses = 0
@@ -467,27 +475,29 @@ class PileTracker:
             steady = not blocked_frame and (motion is None or motion.fraction_in(box) < cfg.motion_block)
             if steady:
                 cand.hits += 1
-                cand.vote(label, conf, cc)
-                cand.boxes.append(box)
-                for other in self._also_read.get(id(box), ()):
-                    cand.also_read(*other)
+                self._count_frame(cand, rows[i])
         for i, row in enumerate(rows):
             if i in used_rows:
                 continue
-            box, label, conf, cc = row
+            box = row[0]
             cand = Candidate(anchor=box, box=box, first_frame=frame_index, seat=seat, first_t=t,
                              identical=any(box is b for b in self._identical_boxes), visit=self._visit,
                              before=motion.pile_before if motion is not None else None)
             if not blocked_frame and (motion is None or motion.fraction_in(box) < cfg.motion_block):
                 cand.hits = 1
-                cand.vote(label, conf, cc)
-                cand.boxes.append(box)
-                for other in self._also_read.get(id(box), ()):
-                    cand.also_read(*other)
+                self._count_frame(cand, row)
             self.candidates.append(cand)
         for j, cand in enumerate(self.candidates):
             if j not in used_cands and cand.first_frame != frame_index:
                 cand.misses += 1
+
+    def _count_frame(self, cand: Candidate, row: tuple[Box, str, float, float]) -> None:
+        """A steady frame of ``cand``: its reading (and the other readings of the same box) and pose."""
+        box, label, conf, cc = row
+        cand.vote(label, conf, cc)
+        cand.boxes.append(box)
+        for other in self._also_read.get(id(box), ()):
+            cand.also_read(*other)
 
     def _confirm(self, t: float, frame_index: int) -> list[Observation]:
         cfg = self.config
@@ -581,16 +591,12 @@ class PileTracker:
         cfg = self.config
         before, now = cand.before, self._pile_now
         if (cand.identical or before is None or now is None or before.shape != now.shape
-                or float(np.mean(cand.confidence)) >= cfg.unsure_confidence or self._pile_size[0] <= 0):
+                or float(np.mean(cand.confidence)) >= cfg.unsure_confidence):
             return False
-        h, w = now.shape[:2]
-        sx, sy = w / self._pile_size[0], h / self._pile_size[1]
-        x1, y1, x2, y2 = cand.pose
-        x1, y1 = max(int(x1 * sx), 0), max(int(y1 * sy), 0)
-        x2, y2 = min(int(np.ceil(x2 * sx)), w), min(int(np.ceil(y2 * sy)), h)
-        if x2 - x1 < 2 or y2 - y1 < 2:
+        area = low_res_area(cand.pose, self._pile_size, now.shape)
+        if area is None:
             return False
-        diff = cv2.absdiff(now[y1:y2, x1:x2], before[y1:y2, x1:x2])
+        diff = cv2.absdiff(now[area], before[area])
         changed = float(np.mean(diff > cfg.change_level))
         if changed >= cfg.laid_share:
             return False
