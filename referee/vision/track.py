@@ -101,7 +101,7 @@ class TrackerConfig:
     unsure_runner_up: float = 0.5
     #: Mean detector confidence below which a card is confirmed only once no arm is over the pile,
     #: and only where the pile changed during the hand's visit:
-    unsure_confidence: float = 0.6
+    unsure_confidence: float = 0.7
     #: grey levels (of 255) a pixel must change by, and the share of the card's box that must change.
     change_level: int = 30
     laid_share: float = 0.15
