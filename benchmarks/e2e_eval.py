@@ -174,6 +174,21 @@ def _ratio(a: float, b: float) -> float | None:
     return round(a / b, 4) if b else None
 
 
+def _streams(r: GameResult) -> dict[str, tuple[list[Line], list[Line], Any]]:
+    """Per kind: (truth lines, what was seen, when a seen line matches a truth one)."""
+    camera = [o for src, o, _ in r.events if src == "camera"]
+    return {
+        "play": ([o for o in r.truth if o["type"] in ("start", "play")],
+                 [o for o in camera if o["type"] in ("start", "play")],
+                 lambda a, b: a["card"] == b["card"] and a["type"] == b["type"]),
+        "draw": ([o for o in r.truth if o["type"] == "draw"], [o for o in camera if o["type"] == "draw"],
+                 lambda a, b: True),
+        "alert": ([o for o in r.expected if o["type"] == "alert"],
+                  [o for _, _, outs in r.events for o in outs if o.get("type") == "alert"],
+                  lambda a, b: a["code"] == b["code"] and a["seat"] == b["seat"]),
+    }
+
+
 def score(results: Sequence[GameResult], window: float) -> dict[str, Any]:
     """The metrics over every game (see the module docstring)."""
     plays_truth = plays_seen = plays_matched = seats_right = seats_unknown = seat_judged = 0
@@ -181,10 +196,9 @@ def score(results: Sequence[GameResult], window: float) -> dict[str, Any]:
     delays: list[float] = []
     per_code = {code: {"expected": 0, "raised": 0, "matched": 0} for code in ALERT_CODES}
     for r in results:
-        camera = [o for src, o, _ in r.events if src == "camera"]
-        t_plays = [o for o in r.truth if o["type"] in ("start", "play")]
-        c_plays = [o for o in camera if o["type"] in ("start", "play")]
-        pairs = _match(t_plays, c_plays, window, lambda a, b: a["card"] == b["card"] and a["type"] == b["type"])
+        streams = _streams(r)
+        t_plays, c_plays, same = streams["play"]
+        pairs = _match(t_plays, c_plays, window, same)
         plays_truth += len(t_plays)
         plays_seen += len(c_plays)
         plays_matched += len(pairs)
@@ -196,16 +210,14 @@ def score(results: Sequence[GameResult], window: float) -> dict[str, Any]:
             seat = c_plays[j].get("seat")
             seats_unknown += seat is None
             seats_right += seat == t_plays[i]["seat"]
-        t_draws = [o for o in r.truth if o["type"] == "draw"]
-        c_draws = [o for o in camera if o["type"] == "draw"]
-        dpairs = _match(t_draws, c_draws, window, lambda a, b: True)
+        t_draws, c_draws, same = streams["draw"]
+        dpairs = _match(t_draws, c_draws, window, same)
         draws_truth += len(t_draws)
         draws_seen += len(c_draws)
         draws_matched += len(dpairs)
         draw_seats_right += sum(c_draws[j].get("seat") == t_draws[i]["seat"] for i, j in dpairs)
-        e_alerts = [o for o in r.expected if o["type"] == "alert"]
-        raised = [o for _, _, outs in r.events for o in outs if o.get("type") == "alert"]
-        apairs = _match(e_alerts, raised, window, lambda a, b: a["code"] == b["code"] and a["seat"] == b["seat"])
+        e_alerts, raised, same = streams["alert"]
+        apairs = _match(e_alerts, raised, window, same)
         for a in e_alerts:
             per_code.setdefault(a["code"], {"expected": 0, "raised": 0, "matched": 0})["expected"] += 1
         for b in raised:
@@ -252,25 +264,14 @@ def score(results: Sequence[GameResult], window: float) -> dict[str, Any]:
 
 def mismatches(result: GameResult, window: float) -> list[Line]:
     """Every truth line the camera missed and every camera line or alert that matches no truth."""
-    camera = [o for src, o, _ in result.events if src == "camera"]
     out: list[Line] = []
-
-    def diff(kind: str, truth: Sequence[Line], seen: Sequence[Line], same: Any) -> None:
+    for kind, (truth, seen, same) in _streams(result).items():
         pairs = _match(truth, seen, window, same)
         hit_t, hit_s = {i for i, _ in pairs}, {j for _, j in pairs}
         out.extend({"seed": result.seed, "what": f"missed_{kind}", "line": t}
                    for i, t in enumerate(truth) if i not in hit_t)
         out.extend({"seed": result.seed, "what": f"false_{kind}", "line": s}
                    for j, s in enumerate(seen) if j not in hit_s)
-
-    diff("play", [o for o in result.truth if o["type"] in ("start", "play")],
-         [o for o in camera if o["type"] in ("start", "play")],
-         lambda a, b: a["card"] == b["card"] and a["type"] == b["type"])
-    diff("draw", [o for o in result.truth if o["type"] == "draw"], [o for o in camera if o["type"] == "draw"],
-         lambda a, b: True)
-    raised = [o for _, _, outs in result.events for o in outs if o.get("type") == "alert"]
-    diff("alert", [o for o in result.expected if o["type"] == "alert"], raised,
-         lambda a, b: a["code"] == b["code"] and a["seat"] == b["seat"])
     out.sort(key=lambda m: float(m["line"].get("t") or 0.0))
     return out
 

@@ -192,6 +192,10 @@ class Candidate:
         self.votes[label] = self.votes.get(label, 0.0) + confidence * max(colour_conf, 0.05)
         self.colour_conf.setdefault(label, []).append(colour_conf)
 
+    def reads(self) -> frozenset[str]:
+        """Every label with a real share of the vote (the card's other reads, for later fixes)."""
+        return frozenset(label for label, share in self.ranked() if share >= 0.15)
+
     def ranked(self) -> list[tuple[str, float]]:
         total = sum(self.votes.values()) or 1.0
         return sorted(((k, v / total) for k, v in self.votes.items()), key=lambda kv: -kv[1])
@@ -527,7 +531,7 @@ class PileTracker:
                 cand.absorbed = True
                 self.candidates.append(cand)
                 continue
-            reads = frozenset(k for k, share in cand.ranked() if share >= 0.15)
+            reads = cand.reads()
             card = PileCard(label, cand.pose, cand.seat, frame_index, t, reads=reads, visit=cand.visit)
             if k < len(ready) - 1:
                 log.debug("card under the top remembered: %s", label)
@@ -559,7 +563,7 @@ class PileTracker:
             return False
         if cand.first_frame - top.frame_index >= self.config.takeback_frames // 2:
             return False
-        top.reads = top.reads | {label for label, share in cand.ranked() if share >= 0.15}
+        top.reads = top.reads | cand.reads()
         log.info("%s read again as %s in its own pose: no new card", top.label, cand.ranked()[0][0])
         return True
 
@@ -578,7 +582,7 @@ class PileTracker:
                      or containment(cand.pose, c.xyxy) >= cfg.known_containment), None)
         if card is None:
             return False
-        card.reads = card.reads | {lab for lab, share in cand.ranked() if share >= 0.15}
+        card.reads = card.reads | cand.reads()
         log.info("%s read as %s with no hand at the pile since %s was laid: no new card", card.label, label,
                  top.label)
         return True
