@@ -415,6 +415,19 @@ class PileTracker:
                     self._known_boxes.append(recent[match].xyxy)
                 elif match == last:
                     like_top.append(row)
+        if last in full and unknown:
+            # A card buried for a while showing again in its own pose while the top card lies whole:
+            # nothing was laid on the top card, so this is the buried card peeking out again (an arm
+            # hid it long enough to be forgotten), not a new card.
+            buried = [k for k in range(last) if k not in showing]
+            for row in list(unknown):
+                box, label, _, colour_conf = row
+                k = next((k for k in reversed(buried) if iou(box, recent[k].xyxy) >= self.config.same_pose_iou
+                          and recent[k].answers_to(label, colour_conf, self.config.unsure_colour)), None)
+                if k is not None:
+                    unknown.remove(row)
+                    seen.add(k)
+                    log.debug("%s buried under the top card shows again in its pose", recent[k].label)
         if like_top and last not in full:
             # The top card's label in another pose on it, and no other card on it: the top card
             # partly hidden, or an identical card laid square on it. Both, until time tells.

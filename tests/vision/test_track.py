@@ -387,6 +387,23 @@ def test_the_top_card_partly_covered_by_a_new_one_is_not_played_again() -> None:
     assert [(o["card"], o["seat"]) for _, o in feed.out] == [("wild", 3), ("green_draw2", 0)]
 
 
+def test_a_buried_card_showing_again_in_its_pose_under_a_whole_top_card_is_not_played_again() -> None:
+    """An arm hides the card under the top one long enough for it to be forgotten; when the arm has
+    gone it peeks out again where it lay, and the top card is still whole: nothing was laid."""
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    feed([card("wild")], 8, motion=_visit(1, seat=3))
+    feed([card("wild"), card("yellow_1", B)], 8, motion=_visit(2, seat=0))
+    feed([card("yellow_1", B)], 4 * CFG.max_misses, motion=_visit(3, arm=True, seat=1))  # the wild not seen
+    feed([card("wild"), card("yellow_1", B)], 12, motion=_visit(3, seat=1))
+    assert [(o["card"], o["seat"]) for _, o in feed.out] == [("wild", 3), ("yellow_1", 0)]
+    # Forgotten again; the same label in that pose, over a top card no longer whole, is a new card on it.
+    feed([card("yellow_1", B)], 4 * CFG.max_misses, motion=_visit(4, seat=2))
+    covered = [card("wild"), card("yellow_1", (300.0, 200.0, 360.0, 320.0))]
+    feed(covered, 2, motion=_visit(4, arm=True, seat=2))
+    feed(covered, 12, motion=_visit(4, seat=2))
+    assert [(o["card"], o["seat"]) for _, o in feed.out] == [("wild", 3), ("yellow_1", 0), ("wild", 2)]
+
+
 def test_reset_starts_a_new_round() -> None:
     feed = Feed(PileTracker(CFG))
     feed([card("red_3")], 10)
