@@ -311,6 +311,7 @@ class SceneParams:
     """The recipe of :func:`random_scene` (see ``datasets/recipe.json``)."""
 
     single_card_share: float = 0.3  # close-ups of one card on a random background, like phone photos
+    fill_frame_share: float = 0.35  # of those, a card held close enough to fill the frame, its corners cut
     lb_colour_share: float = 0.15  # orange/violet cards (Luxembourgish deck)
     random_hue_share: float = 0.12  # coloured cards printed in any hue (colour-blind detector)
     hand_share: float = 0.45
@@ -351,8 +352,11 @@ def _skew(rng: Rng, amount: float) -> NDArray[np.float64]:
 def _single_scene(rng: Rng, size: int, params: SceneParams) -> list[CardPlacement | Overlay]:
     card, hue = random_card(rng, params)
     design = int(rng.integers(0, len(DESIGNS)))
-    height = size * math.exp(rng.uniform(math.log(0.2), math.log(0.92)))
-    margin = height * 0.35
+    if rng.random() < params.fill_frame_share:
+        height = size * rng.uniform(0.75, 1.2)
+    else:
+        height = size * math.exp(rng.uniform(math.log(0.2), math.log(0.92)))
+    margin = min(height * 0.35, size * 0.42)
     center = (rng.uniform(margin, size - margin), rng.uniform(margin, size - margin))
     quad = card_quad(center, height, rng.uniform(0, 360), _skew(rng, 0.03))
     quad = tilt_quad(quad, rng.normal(0, 18), rng.normal(0, 18), size * rng.uniform(0.8, 2.0))
