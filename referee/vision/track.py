@@ -177,6 +177,8 @@ class Candidate:
     absorbed: bool = False
     #: The pile image before the visit during which it took this pose (``MotionSample.pile_before``).
     before: npt.NDArray[np.uint8] | None = None
+    #: Where it was first seen (kept while it moves: a card sliding in comes from outside the pile).
+    origin: Box | None = None
 
     @property
     def pose(self) -> Box:
@@ -404,7 +406,7 @@ class PileTracker:
             box, label, _, colour_conf = row
             match = next(
                 (k for k in showing if self._is_known(box, label, colour_conf, recent[k], top=k == last)
-                 and (k not in uncovered or iou(box, recent[k].xyxy) >= self.config.same_pose_iou)), None
+                 and (k not in uncovered or self._uncovered_in_place(box, recent[k]))), None
             )
             if match is None:
                 unknown.append(row)
@@ -442,6 +444,19 @@ class PileTracker:
             elif not blocked_frame and (motion is None or motion.fraction_in(card.xyxy) < self.config.motion_block):
                 card.missing += 1  # in plain view and not seen
         return unknown
+
+    def _uncovered_in_place(self, box: Box, card: PileCard) -> bool:
+        """``box`` is ``card`` uncovered by a take-back: in its own pose, and not a tentative card that
+        slid in from outside that pose (an identical card laid over the top one and landing near
+        ``card``'s pose is a new card)."""
+        cfg = self.config
+        if iou(box, card.xyxy) < cfg.same_pose_iou:
+            return False
+        return not any(
+            iou(box, c.box) >= cfg.match_iou and c.origin is not None
+            and containment(c.origin, card.xyxy) < cfg.known_containment
+            for c in self.candidates
+        )
 
     def _veto_misreads(self) -> None:
         """A tentative card over a pile card that shows whole in this frame cannot lie on it: it was
@@ -499,7 +514,7 @@ class PileTracker:
             box = row[0]
             cand = Candidate(anchor=box, box=box, first_frame=frame_index, seat=seat, first_t=t,
                              identical=any(box is b for b in self._identical_boxes), visit=self._visit,
-                             before=motion.pile_before if motion is not None else None)
+                             before=motion.pile_before if motion is not None else None, origin=box)
             if not blocked_frame and (motion is None or motion.fraction_in(box) < cfg.motion_block):
                 cand.hits = 1
                 self._count_frame(cand, row)

@@ -236,6 +236,21 @@ def test_a_card_covering_the_top_near_an_older_one_read_alike_is_a_play() -> Non
     assert [o["card"] for _, o in feed.out] == ["wild_draw4", "green_8", "wild"]
 
 
+def test_an_identical_card_sliding_over_the_top_into_an_older_ones_pose_is_a_play() -> None:
+    """A second blue skip slides in over the top card and comes to rest where the first blue skip lies
+    under it (IoU ~0.8 with its pose). The top card is hidden, as in a take-back, but the card came
+    from outside that pose: a new card, and the top card was not taken back."""
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    feed([card("blue_skip")], 10)
+    feed([card("blue_skip", (200, 150, 240, 300)), card("blue_7", B)], 10)
+    feed([card("blue_7", B)], 4 * CFG.max_misses)  # the first blue skip is buried for good
+    for y in (400.0, 340.0, 280.0, 220.0, 180.0):  # slides in from below, hiding the top card as it comes
+        feed([card("blue_skip", (208.0, y, 308.0, y + 150))] + ([card("blue_7", B)] if y > 250 else []))
+    feed([card("blue_skip", (208.0, 158.0, 308.0, 308.0))], CFG.takeback_frames + 5)
+    assert feed.types() == ["play", "play", "play"]
+    assert [o["card"] for _, o in feed.out] == ["blue_skip", "blue_7", "blue_skip"]
+
+
 def test_a_top_card_briefly_undetected_is_not_taken_back() -> None:
     feed = Feed(PileTracker(CFG))
     feed([card("blue_4")], 10)
