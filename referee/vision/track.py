@@ -406,7 +406,9 @@ class PileTracker:
             box, label, _, colour_conf = row
             match = next(
                 (k for k in showing if self._is_known(box, label, colour_conf, recent[k], top=k == last)
-                 and (k not in uncovered or self._uncovered_in_place(box, recent[k]))), None
+                 # A card uncovered by a take-back lies exactly where it was.
+                 and (k not in uncovered or iou(box, recent[k].xyxy) >= self.config.same_pose_iou)
+                 and not self._slid_in(box, label, recent[k])), None
             )
             if match is None:
                 unknown.append(row)
@@ -445,16 +447,15 @@ class PileTracker:
                 card.missing += 1  # in plain view and not seen
         return unknown
 
-    def _uncovered_in_place(self, box: Box, card: PileCard) -> bool:
-        """``box`` is ``card`` uncovered by a take-back: in its own pose, and not a tentative card that
-        slid in from outside that pose (an identical card laid over the top one and landing near
-        ``card``'s pose is a new card)."""
+    def _slid_in(self, box: Box, label: str, card: PileCard) -> bool:
+        """``box`` read as ``label`` continues a tentative card read so that came from outside ``card``'s
+        pose: a pile card never moves, so it is a new card landing there (an identical card laid on its
+        twin, or near an older one)."""
         cfg = self.config
-        if iou(box, card.xyxy) < cfg.same_pose_iou:
-            return False
-        return not any(
-            iou(box, c.box) >= cfg.match_iou and c.origin is not None
+        return any(
+            label in c.votes and iou(box, c.box) >= cfg.match_iou and c.origin is not None
             and containment(c.origin, card.xyxy) < cfg.known_containment
+            and iou(c.origin, card.xyxy) < cfg.same_pose_iou
             for c in self.candidates
         )
 

@@ -251,6 +251,18 @@ def test_an_identical_card_sliding_over_the_top_into_an_older_ones_pose_is_a_pla
     assert [o["card"] for _, o in feed.out] == ["blue_skip", "blue_7", "blue_skip"]
 
 
+def test_an_identical_card_sliding_square_onto_its_twin_is_a_play() -> None:
+    """A second yellow skip slides in and stops almost exactly on the first, hiding it whole: only one
+    box is left, in the top card's pose, but it came from outside that pose."""
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    feed([card("yellow_skip")], 10)
+    for y in (-140.0, -80.0, -20.0, 40.0, 100.0):
+        feed([card("yellow_skip"), card("yellow_skip", (202.0, y, 302.0, y + 150))] if y < 50 else
+             [card("yellow_skip", (202.0, y, 302.0, y + 150))])
+    feed([card("yellow_skip", (203.0, 152.0, 303.0, 302.0))], 20)
+    assert [o["card"] for _, o in feed.out] == ["yellow_skip", "yellow_skip"]
+
+
 def test_a_top_card_briefly_undetected_is_not_taken_back() -> None:
     feed = Feed(PileTracker(CFG))
     feed([card("blue_4")], 10)
