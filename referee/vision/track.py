@@ -178,7 +178,7 @@ class Candidate:
     #: The pile image before the visit during which it took this pose (``MotionSample.pile_before``).
     before: npt.NDArray[np.uint8] | None = None
     #: Where it was first seen (kept while it moves: a card sliding in comes from outside the pile).
-    origin: Box | None = None
+    origin: Box = field(default_factory=lambda: np.zeros(4, np.float32))
 
     @property
     def pose(self) -> Box:
@@ -406,7 +406,6 @@ class PileTracker:
             box, label, _, colour_conf = row
             match = next(
                 (k for k in showing if self._is_known(box, label, colour_conf, recent[k], top=k == last)
-                 # A card uncovered by a take-back lies exactly where it was.
                  and (k not in uncovered or iou(box, recent[k].xyxy) >= self.config.same_pose_iou)
                  and not self._slid_in(box, label, recent[k])), None
             )
@@ -453,7 +452,7 @@ class PileTracker:
         twin, or near an older one)."""
         cfg = self.config
         return any(
-            label in c.votes and iou(box, c.box) >= cfg.match_iou and c.origin is not None
+            label in c.votes and iou(box, c.box) >= cfg.match_iou
             and containment(c.origin, card.xyxy) < cfg.known_containment
             and iou(c.origin, card.xyxy) < cfg.same_pose_iou
             for c in self.candidates
