@@ -157,6 +157,8 @@ class Candidate:
     box: Box
     first_frame: int
     seat: int | None
+    #: Where it was first seen (kept while it moves: a card sliding in comes from outside the pile).
+    origin: Box
     #: Time of ``first_frame``: when the card came to rest in this pose.
     first_t: float = 0.0
     hits: int = 0
@@ -177,8 +179,6 @@ class Candidate:
     absorbed: bool = False
     #: The pile image before the visit during which it took this pose (``MotionSample.pile_before``).
     before: npt.NDArray[np.uint8] | None = None
-    #: Where it was first seen (kept while it moves: a card sliding in comes from outside the pile).
-    origin: Box = field(default_factory=lambda: np.zeros(4, np.float32))
 
     @property
     def pose(self) -> Box:
