@@ -290,6 +290,8 @@ class PileTracker:
         self._pile_size: tuple[int, int] = (0, 0)
         #: Other readings of this frame's boxes, by ``id`` of the box (see :meth:`_usable`).
         self._also_read: dict[int, list[tuple[str, float, float]]] = {}
+        #: The tentative cards each box of this frame continues, by ``id`` of the box (see :meth:`_slid_in`).
+        self._continued: dict[int, list[Candidate]] = {}
 
     def reset(self, expect_start: bool = True) -> None:
         """A new round: the pile is gathered; the next card is the start card."""
@@ -402,7 +404,14 @@ class PileTracker:
         ]
         # A card uncovered by a take-back lies exactly where it was; anything else there is a new card.
         uncovered = {k for k in showing if k != last and recent[k].missing > 2 * self.config.max_misses}
-        for row in self._usable(detections):
+        rows = self._usable(detections)
+        # Each tentative card continues into its best-overlapping box of this frame (if any).
+        self._continued = {}
+        for c in self.candidates:
+            best = max(rows, key=lambda row: iou(row[0], c.box), default=None)
+            if best is not None and iou(best[0], c.box) >= self.config.match_iou:
+                self._continued.setdefault(id(best[0]), []).append(c)
+        for row in rows:
             box, label, _, colour_conf = row
             match = next(
                 (k for k in showing if self._is_known(box, label, colour_conf, recent[k], top=k == last)
@@ -447,15 +456,15 @@ class PileTracker:
         return unknown
 
     def _slid_in(self, box: Box, label: str, card: PileCard) -> bool:
-        """``box`` read as ``label`` continues a tentative card read so that came from outside ``card``'s
-        pose: a pile card never moves, so it is a new card landing there (an identical card laid on its
-        twin, or near an older one)."""
+        """``box`` read as ``label`` continues a tentative card read so (the box it overlaps most this
+        frame) that came from outside ``card``'s pose: a pile card never moves, so it is a new card
+        landing there (an identical card laid on its twin, or near an older one)."""
         cfg = self.config
         return any(
-            label in c.votes and iou(box, c.box) >= cfg.match_iou
+            label in c.votes
             and containment(c.origin, card.xyxy) < cfg.known_containment
             and iou(c.origin, card.xyxy) < cfg.same_pose_iou
-            for c in self.candidates
+            for c in self._continued.get(id(box), ())
         )
 
     def _veto_misreads(self) -> None:

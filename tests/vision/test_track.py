@@ -263,6 +263,20 @@ def test_an_identical_card_sliding_square_onto_its_twin_is_a_play() -> None:
     assert [o["card"] for _, o in feed.out] == ["yellow_skip", "yellow_skip"]
 
 
+def test_an_identical_card_sliding_past_its_twin_does_not_make_the_twin_new() -> None:
+    """A second yellow 7 slides in over the first and comes to rest beside it. On its way its box
+    overlaps the first one's just enough to pass for a continuation of it, but the twin lying still
+    in its pose is the better match for its own detection: the top card, not a new card."""
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    feed([card("yellow_7")], 10)
+    for y in (330.0, 280.0, 230.0, 190.0, 170.0):  # slides in from below, overlapping A ever more
+        feed([card("yellow_7"), card("yellow_7", (235.0, y, 335.0, y + 150))])
+    feed([card("yellow_7"), card("yellow_7", (235.0, 165.0, 335.0, 315.0))], 20)  # at rest, IoU 0.41 with A
+    assert [o["card"] for _, o in feed.out] == ["yellow_7", "yellow_7"]
+    pile = feed.tracker.pile
+    assert len(pile) == 2 and iou(pile[0].xyxy, A) == 1.0 and iou(pile[1].xyxy, A) < 0.5  # no third card in A
+
+
 def test_a_top_card_briefly_undetected_is_not_taken_back() -> None:
     feed = Feed(PileTracker(CFG))
     feed([card("blue_4")], 10)
