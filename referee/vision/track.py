@@ -799,9 +799,13 @@ class MotionDetector:
         return self._foreground
 
     def _small(self, image: npt.NDArray[np.uint8], size: tuple[int, int]) -> npt.NDArray[np.uint8]:
-        # Linear sampling costs by output size (area averaging a 720p frame costs ~10x more); the
-        # blur below does the anti-aliasing that matters for differencing.
-        small = cv2.resize(image, size, interpolation=cv2.INTER_LINEAR)
+        # Linear sampling aliases: a card's thin white border is caught or missed as the camera shakes
+        # by one pixel, which reads as a hand at the stock. Area averaging does not; halving first
+        # (OpenCV's fast 2x2 path) makes it ~1 ms for a 720p frame instead of ~3.5.
+        w, h = size
+        while image.shape[1] >= 2 * w and image.shape[0] >= 2 * h:
+            image = cv2.resize(image, (image.shape[1] // 2, image.shape[0] // 2), interpolation=cv2.INTER_AREA)
+        small = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
         out: npt.NDArray[np.uint8] = cv2.GaussianBlur(small, (5, 5), 0)
         return out
 

@@ -558,6 +558,26 @@ def test_a_shaking_camera_over_a_dark_deck_on_light_wood_is_no_draw() -> None:
     assert draws == []
 
 
+@pytest.mark.parametrize("x0", [600, 602, 605])
+def test_a_camera_shaking_by_one_pixel_does_not_move_thin_white_borders(x0: int) -> None:
+    """A 720p webcam: a card's white border is two camera pixels wide, far thinner than a pixel of
+    the motion detector's small view. A one-pixel shake must not make it flicker there (sampled in
+    one frame, missed in the next) as a hand would: at the stock that was a false draw."""
+    w, h = 1280, 720
+    pile = ((440.0, 200.0), (840.0, 200.0), (840.0, 520.0), (440.0, 520.0))
+    seats = ((640.0, 715.0), (5.0, 360.0), (640.0, 5.0), (1275.0, 360.0))
+    motion = MotionDetector(CalibrationProfile((w, h), pile, seats), fps=15)
+    table = np.full((h + 2, w + 2, 3), (60, 30, 130), np.uint8)  # a maroon cloth (BGR)
+    table[300:450, x0:x0 + 100] = (235, 240, 245)  # a card: white border...
+    table[302:448, x0 + 2:x0 + 98] = (20, 50, 20)  # ...around a dark green back
+    disturbed = []
+    for i in range(30):  # the camera jumps by a pixel now and then
+        dx, dy = (i // 3) % 2, (i // 5) % 2
+        image = np.ascontiguousarray(table[dy:dy + h, dx:dx + w])
+        disturbed.append(motion.update(image, image[200:520, 440:840]).disturbed)
+    assert not any(disturbed)
+
+
 def test_the_background_follows_the_light() -> None:
     """A lamp warming up over a second changes every pixel a little each frame, the bright ones
     most: no part of the table may stand out as an arm would (here a paper by the stock)."""
