@@ -499,6 +499,10 @@ class PileTracker:
             used_cands.add(j)
             box = rows[i][0]
             cand = self.candidates[j]
+            if any(box is b for b in self._identical_boxes):
+                # Now read like the top card, partly hidden in its place: maybe an identical card
+                # on it, maybe the top card under a hand. Time tells (see :meth:`_confirm`).
+                cand.identical = True
             cand.box = box
             cand.misses = 0
             cand.seen += 1

@@ -359,6 +359,21 @@ def _visit(n: int, *, arm: bool = False, seat: int = 0) -> MotionSample:
     return MotionSample(seat=seat, disturbed=arm, arm_over_pile=arm, pile_visit=n)
 
 
+def test_a_hand_half_over_the_top_card_is_no_new_card_when_its_reading_turns_to_the_top_label() -> None:
+    """A hand covers the top blue skip's right side: the detector first reads the rest as a blue 0,
+    then, in the same place, as a blue skip again (partly hidden, so not in the top card's pose).
+    That may still be an identical card laid on it, so it waits, as one would, for the hand to go:
+    then the top card shows whole and nothing lies on it."""
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    feed([card("blue_skip")], 8, motion=_visit(1, arm=True, seat=0))
+    feed([card("blue_skip")], 8, motion=_visit(1, seat=0))
+    part = (200.0, 151.0, 270.0, 302.0)  # inside A (IoU 0.7): the hand over its right third
+    feed([card("blue_0", part, conf=0.61), card("blue_skip", part, conf=0.29)], 1, motion=_visit(2, arm=True, seat=3))
+    feed([card("blue_skip", part, conf=0.72)], 6, motion=_visit(2, arm=True, seat=3))
+    feed([card("blue_skip")], 10, motion=_visit(2, seat=3))
+    assert [o["card"] for _, o in feed.out] == ["blue_skip"]
+
+
 def test_a_new_reading_with_no_hand_since_the_top_card_is_that_card_until_it_moves() -> None:
     feed = Feed(PileTracker(CFG, expect_start=False))
     feed([card("yellow_3")], 8, motion=_visit(1, arm=True, seat=3))
