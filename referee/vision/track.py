@@ -159,6 +159,8 @@ class Candidate:
     seat: int | None
     #: Where it was first seen (kept while it moves: a card sliding in comes from outside the pile).
     origin: Box
+    #: Every label it was read as since ``origin``, moving or not (its votes count only steady frames).
+    labels: set[str] = field(default_factory=set)
     #: Time of ``first_frame``: when the card came to rest in this pose.
     first_t: float = 0.0
     hits: int = 0
@@ -461,7 +463,7 @@ class PileTracker:
         landing there (an identical card laid on its twin, or near an older one)."""
         cfg = self.config
         return any(
-            label in c.votes
+            label in c.labels
             and containment(c.origin, card.xyxy) < cfg.known_containment
             and iou(c.origin, card.xyxy) < cfg.same_pose_iou
             for c in self._continued.get(id(box), ())
@@ -504,6 +506,7 @@ class PileTracker:
                 # on it, maybe the top card under a hand. Time tells (see :meth:`_confirm`).
                 cand.identical = True
             cand.box = box
+            cand.labels.add(rows[i][1])
             cand.misses = 0
             cand.seen += 1
             if iou(box, cand.anchor) < cfg.stable_iou:
@@ -527,7 +530,8 @@ class PileTracker:
             box = row[0]
             cand = Candidate(anchor=box, box=box, first_frame=frame_index, seat=seat, first_t=t,
                              identical=any(box is b for b in self._identical_boxes), visit=self._visit,
-                             before=motion.pile_before if motion is not None else None, origin=box)
+                             before=motion.pile_before if motion is not None else None, origin=box,
+                             labels={row[1]})
             if not blocked_frame and (motion is None or motion.fraction_in(box) < cfg.motion_block):
                 cand.hits = 1
                 self._count_frame(cand, row)

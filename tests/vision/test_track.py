@@ -277,6 +277,19 @@ def test_an_identical_card_sliding_past_its_twin_does_not_make_the_twin_new() ->
     assert len(pile) == 2 and iou(pile[0].xyxy, A) == 1.0 and iou(pile[1].xyxy, A) < 0.5  # no third card in A
 
 
+def test_an_identical_card_sliding_square_onto_its_twin_under_a_moving_hand_is_a_play() -> None:
+    """As above, but the hand moves over the card all the way in, so no frame of the slide is steady
+    (no votes yet): what it was read as while moving still says it is the card that came from outside."""
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    feed([card("wild_draw4")], 10)
+    hand = MotionSample(pile_mask=np.ones((48, 64), bool), pile_size=(640, 480), arm_over_pile=True)
+    for y in (400.0, 330.0, 260.0, 200.0):  # slides in from below; the twin is covered by the last step
+        feed([card("wild_draw4"), card("wild_draw4", (205.0, y, 305.0, y + 150))], motion=hand)
+    feed([card("wild_draw4", (206.0, 154.0, 303.0, 300.0))], 3, motion=hand)
+    feed([card("wild_draw4", (206.0, 154.0, 303.0, 300.0))], 20, motion=MotionSample(disturbed=False))
+    assert [o["card"] for _, o in feed.out] == ["wild_draw4", "wild_draw4"]
+
+
 def test_a_top_card_briefly_undetected_is_not_taken_back() -> None:
     feed = Feed(PileTracker(CFG))
     feed([card("blue_4")], 10)
