@@ -492,6 +492,7 @@ class PileTracker:
         used_rows: set[int] = set()
         used_cands: set[int] = set()
         seat = motion.seat if motion is not None else None
+        like_top = {id(b) for b in self._identical_boxes}
         for score, i, j in pairs:
             if score < cfg.match_iou:
                 break
@@ -501,7 +502,7 @@ class PileTracker:
             used_cands.add(j)
             box = rows[i][0]
             cand = self.candidates[j]
-            if any(box is b for b in self._identical_boxes):
+            if id(box) in like_top:
                 # Now read like the top card, partly hidden in its place: maybe an identical card
                 # on it, maybe the top card under a hand. Time tells (see :meth:`_confirm`).
                 cand.identical = True
@@ -529,7 +530,7 @@ class PileTracker:
                 continue
             box = row[0]
             cand = Candidate(anchor=box, box=box, first_frame=frame_index, seat=seat, first_t=t,
-                             identical=any(box is b for b in self._identical_boxes), visit=self._visit,
+                             identical=id(box) in like_top, visit=self._visit,
                              before=motion.pile_before if motion is not None else None, origin=box,
                              labels={row[1]})
             if not blocked_frame and (motion is None or motion.fraction_in(box) < cfg.motion_block):
