@@ -434,14 +434,18 @@ class PileTracker:
             # nothing was laid on the top card, so this is the buried card peeking out again (an arm
             # hid it long enough to be forgotten), not a new card.
             buried = [k for k in range(last) if k not in showing]
-            for row in list(unknown):
+            still_unknown = []
+            for row in unknown:
                 box, label, _, colour_conf = row
                 k = next((k for k in reversed(buried) if iou(box, recent[k].xyxy) >= self.config.same_pose_iou
                           and recent[k].answers_to(label, colour_conf, self.config.unsure_colour)), None)
-                if k is not None:
-                    unknown.remove(row)
+                if k is None:
+                    still_unknown.append(row)
+                else:
                     seen.add(k)
                     log.debug("%s buried under the top card shows again in its pose", recent[k].label)
+            # (Rows hold numpy boxes: filtered by position, never by ``list.remove``'s equality.)
+            unknown = still_unknown
         if like_top and last not in full:
             # The top card's label in another pose on it, and no other card on it: the top card
             # partly hidden, or an identical card laid square on it. Both, until time tells.

@@ -473,6 +473,18 @@ def test_a_buried_card_showing_again_in_its_pose_under_a_whole_top_card_is_not_p
     assert [(o["card"], o["seat"]) for _, o in feed.out] == [("wild", 3), ("yellow_1", 0), ("wild", 2)]
 
 
+def test_a_buried_card_showing_again_beside_another_unknown_card_is_not_played_again() -> None:
+    """The same, with a surer unknown box elsewhere in the frame (a card held over the table): the
+    buried card is set aside by identity, never by comparing boxes (a crash on seed 107)."""
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    feed([card("wild")], 8, motion=_visit(1, seat=3))
+    feed([card("wild"), card("yellow_1", B)], 8, motion=_visit(2, seat=0))
+    feed([card("yellow_1", B)], 4 * CFG.max_misses, motion=_visit(3, arm=True, seat=1))
+    held = card("red_2", (20.0, 20.0, 80.0, 140.0), conf=0.97)
+    feed([held, card("wild"), card("yellow_1", B)], 2, motion=_visit(3, seat=1))
+    assert [(o["card"], o["seat"]) for _, o in feed.out] == [("wild", 3), ("yellow_1", 0)]
+
+
 def test_reset_starts_a_new_round() -> None:
     feed = Feed(PileTracker(CFG))
     feed([card("red_3")], 10)
