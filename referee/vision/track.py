@@ -112,6 +112,9 @@ class TrackerConfig:
     #: A new read overlapping a pile card this much (or inside it), with no hand visit since the top
     #: card was laid, is that card.
     reread_iou: float = 0.5
+    #: Share of a box in a pile card's pose that a card outside that pose must cover before the
+    #: box's colour reading is taken to be that card's (see ``PileTracker._colour_spoiled``).
+    spoiling_overlap: float = 0.1
 
     @classmethod
     def for_fps(cls, fps: float, **overrides: Any) -> TrackerConfig:
@@ -159,8 +162,10 @@ class Candidate:
     seat: int | None
     #: Where it was first seen (kept while it moves: a card sliding in comes from outside the pile).
     origin: Box
-    #: Every label it was read as since ``origin``, moving or not (its votes count only steady frames).
-    labels: set[str] = field(default_factory=set)
+    #: Every label it was read as since ``origin``, moving or not (its votes count only steady frames),
+    #: with the box it was first read so in: a tentative card can pass from one card to another
+    #: (a hand over both), and only where a label was first read tells whether that card came in.
+    labels: dict[str, Box] = field(default_factory=dict)
     #: Time of ``first_frame``: when the card came to rest in this pose.
     first_t: float = 0.0
     hits: int = 0
@@ -294,12 +299,16 @@ class PileTracker:
         self._also_read: dict[int, list[tuple[str, float, float]]] = {}
         #: The tentative cards each box of this frame continues, by ``id`` of the box (see :meth:`_slid_in`).
         self._continued: dict[int, list[Candidate]] = {}
+        #: Readings found to be no new card (label, pose), newest last: the same misread comes back
+        #: each time a hand passes, and it is no sign that the hand laid a card (see :meth:`_draws`).
+        self._ghosts: deque[tuple[str, Box]] = deque(maxlen=self.config.memory)
 
     def reset(self, expect_start: bool = True) -> None:
         """A new round: the pile is gathered; the next card is the start card."""
         self.pile.clear()
         self.candidates.clear()
         self.taken_back.clear()
+        self._ghosts.clear()
         self.expect_start = expect_start
         if self._motion_frames is not None:
             self._motion_frames.clear()
@@ -413,10 +422,12 @@ class PileTracker:
             best = max(rows, key=lambda row: iou(row[0], c.box), default=None)
             if best is not None and iou(best[0], c.box) >= self.config.match_iou:
                 self._continued.setdefault(id(best[0]), []).append(c)
+        spoiled = {k: self._colour_spoiled(rows, recent[k], top=k == last) for k in showing}
         for row in rows:
             box, label, _, colour_conf = row
             match = next(
-                (k for k in showing if self._is_known(box, label, colour_conf, recent[k], top=k == last)
+                (k for k in showing if self._is_known(
+                    box, label, 0.0 if id(box) in spoiled[k] else colour_conf, recent[k], top=k == last)
                  and (k not in uncovered or iou(box, recent[k].xyxy) >= self.config.same_pose_iou)
                  and not self._slid_in(box, label, recent[k])), None
             )
@@ -427,7 +438,7 @@ class PileTracker:
                 if iou(box, recent[match].xyxy) >= self.config.same_pose_iou:
                     full.add(match)
                     self._known_boxes.append(recent[match].xyxy)
-                elif match == last:
+                elif match == last and id(box) not in spoiled[last]:
                     like_top.append(row)
         if last in full and unknown:
             # A card buried for a while showing again in its own pose while the top card lies whole:
@@ -461,15 +472,35 @@ class PileTracker:
                 card.missing += 1  # in plain view and not seen
         return unknown
 
+    def _colour_spoiled(self, rows: Sequence[tuple[Box, str, float, float]], card: PileCard, *, top: bool) -> set[int]:
+        """Boxes (by ``id``) in ``card``'s pose that a box outside that pose overlaps: a card landing
+        over it lends it its colour where it covers it (a blue skip half under a yellow one reads
+        yellow), so there only its face is read, not its colour."""
+        cfg = self.config
+        pose_iou = cfg.same_pose_iou if top else cfg.known_iou
+
+        def in_pose(box: Box) -> bool:
+            return iou(box, card.xyxy) >= pose_iou or containment(box, card.xyxy) >= cfg.known_containment
+
+        posed = [in_pose(row[0]) for row in rows]
+        return {
+            id(box) for i, (box, *_) in enumerate(rows) if posed[i] and any(
+                not posed[j] and _intersection(box, other[0]) >= cfg.spoiling_overlap * _area(box)
+                for j, other in enumerate(rows) if j != i)
+        }
+
     def _slid_in(self, box: Box, label: str, card: PileCard) -> bool:
         """``box`` read as ``label`` continues a tentative card read so (the box it overlaps most this
-        frame) that came from outside ``card``'s pose: a pile card never moves, so it is a new card
-        landing there (an identical card laid on its twin, or near an older one)."""
+        frame) that came from outside ``card``'s pose and was first read so outside it: a pile card
+        never moves, so it is a new card landing there (an identical card laid on its twin, or near
+        an older one)."""
         cfg = self.config
         return any(
-            label in c.labels
+            (first := c.labels.get(label)) is not None
             and containment(c.origin, card.xyxy) < cfg.known_containment
             and iou(c.origin, card.xyxy) < cfg.same_pose_iou
+            and containment(first, card.xyxy) < cfg.known_containment
+            and iou(first, card.xyxy) < cfg.same_pose_iou
             for c in self._continued.get(id(box), ())
         )
 
@@ -511,7 +542,7 @@ class PileTracker:
                 # on it, maybe the top card under a hand. Time tells (see :meth:`_confirm`).
                 cand.identical = True
             cand.box = box
-            cand.labels.add(rows[i][1])
+            cand.labels.setdefault(rows[i][1], box)
             cand.misses = 0
             cand.seen += 1
             if iou(box, cand.anchor) < cfg.stable_iou:
@@ -536,7 +567,7 @@ class PileTracker:
             cand = Candidate(anchor=box, box=box, first_frame=frame_index, seat=seat, first_t=t,
                              identical=id(box) in like_top, visit=self._visit,
                              before=motion.pile_before if motion is not None else None, origin=box,
-                             labels={row[1]})
+                             labels={row[1]: box})
             if not blocked_frame and (motion is None or motion.fraction_in(box) < cfg.motion_block):
                 cand.hits = 1
                 self._count_frame(cand, row)
@@ -580,6 +611,7 @@ class PileTracker:
                 # when the next hand comes by.
                 cand.absorbed = True
                 self.candidates.append(cand)
+                self._ghosts.append((label, cand.pose))
                 continue
             reads = cand.reads()
             card = PileCard(label, cand.pose, cand.seat, frame_index, t, reads=reads, visit=cand.visit)
@@ -721,13 +753,21 @@ class PileTracker:
             ago = motion.draw_started[k] if k < len(motion.draw_started) else 0
             since = frame_index - ago - self.config.min_hits
             played = any(c.seat == seat and c.frame_index >= since for c in self.pile[-3:]) or any(
-                c.seat == seat and c.first_frame >= since and c.seen >= 3 for c in self.candidates
+                c.seat == seat and c.first_frame >= since and c.seen >= 3 and not c.absorbed and not self._ghost(c)
+                for c in self.candidates
             )
             if played:
                 log.debug("hand of seat %s crossed the stock on its way to the pile: no draw", seat)
                 continue
             out.append({"type": "draw", "seat": seat, "count": 1, "t": t, "frame_index": frame_index})
         return out
+
+
+    def _ghost(self, cand: Candidate) -> bool:
+        """``cand`` is read where a reading was found to be no new card, as that reading."""
+        return any(
+            label in cand.labels and iou(cand.box, pose) >= self.config.known_iou for label, pose in self._ghosts
+        )
 
 
 @dataclass

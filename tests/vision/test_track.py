@@ -447,6 +447,28 @@ def test_an_unsure_reading_where_the_hand_changed_nothing_is_no_card() -> None:
     assert [o["card"] for _, o in feed.out] == ["green_4", "green_1"]
 
 
+def test_a_misread_found_to_be_no_card_does_not_hide_the_next_draw() -> None:
+    """The unsure misread above comes back each time a hand crosses the pile to the stock. It was
+    found to be no card, so it is no sign that the hand laid one: the hand drew (dev seed 115)."""
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    pile = np.full((72, 96), 120, np.uint8)
+
+    def motion(visit: int, *, arm: bool = False, seat: int = 1, draws: tuple[int, ...] = ()) -> MotionSample:
+        return MotionSample(seat=seat, disturbed=arm, arm_over_pile=arm, pile_visit=visit, pile_now=pile,
+                            pile_before=pile, pile_size=(640, 480), draws=draws, draw_started=(6,) * len(draws))
+
+    feed([card("green_4")], 8, motion=motion(1))
+    ghost = (300.0, 300.0, 400.0, 450.0)
+    feed([card("green_4"), card("green_draw2", ghost, conf=0.4)], 6, motion=motion(2, arm=True))
+    feed([card("green_4"), card("green_draw2", ghost, conf=0.4)], 12, motion=motion(2))
+    # The next hand (seat 2) crosses the pile to the stock: the misread shows again, a little shifted.
+    again = (312.0, 290.0, 412.0, 440.0)
+    feed([card("green_4"), card("green_draw2", again, conf=0.4)], 6, motion=motion(3, arm=True, seat=2))
+    feed([card("green_4"), card("green_draw2", again, conf=0.4)], motion=motion(3, seat=2, draws=(2,)))
+    assert [(o["type"], o.get("card"), o.get("seat")) for _, o in feed.out] == [
+        ("play", "green_4", 1), ("draw", None, 2)]
+
+
 def test_the_top_card_partly_covered_by_a_new_one_is_not_played_again() -> None:
     """As the next card slides on, the top card's box shrinks a little (area 0.9): still the same card."""
     feed = Feed(PileTracker(CFG, expect_start=False))
@@ -483,6 +505,45 @@ def test_a_buried_card_showing_again_beside_another_unknown_card_is_not_played_a
     held = card("red_2", (20.0, 20.0, 80.0, 140.0), conf=0.97)
     feed([held, card("wild"), card("yellow_1", B)], 2, motion=_visit(3, seat=1))
     assert [(o["card"], o["seat"]) for _, o in feed.out] == [("wild", 3), ("yellow_1", 0)]
+
+
+def test_the_top_card_read_in_the_colour_of_a_card_landing_over_it_is_no_new_card() -> None:
+    """A yellow skip slides onto a blue skip: the blue card's box, half covered, reads yellow too (its
+    colour taken from the card over it). In the top card's pose, under another card, it is the top
+    card, not a second yellow skip (dev seed 106)."""
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    feed([card("blue_skip")], 8, motion=_visit(1, seat=3))
+    phantom = card("yellow_skip", (205.0, 155.0, 290.0, 300.0), conf=0.7)
+    for dx in (16.0, 12.0, 8.0, 5.0, 2.0, 1.0):  # still sliding while the phantom holds still
+        feed([card("yellow_skip", (B[0] + dx, B[1], B[2] + dx, B[3])), phantom], motion=_visit(2, arm=True, seat=0))
+    feed([card("yellow_skip", B), phantom], 12, motion=_visit(2, seat=0))
+    assert [(o["card"], o["seat"]) for _, o in feed.out] == [("blue_skip", 3), ("yellow_skip", 0)]
+    assert [c.label for c in feed.tracker.pile] == ["blue_skip", "yellow_skip"]
+    assert feed.tracker.pile[-1].xyxy[0] == pytest.approx(B[0], abs=15)  # the sliding card, not the phantom
+
+
+def test_a_card_laid_square_on_the_top_one_with_the_same_face_is_a_play() -> None:
+    """The other way round: a yellow skip laid in the blue skip's pose, the blue one peeking out from
+    under it, is a new card (both boxes lie in the top card's pose)."""
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    feed([card("blue_skip")], 8, motion=_visit(1, seat=3))
+    feed([card("yellow_skip", (203.0, 152.0, 303.0, 302.0)), card("blue_skip", (200.0, 150.0, 300.0, 200.0))], 12,
+         motion=_visit(2, seat=0))
+    assert [(o["card"], o["seat"]) for _, o in feed.out] == [("blue_skip", 3), ("yellow_skip", 0)]
+
+
+def test_a_tentative_card_passing_onto_the_top_card_under_a_hand_does_not_make_it_new() -> None:
+    """A misread beside the top card (a buried card peeking out) is tentative; a hand then covers
+    both, the top card's visible part continues that tentative card, and the top card shows whole
+    again. The tentative card came from outside, but it was first read as the top card inside its
+    pose: nothing slid in (dev seed 108)."""
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    feed([card("yellow_7")], 8, motion=_visit(1, seat=3))
+    misread = card("wild", (170.0, 130.0, 280.0, 230.0), conf=0.4)
+    feed([card("yellow_7"), misread], 3, motion=_visit(1, arm=True, seat=3))
+    feed([card("yellow_7", (215.0, 150.0, 300.0, 240.0))], 3, motion=_visit(2, arm=True, seat=1))
+    feed([card("yellow_7")], 12, motion=_visit(2, seat=1))
+    assert [(o["card"], o["seat"]) for _, o in feed.out] == [("yellow_7", 3)]
 
 
 def test_reset_starts_a_new_round() -> None:
