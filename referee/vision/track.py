@@ -382,7 +382,9 @@ class PileTracker:
             rows.append((box, label, conf, cc))
         return rows
 
-    def _is_known(self, box: Box, label: str, colour_conf: float, card: PileCard, *, top: bool) -> bool:
+    def _is_known(
+        self, box: Box, label: str, colour_conf: float, card: PileCard, *, top: bool, hides_top: bool = False
+    ) -> bool:
         cfg = self.config
         if not card.answers_to(label, colour_conf, cfg.unsure_colour):
             return False
@@ -392,6 +394,11 @@ class PileTracker:
             # Inside its pose, smaller or nearly whole, it is the top card as far as the pose goes;
             # :meth:`_match_known` then tells an identical card from the top one partly hidden.
             return iou(box, card.xyxy) >= cfg.same_pose_iou or containment(box, card.xyxy) >= cfg.known_containment
+        if hides_top:
+            # A card under the top one shows where the top card lay only if the top card was taken
+            # off it, and then it lies exactly in its own pose; anything less is a new card laid over
+            # the top one (an identical card to one further down, say).
+            return iou(box, card.xyxy) >= cfg.stable_iou
         return iou(box, card.xyxy) >= cfg.known_iou or containment(box, card.xyxy) >= cfg.known_containment
 
     def _match_known(
@@ -425,9 +432,11 @@ class PileTracker:
         spoiled = {k: self._colour_spoiled(rows, recent[k], top=k == last) for k in showing}
         for row in rows:
             box, label, _, colour_conf = row
+            hides_top = bool(recent) and containment(recent[last].xyxy, box) >= self.config.known_containment
             match = next(
                 (k for k in showing if self._is_known(
-                    box, label, 0.0 if id(box) in spoiled[k] else colour_conf, recent[k], top=k == last)
+                    box, label, 0.0 if id(box) in spoiled[k] else colour_conf, recent[k], top=k == last,
+                    hides_top=hides_top)
                  and (k not in uncovered or iou(box, recent[k].xyxy) >= self.config.same_pose_iou)
                  and not self._slid_in(box, label, recent[k])), None
             )

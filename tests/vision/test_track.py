@@ -546,6 +546,20 @@ def test_a_tentative_card_passing_onto_the_top_card_under_a_hand_does_not_make_i
     assert [(o["card"], o["seat"]) for _, o in feed.out] == [("yellow_7", 3)]
 
 
+def test_a_card_like_one_under_the_top_laid_over_the_top_card_is_a_play() -> None:
+    """green_1, then green_8 on it, then another green_1 laid over the green_8 close to where the
+    first lies (their boxes overlap 0.74). The green_8 is hidden, but a take-back would uncover the
+    first green_1 exactly in its pose: this one is a new card (dev seed 116)."""
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    first, top, second = (124.0, 84.0, 249.0, 221.0), (114.0, 132.0, 243.0, 222.0), (119.0, 106.0, 258.0, 225.0)
+    feed([card("green_1", first)], 8, motion=_visit(1, seat=2))
+    feed([card("green_1", (124.0, 84.0, 249.0, 132.0)), card("green_8", top)], 8, motion=_visit(2, seat=3))
+    feed([card("green_1", second)], 2, motion=_visit(3, arm=True, seat=3))
+    feed([card("green_1", second)], 20, motion=_visit(3, seat=3))
+    assert [(o["type"], o["card"], o["seat"]) for _, o in feed.out] == [
+        ("play", "green_1", 2), ("play", "green_8", 3), ("play", "green_1", 3)]
+
+
 def test_reset_starts_a_new_round() -> None:
     feed = Feed(PileTracker(CFG))
     feed([card("red_3")], 10)
