@@ -102,8 +102,8 @@ class TrackerConfig:
     #: illegal card among them (a blue 6 read 0.65 / 0.35 against a 9) into a legal play.
     unsure_colour: float = 0.6
     unsure_runner_up: float = 0.8
-    #: Mean detector confidence below which a card is confirmed only once no arm is over the pile,
-    #: and only where the pile changed during the hand's visit:
+    #: Mean detector confidence below which (or with its vote split as above) a card is confirmed
+    #: only once no arm is over the pile, and only where the pile changed during the hand's visit:
     unsure_confidence: float = 0.7
     #: grey levels (of 255) a pixel must change by, and the share of the card's box that must change.
     change_level: int = 30
@@ -305,6 +305,7 @@ class PileTracker:
         #: Readings found to be no new card (label, pose), newest last: the same misread comes back
         #: each time a hand passes, and it is no sign that the hand laid a card (see :meth:`_draws`).
         self._ghosts: deque[tuple[str, Box]] = deque(maxlen=self.config.memory)
+        self._pending_draws: list[_PendingDraw] = []
 
     def reset(self, expect_start: bool = True) -> None:
         """A new round: the pile is gathered; the next card is the start card."""
@@ -312,6 +313,7 @@ class PileTracker:
         self.candidates.clear()
         self.taken_back.clear()
         self._ghosts.clear()
+        self._pending_draws.clear()
         self.expect_start = expect_start
         if self._motion_frames is not None:
             self._motion_frames.clear()
@@ -359,6 +361,8 @@ class PileTracker:
         if taken is not None:
             out.append(taken)
         self.candidates = [c for c in self.candidates if c.misses <= cfg.max_misses]
+        if self._pending_draws:
+            out.extend(self._settle_draws(frame_index))
         return out
 
     def _usable(self, detections: Detections) -> list[tuple[Box, str, float, float]]:
@@ -426,6 +430,7 @@ class PileTracker:
         # A card uncovered by a take-back lies exactly where it was; anything else there is a new card.
         uncovered = {k for k in showing if k != last and recent[k].missing > 2 * self.config.max_misses}
         rows = self._usable(detections)
+        still = not blocked_frame and not self._arm_over_pile
         # Each tentative card continues into its best-overlapping box of this frame (if any).
         self._continued = {}
         for c in self.candidates:
@@ -450,6 +455,8 @@ class PileTracker:
                 if iou(box, recent[match].xyxy) >= self.config.same_pose_iou:
                     full.add(match)
                     self._known_boxes.append(recent[match].xyxy)
+                    if still and (motion is None or motion.fraction_in(box) < self.config.motion_block):
+                        self._grow(recent[match], box)
                 elif match == last and id(box) not in spoiled[last]:
                     like_top.append(row)
         if last in full and unknown:
@@ -483,6 +490,14 @@ class PileTracker:
             elif not blocked_frame and (motion is None or motion.fraction_in(card.xyxy) < self.config.motion_block):
                 card.missing += 1  # in plain view and not seen
         return unknown
+
+    def _grow(self, card: PileCard, box: Box) -> None:
+        """``card`` seen in its pose with no hand near, in a box that holds its recorded pose and more:
+        it was believed while a hand still hid part of it, and this is the whole card. (A pile card
+        never moves, and only ever shows less of itself when something covers it, so the pose only
+        grows.) The part that shows when a card lands over it is then found inside the whole pose."""
+        if _area(box) > _area(card.xyxy) and containment(card.xyxy, box) >= self.config.known_containment:
+            card.xyxy = box
 
     def _colour_spoiled(self, rows: Sequence[tuple[Box, str, float, float]], card: PileCard, *, top: bool) -> set[int]:
         """Boxes (by ``id``) in ``card``'s pose that a box outside that pose overlaps: a card landing
@@ -602,9 +617,10 @@ class PileTracker:
             c for c in self.candidates
             if c.hits >= cfg.min_hits and c.misses == 0 and c.votes and not c.absorbed and self._came_with_a_hand(c)
             and (not c.identical or (c.hits >= 2 * cfg.min_hits and not self._arm_over_pile))
-            # An unsure read waits until no arm is over the pile: a hand half over a card makes
-            # misreads, and a card really laid is still there when the hand has gone.
-            and (not self._arm_over_pile or float(np.mean(c.confidence)) >= cfg.unsure_confidence)
+            # An unsure read, or a part of the top card read as another card, waits until no arm is
+            # over the pile: a hand half over a card makes misreads, and a card really laid is still
+            # there when the hand has gone.
+            and (not self._arm_over_pile or not (self._unsure(c) or self._part_of_top(c)))
         ]
         if not ready:
             return []
@@ -648,6 +664,21 @@ class PileTracker:
         del self.pile[: -self.config.memory * 2]
         return out
 
+    def _unsure(self, cand: Candidate) -> bool:
+        """Read with little confidence, or split between two labels near a tie (a hand hiding part
+        of a card leaves what shows readable two ways, each box sure of itself)."""
+        cfg = self.config
+        ranked = cand.ranked()
+        split = len(ranked) > 1 and ranked[1][1] >= cfg.unsure_runner_up * ranked[0][1]
+        return split or float(np.mean(cand.confidence)) < cfg.unsure_confidence
+
+    def _part_of_top(self, cand: Candidate) -> bool:
+        """``cand`` lies inside the top card's pose and is smaller: what a hand over the top card
+        leaves of it (a card laid there shows whole once the hand has gone)."""
+        top = self.top
+        return (top is not None and containment(cand.pose, top.xyxy) >= self.config.known_containment
+                and _area(cand.pose) < _area(top.xyxy))
+
     def _reread_of_top(self, cand: Candidate) -> bool:
         """Another label in the top card's own pose, settled within half a take-back time of the top
         card being believed: no hand can have laid a new card there that fast, so the detector changed
@@ -688,8 +719,7 @@ class PileTracker:
         twin changes little."""
         cfg = self.config
         before, now = cand.before, self._pile_now
-        if (cand.identical or before is None or now is None or before.shape != now.shape
-                or float(np.mean(cand.confidence)) >= cfg.unsure_confidence):
+        if cand.identical or before is None or now is None or before.shape != now.shape or not self._unsure(cand):
             return False
         area = low_res_area(cand.pose, self._pile_size, now.shape)
         if area is None:
@@ -759,19 +789,47 @@ class PileTracker:
 
     def _draws(self, motion: MotionSample, t: float, frame_index: int) -> list[Observation]:
         """Hands that left the stock zone, unless the same hand laid a card meanwhile: it only
-        crossed the stock on its way to the pile."""
+        crossed the stock on its way to the pile. While a card that hand may have laid is still
+        tentative, the draw waits for it (see :meth:`_settle_draws`)."""
         out = []
         for k, seat in enumerate(motion.draws):
             ago = motion.draw_started[k] if k < len(motion.draw_started) else 0
             since = frame_index - ago - self.config.min_hits
-            played = any(c.seat == seat and c.frame_index >= since for c in self.pile[-3:]) or any(
-                c.seat == seat and c.first_frame >= since and c.seen >= 3 and not c.absorbed and not self._ghost(c)
-                for c in self.candidates
-            )
-            if played:
+            draw: Observation = {"type": "draw", "seat": seat, "count": 1, "t": t, "frame_index": frame_index}
+            if self._laid_since(seat, since):
                 log.debug("hand of seat %s crossed the stock on its way to the pile: no draw", seat)
                 continue
-            out.append({"type": "draw", "seat": seat, "count": 1, "t": t, "frame_index": frame_index})
+            maybe_laid = [
+                c for c in self.candidates
+                if c.seat == seat and c.first_frame >= since and c.seen >= 3 and not c.absorbed and not self._ghost(c)
+            ]
+            if maybe_laid:
+                self._pending_draws.append(_PendingDraw(draw, since, maybe_laid))
+                continue
+            out.append(draw)
+        return out
+
+    def _laid_since(self, seat: int | None, since: int) -> bool:
+        return any(c.seat == seat and c.frame_index >= since for c in self.pile[-3:])
+
+    def _settle_draws(self, frame_index: int) -> list[Observation]:
+        """Waiting draws whose tentative cards are all settled: a draw after all if none of them became
+        a card of that hand (each was a misread under the arm), none otherwise."""
+        out = []
+        waiting = []
+        for pending in self._pending_draws:
+            seat = pending.draw["seat"]
+            if any(c in self.candidates and not c.absorbed for c in pending.maybe_laid):  # (by identity)
+                if frame_index - int(pending.draw["frame_index"]) <= self.config.takeback_frames:
+                    waiting.append(pending)
+                else:
+                    log.debug("draw of seat %s given up: a card of that hand still tentative", seat)
+            elif self._laid_since(seat, pending.since):
+                log.debug("hand of seat %s crossed the stock on its way to the pile: no draw", seat)
+            else:
+                log.info("seat %s drew: what was read under its hand was no card", seat)
+                out.append({**pending.draw, "frame_index": frame_index})  # believed now, drawn at ``t``
+        self._pending_draws = waiting
         return out
 
     def _ghost(self, cand: Candidate) -> bool:
@@ -779,6 +837,16 @@ class PileTracker:
         return any(
             label in cand.labels and iou(cand.box, pose) >= self.config.known_iou for label, pose in self._ghosts
         )
+
+
+@dataclass
+class _PendingDraw:
+    """A hand left the stock while a card it may have laid on the way was still tentative."""
+
+    draw: Observation
+    #: The frame the hand's visit to the stock began (less the debounce): a card it laid is newer.
+    since: int
+    maybe_laid: list[Candidate]
 
 
 @dataclass
