@@ -43,10 +43,10 @@ import json
 import logging
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
@@ -56,6 +56,9 @@ from referee.synth.video import OracleDetector, VideoConfig, load_boxes, sidecar
 from referee.vision.calibration import CalibrationProfile
 from referee.vision.capture import Frame
 from referee.vision.detections import Detector
+
+if TYPE_CHECKING:
+    from referee.pipeline import Pipeline
 
 log = logging.getLogger("e2e_eval")
 
@@ -84,8 +87,11 @@ def _read_jsonl(path: Path) -> list[Line]:
     return [json.loads(t) for t in path.read_text(encoding="utf-8").splitlines() if t.strip()]
 
 
-def run_game(video: Path, detector_factory: Any, *, oracle: bool) -> GameResult:
-    """Feed every frame of ``video`` to the pipeline and the operator lines at their times."""
+def run_game(
+    video: Path, detector_factory: Any, *, oracle: bool, on_pipeline: Callable[[Pipeline], None] | None = None
+) -> GameResult:
+    """Feed every frame of ``video`` to the pipeline and the operator lines at their times.
+    ``on_pipeline`` is shown the pipeline before the first frame (``trace_game.py`` listens in)."""
     from referee.pipeline import Pipeline
     from referee.session import MatchSession
     from referee.store import Store
@@ -117,6 +123,8 @@ def run_game(video: Path, detector_factory: Any, *, oracle: bool) -> GameResult:
     session.add_listener(listen)
     fps = float(meta["fps"])
     pipeline = Pipeline(detector, session, profile=profile, players=int(setup["players"]), fps=fps)
+    if on_pipeline is not None:
+        on_pipeline(pipeline)
     capture = cv2.VideoCapture(str(video))
     if not capture.isOpened():
         raise OSError(f"cannot open {video}")

@@ -179,3 +179,18 @@ def test_the_pipeline_with_the_oracle_detector_finds_every_play(tmp_path: Path) 
     assert metrics["pipeline_errors"] == 0
     assert metrics["play_recall"] == 1.0 and metrics["play_precision"] == 1.0
     assert metrics["alert_recall"] == 1.0
+
+
+def test_the_trace_shows_each_frame_and_the_start_card(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import importlib.util
+
+    benchmarks = Path(__file__).resolve().parents[2] / "benchmarks"
+    spec = importlib.util.spec_from_file_location("trace_game", benchmarks / "trace_game.py")
+    assert spec is not None and spec.loader is not None
+    trace = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(trace)
+    video = write_video(tmp_path / "game.mp4", 7, VideoConfig(seconds=6.0, fps=10.0)).video
+    assert trace.main([str(video), "--frames", "0", "59", "--oracle"]) == 0
+    printed = capsys.readouterr().out
+    assert printed.count("--- f") == 60
+    assert '"type": "start"' in printed and "   pile  " in printed
