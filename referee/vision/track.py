@@ -66,6 +66,13 @@ def containment(inner: Box, outer: Box) -> float:
     return _intersection(inner, outer) / area if area > 0 else 0.0
 
 
+def overhang(box: Box, pose: Box) -> float:
+    """How far ``box`` sticks out of ``pose`` on its worst side, as a share of the pose's size that way."""
+    w, h = max(float(pose[2] - pose[0]), 1.0), max(float(pose[3] - pose[1]), 1.0)
+    return max(float(pose[0] - box[0]) / w, float(box[2] - pose[2]) / w,
+               float(pose[1] - box[1]) / h, float(box[3] - pose[3]) / h, 0.0)
+
+
 def _area(b: Box) -> float:
     return float(max(0.0, b[2] - b[0]) * max(0.0, b[3] - b[1]))
 
@@ -118,6 +125,9 @@ class TrackerConfig:
     #: Share of a box in a pile card's pose that a card outside that pose must cover before the
     #: box's colour reading is taken to be that card's (see ``PileTracker._colour_spoiled``).
     spoiling_overlap: float = 0.1
+    #: A box sticking out of the top card's pose by more than this share of its size (boxes of a
+    #: still card jitter by 1-3 %) is not that card read otherwise, with no arm over the pile.
+    max_overhang: float = 0.06
 
     @classmethod
     def for_fps(cls, fps: float, **overrides: Any) -> TrackerConfig:
@@ -400,6 +410,10 @@ class PileTracker:
             # same card whole in a pose nearby is an identical card laid on it (jump-in, stacking).
             # Inside its pose, smaller or nearly whole, it is the top card as far as the pose goes;
             # :meth:`_match_known` then tells an identical card from the top one partly hidden.
+            if label != card.label and not self._arm_over_pile and overhang(box, card.xyxy) > cfg.max_overhang:
+                # Its other reading, sticking out of its pose where no hand can make the box
+                # swell: a card laid nearly square on it (a 1 on a 7 sometimes read as a 1).
+                return False
             return iou(box, card.xyxy) >= cfg.same_pose_iou or containment(box, card.xyxy) >= cfg.known_containment
         if hides_top:
             # A card under the top one shows where the top card lay only if the top card was taken
