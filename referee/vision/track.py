@@ -104,11 +104,12 @@ class TrackerConfig:
     #: Share of moving pixels in a card's box above which the frame does not count towards it.
     motion_block: float = 0.2
     #: Below this colour confidence, or with a runner-up this close, a label is unsure (and may give
-    #: way to a legal runner-up). Votes split 0.65 / 0.35 are not unsure: over 16 dev games (101-116,
-    #: 299 cards) the leader of every such split was right, and giving way at 0.5 turned the one
-    #: illegal card among them (a blue 6 read 0.65 / 0.35 against a 9) into a legal play.
+    #: way to a legal runner-up). Over 21 dev games (101-121, 363 cards, 44 of them with a runner-up)
+    #: the leader was illegal and the runner-up legal four times: with the runner-up at 0.16, 0.43 and
+    #: 0.54 of the leader the leader was right (injected misplays the referee must see), at 0.74 the
+    #: runner-up (a green 1 read as a 7, dev 119).
     unsure_colour: float = 0.6
-    unsure_runner_up: float = 0.8
+    unsure_runner_up: float = 0.7
     #: Mean detector confidence below which (or with its vote split as above) a card is confirmed
     #: only once no arm is over the pile, and only where the pile changed during the hand's visit:
     unsure_confidence: float = 0.7

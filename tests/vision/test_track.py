@@ -321,6 +321,8 @@ class LegalNow:
         ([card("blue_6", conf=0.8)] * 1 + [card("blue_8", conf=0.7)], {"blue_8"}, "blue_8", "blue_6"),
         # A clear lead (votes 0.6 : 0.4) is no doubt: the illegal read stands (dev seed 115).
         ([card("blue_6", conf=0.9), card("blue_9", conf=0.6)], {"blue_9"}, "blue_6", None),
+        # Votes 0.57 : 0.43 are near a tie: a green 1 read as a 7 more often than not (dev seed 119).
+        ([card("green_7", conf=0.77), card("green_1", conf=0.57)], {"green_1"}, "green_1", "green_7"),
         # A sure read stays what it is, legal or not: the referee must see the misplay.
         ([card("red_7")], {"green_7"}, "red_7", None),
         # Unsure, but the read itself is legal: nothing to fix.
