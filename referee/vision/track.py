@@ -805,7 +805,10 @@ class PileTracker:
     def _draws(self, motion: MotionSample, t: float, frame_index: int) -> list[Observation]:
         """Hands that left the stock zone, unless the same hand laid a card meanwhile: it only
         crossed the stock on its way to the pile. While a card that hand may have laid is still
-        tentative, the draw waits for it (see :meth:`_settle_draws`)."""
+        tentative, the draw waits for it (see :meth:`_settle_draws`). Before the start card is down,
+        a hand at the stock is the dealer's turning it over."""
+        if self.expect_start and not self.pile:
+            return []
         out = []
         for k, seat in enumerate(motion.draws):
             ago = motion.draw_started[k] if k < len(motion.draw_started) else 0

@@ -356,6 +356,15 @@ def test_the_seat_comes_from_the_hand_and_draws_from_the_stock() -> None:
     assert got == [{"type": "draw", "seat": 3, "count": 1, "t": pytest.approx(11 / 30), "frame_index": 11}]
 
 
+def test_a_hand_at_the_stock_before_the_start_card_is_no_draw() -> None:
+    """The dealer turns the start card over from the stock: that hand drew nothing (dev seed 256)."""
+    feed = Feed(PileTracker(CFG, expect_start=True))
+    feed([], motion=MotionSample(seat=3, draws=(3,)))
+    feed([card("green_1")], 8, motion=MotionSample(seat=3))
+    feed([card("green_1")], motion=MotionSample(seat=1, draws=(1,)))
+    assert [(o["type"], o.get("seat")) for _, o in feed.out] == [("start", None), ("draw", 1)]
+
+
 def test_a_steady_misread_on_a_still_pile_needs_a_hand_to_count() -> None:
     feed = Feed(PileTracker(CFG, expect_start=False))
     hand, still = MotionSample(seat=0), MotionSample(seat=0, disturbed=False)
