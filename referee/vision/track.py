@@ -1049,7 +1049,12 @@ class MotionDetector:
                 draw_started = (self._frame - stock_ended.start_frame,)
         over = self._pile_ep is not None and self._pile_ep.quiet == 0
         disturbed = bool((moving & self.pile_zone).any()) or over
-        arm = self._arm_root(self._foreground, self.pile_zone) is not None
+        root = self._arm_root(self._foreground, self.pile_zone)
+        arm = root is not None
+        if root is not None and self._pile_ep is None:
+            # A hand that hardly stirs the frame differencing (a far seat's, small in the picture)
+            # still shows its arm against the table, and the arm comes from its seat.
+            self._seat = self.profile.nearest_seat(root)
         # A visit: an arm, or a hand moving in the zone, after the pile was left alone for a while
         # (a hand that pauses or flickers out of sight for a frame or two is the same visit).
         if arm or (over and self._pile_ep is not None and self._pile_ep.touched):

@@ -775,6 +775,25 @@ def test_a_draw_belongs_to_the_seat_the_arm_comes_from(shoulder: tuple[int, int]
     assert draws == [seat]
 
 
+def test_an_arm_over_the_pile_too_faint_to_stir_the_differencing_still_gives_its_seat() -> None:
+    """A far seat's hand is small in the picture: its motion near the pile can stay under the
+    differencing's threshold (here: set out of reach), yet its arm stands out against the table,
+    and the arm comes from that seat (dev oracle seed 289: seat 2's play was given to seat 1)."""
+    pile = ((120.0, 90.0), (200.0, 90.0), (200.0, 170.0), (120.0, 170.0))
+    seats = ((160.0, 235.0), (5.0, 130.0), (160.0, 5.0), (315.0, 130.0))
+    profile = CalibrationProfile((320, 240), pile, seats)
+    motion = MotionDetector(profile, fps=15, width=80, min_pixels=1.0)
+    cv2 = pytest.importorskip("cv2")
+    seen = []
+    for k in [0.0] * 5 + [0.5, 1.0] + [1.0] * 6:
+        image = np.full((240, 320, 3), CLOTH, np.uint8)
+        if k:
+            cv2.line(image, (160, 0), (160, int(k * 130)), ARM, 16)
+        sample = motion.update(image, image[90:170, 120:200])
+        seen.append((sample.arm_over_pile, sample.seat))
+    assert seen[-1] == (True, 2)
+
+
 def test_a_shaking_camera_over_a_dark_deck_on_light_wood_is_no_draw() -> None:
     """Camera shake moves the deck's high-contrast edges by a pixel or two, frame after frame."""
     pile = ((100.0, 80.0), (180.0, 80.0), (180.0, 170.0), (100.0, 170.0))
