@@ -887,6 +887,7 @@ class MotionDetector:
 
     A hand's seat is the seat in the direction it entered from: the centroid of the first moving
     pixels of an episode (motion near the zone after a quiet spell), seen from the zone's centre.
+    An arm over the pile that stirs too little motion for an episode gives the seat it comes from.
     """
 
     def __init__(
