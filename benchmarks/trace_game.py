@@ -5,7 +5,7 @@
 Runs the game through the pipeline exactly as ``e2e_eval.py`` does and prints, for every frame in
 ``--frames`` (both ends included), what the tracker was shown and what it made of it::
 
-    --- f770 t=51.33 new hand:1 arm:1 seat:2 draws:- visit:24
+    --- f770 t=51.33 new 1 hand:1 arm:1 seat:2 draws:- visit:24
        det   yellow_5 0.87/0.85 [119 129 256 250]  yellow_9 0.86/0.85 [119 131 256 250]
        pile  yellow_4 [124 118 245 259] missing 20 | yellow_9 [120 114 253 244] missing 1
        cand  [119 129 256 250] hits 1 misses 0 seen 1 seat 2 yellow_5 0.50 yellow_9 0.50

@@ -445,7 +445,6 @@ class PileTracker:
         # A card uncovered by a take-back lies exactly where it was; anything else there is a new card.
         uncovered = {k for k in showing if k != last and recent[k].missing > 2 * self.config.max_misses}
         rows = self._usable(detections)
-        still = not blocked_frame and not self._arm_over_pile
         # Each tentative card continues into its best-overlapping box of this frame (if any).
         self._continued = {}
         for c in self.candidates:
@@ -470,7 +469,7 @@ class PileTracker:
                 if iou(box, recent[match].xyxy) >= self.config.same_pose_iou:
                     full.add(match)
                     self._known_boxes.append(recent[match].xyxy)
-                    if still and (motion is None or motion.fraction_in(box) < self.config.motion_block):
+                    if not self._arm_over_pile and self._still(box, motion, blocked_frame):
                         self._grow(recent[match], box)
                 elif match == last and id(box) not in spoiled[last]:
                     like_top.append(row)
@@ -502,9 +501,13 @@ class PileTracker:
             card.in_full_view = k in full
             if k in seen:
                 card.missing = 0
-            elif not blocked_frame and (motion is None or motion.fraction_in(card.xyxy) < self.config.motion_block):
+            elif self._still(card.xyxy, motion, blocked_frame):
                 card.missing += 1  # in plain view and not seen
         return unknown
+
+    def _still(self, box: Box, motion: MotionSample | None, blocked_frame: bool) -> bool:
+        """Nothing moves over ``box`` this frame: what is read there counts."""
+        return not blocked_frame and (motion is None or motion.fraction_in(box) < self.config.motion_block)
 
     def _grow(self, card: PileCard, box: Box) -> None:
         """``card`` seen in its pose with no hand near, in a box that holds its recorded pose and more:
@@ -598,8 +601,7 @@ class PileTracker:
                 cand.visit = self._visit
                 cand.absorbed = False
                 cand.before = motion.pile_before if motion is not None else None
-            steady = not blocked_frame and (motion is None or motion.fraction_in(box) < cfg.motion_block)
-            if steady:
+            if self._still(box, motion, blocked_frame):
                 cand.hits += 1
                 self._count_frame(cand, rows[i])
         for i, row in enumerate(rows):
@@ -610,7 +612,7 @@ class PileTracker:
                              identical=id(box) in like_top, visit=self._visit,
                              before=motion.pile_before if motion is not None else None, origin=box,
                              labels={row[1]: box})
-            if not blocked_frame and (motion is None or motion.fraction_in(box) < cfg.motion_block):
+            if self._still(box, motion, blocked_frame):
                 cand.hits = 1
                 self._count_frame(cand, row)
             self.candidates.append(cand)
@@ -682,10 +684,11 @@ class PileTracker:
     def _unsure(self, cand: Candidate) -> bool:
         """Read with little confidence, or split between two labels near a tie (a hand hiding part
         of a card leaves what shows readable two ways, each box sure of itself)."""
-        cfg = self.config
-        ranked = cand.ranked()
-        split = len(ranked) > 1 and ranked[1][1] >= cfg.unsure_runner_up * ranked[0][1]
-        return split or float(np.mean(cand.confidence)) < cfg.unsure_confidence
+        return self._near_tie(cand.ranked()) or float(np.mean(cand.confidence)) < self.config.unsure_confidence
+
+    def _near_tie(self, ranked: Sequence[tuple[str, float]]) -> bool:
+        """The runner-up's share of the vote is close to the leader's."""
+        return len(ranked) > 1 and ranked[1][1] >= self.config.unsure_runner_up * ranked[0][1]
 
     def _part_of_top(self, cand: Candidate) -> bool:
         """``cand`` lies inside the top card's pose and is smaller: what a hand over the top card
@@ -760,11 +763,10 @@ class PileTracker:
     def _decide(self, cand: Candidate) -> tuple[str, dict[str, Any]]:
         """The voted label, or a legal alternative when the vote is unsure and the winner illegal."""
         ranked = cand.ranked()
-        best, share = ranked[0]
+        best = ranked[0][0]
         colour_conf = float(np.mean(cand.colour_conf.get(best, [1.0])))
-        runner_up = ranked[1][1] if len(ranked) > 1 else 0.0
         colour_unsure = colour_conf < self.config.unsure_colour
-        unsure = colour_unsure or runner_up >= self.config.unsure_runner_up * share
+        unsure = colour_unsure or self._near_tie(ranked)
         if not unsure or self.legal_now is None or self.legal_now(best):
             return best, {}
         for label, label_share in ranked[1:]:
