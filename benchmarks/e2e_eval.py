@@ -33,7 +33,9 @@ Prints one JSON line:
 | `refused`, `pipeline_errors` | observations the session refused; frames on which the pipeline raised (logged) |
 
 ``--report FILE`` also writes every mismatch as a JSON line (seed, what, the truth or camera line):
-missed and false plays and draws, missed and false alerts; the place to start when a figure drops.
+missed and false plays and draws, missed and false alerts, and plays and draws seen from the wrong
+seat (``wrong_seat_play``, ``wrong_seat_draw``: the camera line, with the truth's seat as
+``truth_seat``); the place to start when a figure drops.
 """
 
 from __future__ import annotations
@@ -280,6 +282,11 @@ def mismatches(result: GameResult, window: float) -> list[Line]:
                    for i, t in enumerate(truth) if i not in hit_t)
         out.extend({"seed": result.seed, "what": f"false_{kind}", "line": s}
                    for j, s in enumerate(seen) if j not in hit_s)
+        if kind != "alert":
+            out.extend({"seed": result.seed, "what": f"wrong_seat_{kind}", "line": seen[j],
+                        "truth_seat": truth[i]["seat"]}
+                       for i, j in pairs
+                       if truth[i].get("seat") is not None and seen[j].get("seat") != truth[i]["seat"])
     out.sort(key=lambda m: float(m["line"].get("t") or 0.0))
     return out
 
@@ -323,7 +330,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.verbose:
             game = score([result], args.window)
             log.info("seed %d: %s", seed, json.dumps({k: game[k] for k in (
-                "play_recall", "play_precision", "seat_accuracy", "alert_recall", "alert_precision", "false_plays")}))
+                "play_recall", "play_precision", "seat_accuracy", "draw_recall", "draw_seat_accuracy", "alert_recall",
+                "alert_precision", "false_plays")}))
     if args.report:
         args.report.parent.mkdir(parents=True, exist_ok=True)
         with args.report.open("w", encoding="utf-8") as f:

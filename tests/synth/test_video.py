@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import sys
 from dataclasses import replace
 from io import StringIO
 from pathlib import Path
+from types import ModuleType
 
 import cv2
 import numpy as np
@@ -164,15 +167,21 @@ def test_hidden_draws_go_to_the_operator() -> None:
     assert not any(m.kind == "draw" for m in plan.motions)
 
 
+def _benchmark(name: str) -> ModuleType:
+    """A script of ``benchmarks/`` (not a package), imported as a module of that name."""
+    if name not in sys.modules:
+        benchmarks = Path(__file__).resolve().parents[2] / "benchmarks"
+        spec = importlib.util.spec_from_file_location(name, benchmarks / f"{name}.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module  # dataclasses look their module up while the script runs
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
 @pytest.mark.slow
 def test_the_pipeline_with_the_oracle_detector_finds_every_play(tmp_path: Path) -> None:
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location(
-        "e2e_eval", Path(__file__).resolve().parents[2] / "benchmarks" / "e2e_eval.py")
-    assert spec is not None and spec.loader is not None
-    e2e = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(e2e)
+    e2e = _benchmark("e2e_eval")
     video = write_video(tmp_path / "game.mp4", 7, VideoConfig(seconds=25.0, fps=15.0)).video
     result = e2e.run_game(video, None, oracle=True)
     metrics = e2e.score([result], 2.0)
@@ -182,15 +191,28 @@ def test_the_pipeline_with_the_oracle_detector_finds_every_play(tmp_path: Path) 
 
 
 def test_the_trace_shows_each_frame_and_the_start_card(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    import importlib.util
-
-    benchmarks = Path(__file__).resolve().parents[2] / "benchmarks"
-    spec = importlib.util.spec_from_file_location("trace_game", benchmarks / "trace_game.py")
-    assert spec is not None and spec.loader is not None
-    trace = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(trace)
+    trace = _benchmark("trace_game")
     video = write_video(tmp_path / "game.mp4", 7, VideoConfig(seconds=6.0, fps=10.0)).video
     assert trace.main([str(video), "--frames", "0", "59", "--oracle"]) == 0
     printed = capsys.readouterr().out
     assert printed.count("--- f") == 60
     assert '"type": "start"' in printed and "   pile  " in printed
+
+
+def test_the_report_names_plays_and_draws_seen_from_the_wrong_seat() -> None:
+    e2e = _benchmark("e2e_eval")
+    truth = [{"type": "start", "card": "red_5", "t": 1.0},
+             {"type": "play", "card": "red_8", "seat": 1, "t": 3.0},
+             {"type": "draw", "seat": 1, "count": 1, "t": 5.0},
+             {"type": "play", "card": "red_2", "seat": 2, "t": 7.0}]
+    seen = [{"type": "start", "card": "red_5", "t": 1.1},
+            {"type": "play", "card": "red_8", "seat": 1, "t": 3.2},
+            {"type": "draw", "seat": 2, "count": 1, "t": 5.4},
+            {"type": "play", "card": "red_2", "seat": None, "t": 7.2}]
+    result = e2e.GameResult(seed=9, frames=120, seconds=8.0, elapsed=1.0, truth=truth, expected=[],
+                            events=[("camera", o, []) for o in seen])
+    report = e2e.mismatches(result, 2.0)
+    assert [(m["what"], m["line"]["t"], m["truth_seat"]) for m in report] == [
+        ("wrong_seat_draw", 5.4, 1), ("wrong_seat_play", 7.2, 2)]
+    metrics = e2e.score([result], 2.0)
+    assert metrics["draw_seat_accuracy"] == 0.0 and metrics["seat_accuracy"] == 0.5
