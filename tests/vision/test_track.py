@@ -752,11 +752,10 @@ CLOTH = (50, 95, 40)  # BGR: a dark green cloth...
 ARM = (30, 50, 110)  # ...and a dark arm of the same brightness: only colour tells them apart
 
 
-@pytest.mark.parametrize(("shoulder", "seat"), [((0, 120), 1), ((150, 0), 2), ((319, 150), 3)])
-def test_a_draw_belongs_to_the_seat_the_arm_comes_from(shoulder: tuple[int, int], seat: int) -> None:
-    """The stock off in a corner: seats 1 and 2 both reach it from its left, so where the hand came
-    into the stock's neighbourhood says little; the far end of the arm says whose it is. The arm
-    slides in fast, rests still on the deck (no frame-to-frame motion), and leaves."""
+def _reach_for_the_stock(shoulder: tuple[int, int], *, seen_from: float = 0.0) -> list[int | None]:
+    """Draws seen as an arm from ``shoulder`` slides in fast to the stock off in a corner, rests still
+    on the deck (no frame-to-frame motion), and leaves; the arm stands out from the table only from
+    ``seen_from`` (a share of its length) to the hand."""
     pile = ((100.0, 80.0), (180.0, 80.0), (180.0, 170.0), (100.0, 170.0))
     stock = ((240.0, 10.0), (290.0, 10.0), (290.0, 70.0), (240.0, 70.0))
     seats = ((150.0, 235.0), (5.0, 120.0), (150.0, 5.0), (315.0, 120.0))
@@ -764,15 +763,28 @@ def test_a_draw_belongs_to_the_seat_the_arm_comes_from(shoulder: tuple[int, int]
     motion = MotionDetector(profile, fps=15, width=80)
     cv2 = pytest.importorskip("cv2")
     draws: list[int | None] = []
-    hand = np.array([265.0, 40.0])
-    reach = [0.0] * 5 + [0.5, 1.0] + [1.0] * 10 + [0.5] + [0.0] * 8
-    for k in reach:
+    start, hand = np.array(shoulder, float), np.array([265.0, 40.0])
+    for k in [0.0] * 5 + [0.5, 1.0] + [1.0] * 10 + [0.5] + [0.0] * 8:
         image = np.full((240, 320, 3), CLOTH, np.uint8)
-        if k:
-            tip = np.array(shoulder) + k * (hand - np.array(shoulder))
-            cv2.line(image, shoulder, (int(tip[0]), int(tip[1])), ARM, 16)
+        if k > seen_from:
+            tip = start + k * (hand - start)
+            tail = start + seen_from * (hand - start)
+            cv2.line(image, (int(tail[0]), int(tail[1])), (int(tip[0]), int(tip[1])), ARM, 16)
         draws += motion.update(image, image[80:170, 100:180]).draws
-    assert draws == [seat]
+    return draws
+
+
+@pytest.mark.parametrize(("shoulder", "seat"), [((0, 120), 1), ((150, 0), 2), ((319, 150), 3)])
+def test_a_draw_belongs_to_the_seat_the_arm_comes_from(shoulder: tuple[int, int], seat: int) -> None:
+    """Seats 1 and 2 both reach the stock from its left, so where the hand came into the stock's
+    neighbourhood says little; the far end of the arm says whose it is."""
+    assert _reach_for_the_stock(shoulder) == [seat]
+
+
+def test_an_arm_seen_only_near_the_hand_still_points_at_its_seat() -> None:
+    """A dark arm on dark wood stands out only in pieces: seen from halfway, seat 1's arm ends
+    mid-table, nearer seat 2's position than its own (dev oracle seed 244), yet it points at seat 1."""
+    assert _reach_for_the_stock((0, 120), seen_from=0.5) == [1]
 
 
 def test_an_arm_over_the_pile_too_faint_to_stir_the_differencing_still_gives_its_seat() -> None:
