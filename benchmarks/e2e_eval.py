@@ -23,7 +23,9 @@ Prints one JSON line:
   observed at most `--window` s after it settled) |
 | `seat_accuracy` | matched plays whose seat is right (a `null` seat counts as wrong); `seat_unknown`:
   the share with `null` |
-| `draw_recall`, `draw_precision`, `draw_seat_accuracy` | the same for `draw` lines from hands reaching to the stock |
+| `draw_recall`, `draw_precision`, `draw_seat_accuracy`, `draw_seat_unknown` | the same for `draw` lines from hands
+  reaching to the stock (a draw whose hand the camera could not place has a `null` seat: the referee gives it to
+  the player who owes it) |
 | `alerts` | per alert code: `expected`, `raised`, `matched`, `precision`, `recall` (same code and
   seat, within the window) |
 | `alert_precision`, `alert_recall` | over every code |
@@ -202,7 +204,7 @@ def _streams(r: GameResult) -> dict[str, tuple[list[Line], list[Line], Any]]:
 def score(results: Sequence[GameResult], window: float) -> dict[str, Any]:
     """The metrics over every game (see the module docstring)."""
     plays_truth = plays_seen = plays_matched = seats_right = seats_unknown = seat_judged = 0
-    draws_truth = draws_seen = draws_matched = draw_seats_right = 0
+    draws_truth = draws_seen = draws_matched = draw_seats_right = draw_seats_unknown = 0
     delays: list[float] = []
     per_code = {code: {"expected": 0, "raised": 0, "matched": 0} for code in ALERT_CODES}
     for r in results:
@@ -226,6 +228,7 @@ def score(results: Sequence[GameResult], window: float) -> dict[str, Any]:
         draws_seen += len(c_draws)
         draws_matched += len(dpairs)
         draw_seats_right += sum(c_draws[j].get("seat") == t_draws[i]["seat"] for i, j in dpairs)
+        draw_seats_unknown += sum(c_draws[j].get("seat") is None for _, j in dpairs)
         e_alerts, raised, same = streams["alert"]
         apairs = _match(e_alerts, raised, window, same)
         for a in e_alerts:
@@ -259,6 +262,7 @@ def score(results: Sequence[GameResult], window: float) -> dict[str, Any]:
         "draw_recall": _ratio(draws_matched, draws_truth),
         "draw_precision": _ratio(draws_matched, draws_seen),
         "draw_seat_accuracy": _ratio(draw_seats_right, draws_matched),
+        "draw_seat_unknown": _ratio(draw_seats_unknown, draws_matched),
         "alert_precision": _ratio(total_matched, total_raised),
         "alert_recall": _ratio(total_matched, total_expected),
         "alerts": alerts,
@@ -330,8 +334,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.verbose:
             game = score([result], args.window)
             log.info("seed %d: %s", seed, json.dumps({k: game[k] for k in (
-                "play_recall", "play_precision", "seat_accuracy", "draw_recall", "draw_seat_accuracy", "alert_recall",
-                "alert_precision", "false_plays")}))
+                "play_recall", "play_precision", "seat_accuracy", "draw_recall", "draw_seat_accuracy",
+                "draw_seat_unknown", "alert_recall", "alert_precision", "false_plays")}))
     if args.report:
         args.report.parent.mkdir(parents=True, exist_ok=True)
         with args.report.open("w", encoding="utf-8") as f:

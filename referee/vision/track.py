@@ -821,7 +821,8 @@ class PileTracker:
                 continue
             maybe_laid = [
                 c for c in self.candidates
-                if c.seat == seat and c.first_frame >= since and c.seen >= 3 and not c.absorbed and not self._ghost(c)
+                if seat in (None, c.seat) and c.first_frame >= since and c.seen >= 3 and not c.absorbed
+                and not self._ghost(c)
             ]
             if maybe_laid:
                 self._pending_draws.append(_PendingDraw(draw, since, maybe_laid))
@@ -830,7 +831,8 @@ class PileTracker:
         return out
 
     def _laid_since(self, seat: int | None, since: int) -> bool:
-        return any(c.seat == seat and c.frame_index >= since for c in self.pile[-3:])
+        """A card of ``seat``'s (of anyone's for an unknown seat) was laid from frame ``since`` on."""
+        return any(seat in (None, c.seat) and c.frame_index >= since for c in self.pile[-3:])
 
     def _settle_draws(self, frame_index: int) -> list[Observation]:
         """Waiting draws whose tentative cards are all settled: a draw after all if none of them became
@@ -882,6 +884,8 @@ class _Episode:
     in_zone: int = 0
     #: Where the arm reaching into the zone comes from (see :meth:`MotionDetector._arm_root`).
     roots: list[tuple[float, float]] = field(default_factory=list)
+    #: Whether the hand was seen moving around the zone as it came, not only inside it already.
+    came_in: bool = False
 
 
 class MotionDetector:
@@ -1048,7 +1052,13 @@ class MotionDetector:
                 # A hand that moved little there (it held still on the deck) is seen by its arm.
                 and (stock_ended.frames >= self.min_draw_frames or len(stock_ended.roots) >= 2)
             ):
-                draws = (stock_ended.seat,)
+                # A hand seen neither coming nor by its arm (an arm the colour of the table, in the
+                # stock by the first frame it moved) has no seat: the referee gives the draw to the
+                # player who owes it, which a guess from the hand's first pixels often is not. Dev
+                # oracle seeds 200-279: 9 of 920 draws have no seat (the guess had been right for 6,
+                # wrong for 3: seeds 208, 220, 250), alert precision 0.9938 -> 1.0 (a false missed
+                # draw penalty gone); 290-349: no draw without a seat.
+                draws = (stock_ended.seat if stock_ended.roots or stock_ended.came_in else None,)
                 draw_started = (self._frame - stock_ended.start_frame,)
         over = self._pile_ep is not None and self._pile_ep.quiet == 0
         disturbed = bool((moving & self.pile_zone).any()) or over
@@ -1102,6 +1112,7 @@ class MotionDetector:
         if active:
             ep.frames += 1
             if len(ep.entry) < self.entry_frames:
+                ep.came_in = ep.came_in or int(np.count_nonzero(active_px & ~zone)) >= 3
                 ys, xs = np.nonzero(active_px)
                 ep.entry.append((float(xs.mean()) / self.scale, float(ys.mean()) / self.scale))
                 cx, cy = np.mean(ep.entry, axis=0)

@@ -787,6 +787,23 @@ def test_an_arm_seen_only_near_the_hand_still_points_at_its_seat() -> None:
     assert _reach_for_the_stock((0, 120), seen_from=0.5) == [1]
 
 
+def test_a_hand_found_in_the_stock_without_being_seen_coming_draws_for_no_seat() -> None:
+    """An arm the colour of the table shows nothing but the hand, already on the deck the first frame
+    it moves: no side to tell the seat by, so the draw has none (the referee gives it to the player
+    who owes it) rather than a guess (dev oracle seeds 208, 220, 250)."""
+    pile = ((100.0, 80.0), (180.0, 80.0), (180.0, 170.0), (100.0, 170.0))
+    stock = ((240.0, 10.0), (290.0, 10.0), (290.0, 70.0), (240.0, 70.0))
+    seats = ((150.0, 235.0), (5.0, 120.0), (150.0, 5.0), (315.0, 120.0))
+    motion = MotionDetector(CalibrationProfile((320, 240), pile, seats, stock=stock), fps=15, width=80)
+    draws: list[int | None] = []
+    for dx in [None] * 5 + [0, 12, 24, 12, 0, 12, 24, 12, 0] + [None] * 8:
+        image = np.full((240, 320, 3), CLOTH, np.uint8)
+        if dx is not None:
+            image[25:50, 242 + dx:254 + dx] = (110, 150, 200)  # the hand (lighter than its arm) fumbling
+        draws += motion.update(image, image[80:170, 100:180]).draws
+    assert draws == [None]
+
+
 def test_an_arm_over_the_pile_too_faint_to_stir_the_differencing_still_gives_its_seat() -> None:
     """A far seat's hand is small in the picture: its motion near the pile can stay under the
     differencing's threshold (here: set out of reach), yet its arm stands out against the table,
