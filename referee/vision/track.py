@@ -893,7 +893,9 @@ class MotionDetector:
 
     A hand's seat is the seat in the direction it entered from: the centroid of the first moving
     pixels of an episode (motion near the zone after a quiet spell), seen from the zone's centre.
-    An arm over the pile that stirs too little motion for an episode gives the seat it comes from.
+    An arm over the pile that stirs too little motion for an episode gives the seat it comes from. At
+    the stock, off to one side, the arm decides (the seat it points at); a hand seen neither coming nor
+    by its arm draws for no seat (``None``: the referee gives the draw to the player who owes it).
     """
 
     def __init__(
