@@ -183,6 +183,8 @@ class Candidate:
     #: Time of ``first_frame``: when the card came to rest in this pose.
     first_t: float = 0.0
     hits: int = 0
+    #: Steady frames with no arm over the pile: the detector's clear view of it.
+    clear: int = 0
     misses: int = 0
     #: Frames it was detected in, steady or not.
     seen: int = 1
@@ -442,7 +444,9 @@ class PileTracker:
             k for k in range(last, -1, -1)
             if k == last or recent[k].missing <= 2 * self.config.max_misses or (k == last - 1 and top_gone)
         ]
-        # A card uncovered by a take-back lies exactly where it was; anything else there is a new card.
+        # A card uncovered by a take-back lies exactly where it was, and is judged so once the hand
+        # has gone; anything else there is a new card (dev seed 128: a second yellow reverse, laid
+        # on a yellow 6 over the first, taken for the first uncovered while the hand still hid the 6).
         uncovered = {k for k in showing if k != last and recent[k].missing > 2 * self.config.max_misses}
         rows = self._usable(detections)
         # Each tentative card continues into its best-overlapping box of this frame (if any).
@@ -459,7 +463,8 @@ class PileTracker:
                 (k for k in showing if self._is_known(
                     box, label, 0.0 if id(box) in spoiled[k] else colour_conf, recent[k], top=k == last,
                     hides_top=hides_top)
-                 and (k not in uncovered or iou(box, recent[k].xyxy) >= self.config.same_pose_iou)
+                 and (k not in uncovered or (not self._arm_over_pile
+                                             and iou(box, recent[k].xyxy) >= self.config.same_pose_iou))
                  and not self._slid_in(box, label, recent[k])), None
             )
             if match is None:
@@ -474,14 +479,23 @@ class PileTracker:
                 elif match == last and id(box) not in spoiled[last]:
                     like_top.append(row)
         if last in full and unknown:
-            # A card buried for a while showing again in its own pose while the top card lies whole:
-            # nothing was laid on the top card, so this is the buried card peeking out again (an arm
-            # hid it long enough to be forgotten), not a new card.
+            # A card buried for a while showing again while the top card lies whole: nothing was laid
+            # on the top card, so this is the buried card peeking out again (an arm hid it long enough
+            # to be forgotten), not a new card. It shows in its own pose, or as a part of it that
+            # reaches under the top card, where a card laid now would have hidden some of the top one
+            # (dev seed 123: a blue 6 under a blue 5, misread as a 2 in a box a third under the 5).
             buried = [k for k in range(last) if k not in showing]
+            top_pose = recent[last].xyxy
+
+            def peeks_out(box: Box, pose: Box) -> bool:
+                return iou(box, pose) >= self.config.same_pose_iou or (
+                    containment(box, pose) >= self.config.known_containment
+                    and _intersection(box, top_pose) >= self.config.spoiling_overlap * _area(box))
+
             still_unknown = []
             for row in unknown:
                 box, label, _, colour_conf = row
-                k = next((k for k in reversed(buried) if iou(box, recent[k].xyxy) >= self.config.same_pose_iou
+                k = next((k for k in reversed(buried) if peeks_out(box, recent[k].xyxy)
                           and recent[k].answers_to(label, colour_conf, self.config.unsure_colour)), None)
                 if k is None:
                     still_unknown.append(row)
@@ -592,7 +606,7 @@ class PileTracker:
             cand.seen += 1
             if iou(box, cand.anchor) < cfg.stable_iou:
                 # Still moving: start over from this pose.
-                cand.anchor, cand.hits, cand.first_frame, cand.first_t = box, 0, frame_index, t
+                cand.anchor, cand.hits, cand.clear, cand.first_frame, cand.first_t = box, 0, 0, frame_index, t
                 cand.votes.clear()
                 cand.colour_conf.clear()
                 cand.confidence.clear()
@@ -600,9 +614,12 @@ class PileTracker:
                 cand.seat = seat if seat is not None else cand.seat
                 cand.visit = self._visit
                 cand.absorbed = False
+                # What it was before (the top card's label, partly hidden) says nothing of this pose.
+                cand.identical = id(box) in like_top
                 cand.before = motion.pile_before if motion is not None else None
             if self._still(box, motion, blocked_frame):
                 cand.hits += 1
+                cand.clear += not self._arm_over_pile
                 self._count_frame(cand, rows[i])
         for i, row in enumerate(rows):
             if i in used_rows:
@@ -614,6 +631,7 @@ class PileTracker:
                              labels={row[1]: box})
             if self._still(box, motion, blocked_frame):
                 cand.hits = 1
+                cand.clear = int(not self._arm_over_pile)
                 self._count_frame(cand, row)
             self.candidates.append(cand)
         for j, cand in enumerate(self.candidates):
@@ -635,17 +653,24 @@ class PileTracker:
             if c.hits >= cfg.min_hits and c.misses == 0 and c.votes and not c.absorbed and self._came_with_a_hand(c)
             and (not c.identical or (c.hits >= 2 * cfg.min_hits and not self._arm_over_pile))
             # An unsure read, or a part of the top card read as another card, waits until no arm is
-            # over the pile: a hand half over a card makes misreads, and a card really laid is still
-            # there when the hand has gone.
-            and (not self._arm_over_pile or not (self._unsure(c) or self._part_of_top(c)))
+            # over the pile and the detector has had a clear view of it for as long as a card must
+            # hold still: a hand half over a card makes misreads, and a card really laid is still
+            # there when the hand has gone. (Judged on the hand's frames alone, dev seed 127's blue 1,
+            # read as a wild under the hand and as a 1 once it was gone, was found to be no card: a
+            # blue card on blue ones changes the pile's grey levels little.)
+            and (not (self._unsure(c) or self._part_of_top(c))
+                 or (not self._arm_over_pile and c.clear >= cfg.min_hits))
         ]
         if not ready:
             return []
         # Several at once (the tracker started on a pile already laid): the newest pose is the top,
         # the others lie under it and are remembered silently.
         ready.sort(key=lambda c: (c.first_frame, float(np.mean(c.confidence))))
-        out: list[Observation] = []
-        for k, cand in enumerate(ready):
+        # Which of them are new cards is settled first: the top is the newest of those, not of the
+        # readings (dev seed 128: a green 6 and, beside it, a misread found to be no card settled
+        # in one frame; the 6, older, was remembered silently under a top card that never was).
+        cards: list[tuple[Candidate, str, dict[str, Any]]] = []
+        for cand in ready:
             self.candidates.remove(cand)
             label, extra = self._decide(cand)
             if self._restore(cand.anchor, label):
@@ -658,9 +683,12 @@ class PileTracker:
                 self.candidates.append(cand)
                 self._ghosts.append((label, cand.pose))
                 continue
+            cards.append((cand, label, extra))
+        out: list[Observation] = []
+        for k, (cand, label, extra) in enumerate(cards):
             reads = cand.reads()
             card = PileCard(label, cand.pose, cand.seat, frame_index, t, reads=reads, visit=cand.visit)
-            if k < len(ready) - 1:
+            if k < len(cards) - 1:
                 log.debug("card under the top remembered: %s", label)
                 self.pile.append(card)
                 continue
