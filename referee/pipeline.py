@@ -209,7 +209,8 @@ class Pipeline:
         timer = self.timer
         t0 = timer() if timer else 0.0
         outputs = self.play_script(until=frame.t)
-        pile_view = self.white_balance(self.profile.warp_pile(frame.image))
+        # White from the cards' whites where the last frame found cards (the table may be light wood).
+        pile_view = self.white_balance(self.profile.warp_pile(frame.image), self._last_detections.xyxy)
         motion = self.motion.update(frame.image, pile_view)
         self._since_motion = 0 if motion.disturbed or motion.global_change else self._since_motion + 1
         self._since_detect += 1

@@ -303,7 +303,8 @@ class WhiteBalance:
     """Channel gains that make the cards' white borders neutral: fixed, or re-estimated (``auto``).
 
     In auto mode the gains follow the pile zone slowly (a moving average every ``every`` frames), so
-    a hand or a single glare frame cannot swing them.
+    a hand or a single glare frame cannot swing them; given the cards' boxes (the last detections),
+    from the cards' whites alone, and not at all while no card is seen.
     """
 
     def __init__(
@@ -319,9 +320,9 @@ class WhiteBalance:
     def is_identity(self) -> bool:
         return bool(np.allclose(self.gains, 1.0, atol=0.02))
 
-    def __call__(self, image: Image) -> Image:
-        if self.auto and self._seen % self.every == 0:
-            target = white_balance_gains(image)
+    def __call__(self, image: Image, cards: npt.NDArray[np.float32] | None = None) -> Image:
+        if self.auto and self._seen % self.every == 0 and (cards is None or len(cards)):
+            target = white_balance_gains(image, cards)
             self.gains = ((1 - self.rate) * self.gains + self.rate * target).astype(np.float32)
         self._seen += 1
         if self.is_identity:

@@ -30,12 +30,32 @@ _MIN_SATURATION = 90
 _MIN_VALUE = 60
 
 
-def white_balance_gains(image: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
-    """Per-channel gains that make the bright, unsaturated pixels (cards' white borders) neutral."""
+def white_balance_gains(
+    image: npt.NDArray[np.uint8], cards: npt.NDArray[np.float32] | Sequence[Sequence[float]] | None = None
+) -> npt.NDArray[np.float32]:
+    """Per-channel gains that make the bright, unsaturated pixels (cards' white borders) neutral.
+
+    ``cards``: boxes (x1, y1, x2, y2) of cards in ``image``; only their pixels are looked at. Without
+    them the whole image is, and a light table (beige wood is bright and little saturated) passes
+    for white: its gains turn a teal-green card blue (dev seed 137).
+    """
+    h, w = image.shape[:2]
     small = cv2.resize(image, (64, 64), interpolation=cv2.INTER_AREA) if image.shape[0] > 64 else image
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+    region = np.ones(hsv.shape[:2], bool)
+    if cards is not None:
+        region[:] = False
+        sx, sy = small.shape[1] / w, small.shape[0] / h
+        for x1, y1, x2, y2 in np.asarray(cards, np.float32).reshape(-1, 4):
+            # The box's rim holds table where the card lies rotated.
+            dx, dy = 0.1 * (x2 - x1), 0.1 * (y2 - y1)
+            region[max(int((y1 + dy) * sy), 0):int((y2 - dy) * sy) + 1,
+                   max(int((x1 + dx) * sx), 0):int((x2 - dx) * sx) + 1] = True
+        if region.sum() < 20:
+            return np.ones(3, np.float32)
     # Near-white under coloured light is still fairly unsaturated, and among the brightest pixels.
-    mask = (hsv[..., 1] < 110) & (hsv[..., 2] > max(140, np.percentile(hsv[..., 2], 80)))
+    value = hsv[..., 2]
+    mask = region & (hsv[..., 1] < 110) & (value >= max(140, np.percentile(value[region], 80)))
     if mask.sum() < 20:
         return np.ones(3, np.float32)
     mean: npt.NDArray[np.float32] = small[mask].astype(np.float32).mean(axis=0)

@@ -110,6 +110,10 @@ class TrackerConfig:
     #: runner-up (a green 1 read as a 7, dev 119).
     unsure_colour: float = 0.6
     unsure_runner_up: float = 0.7
+    #: Below this mean colour confidence a reading also waits for a clear view (see ``_confirm``): a
+    #: hand next to a card tints what is read of it (dev seed 139: a blue skip sliding in under a
+    #: hand read red at 0.55-0.67, then blue at 1.0 once the hand had gone; steady cards read 0.8-1.0).
+    wait_colour: float = 0.75
     #: Mean detector confidence below which (or with its vote split as above) a card is confirmed
     #: only once no arm is over the pile, and only where the pile changed during the hand's visit:
     unsure_confidence: float = 0.7
@@ -658,7 +662,7 @@ class PileTracker:
             # there when the hand has gone. (Judged on the hand's frames alone, dev seed 127's blue 1,
             # read as a wild under the hand and as a 1 once it was gone, was found to be no card: a
             # blue card on blue ones changes the pile's grey levels little.)
-            and (not (self._unsure(c) or self._part_of_top(c))
+            and (not (self._unsure(c) or self._part_of_top(c) or self._colour_doubtful(c))
                  or (not self._arm_over_pile and c.clear >= cfg.min_hits))
         ]
         if not ready:
@@ -713,6 +717,11 @@ class PileTracker:
         """Read with little confidence, or split between two labels near a tie (a hand hiding part
         of a card leaves what shows readable two ways, each box sure of itself)."""
         return self._near_tie(cand.ranked()) or float(np.mean(cand.confidence)) < self.config.unsure_confidence
+
+    def _colour_doubtful(self, cand: Candidate) -> bool:
+        """The leading label's colour was read with little confidence (a wild has none to read)."""
+        best = cand.ranked()[0][0]
+        return float(np.mean(cand.colour_conf.get(best, [1.0]))) < self.config.wait_colour
 
     def _near_tie(self, ranked: Sequence[tuple[str, float]]) -> bool:
         """The runner-up's share of the vote is close to the leader's."""

@@ -167,6 +167,32 @@ def test_white_balance_neutralises_a_warm_light() -> None:
     assert WhiteBalance()(warm) is warm
 
 
+def test_white_balance_from_the_cards_whites_not_from_a_light_table() -> None:
+    """Beige wood is bright and little saturated: taken for white, it pushes every colour towards
+    blue, and a teal-green card reads blue (dev seed 137). The cards' own whites leave it green."""
+    cv2 = pytest.importorskip("cv2")
+    rng = np.random.default_rng(0)
+    table = np.clip(np.array([140, 200, 235], np.float32) + rng.normal(0, 8, (240, 320, 1)), 0, 255)
+    table = table.astype(np.uint8)  # light wood (BGR)
+    table[60:180, 120:200] = np.clip(245 + rng.normal(0, 3, (120, 80, 1)), 0, 255).astype(np.uint8)
+    table[72:168, 130:190] = (125, 160, 20)  # a teal-green body (hue 83 of 180)...
+    cv2.ellipse(table, (160, 120), (22, 36), 30, 0, 360, (245, 245, 245), -1)  # ...and its white oval
+    card = np.array([[120.0, 60.0, 200.0, 180.0]], np.float32)
+    from referee.vision.colour import read_colour
+
+    by_table = WhiteBalance(auto=True, every=1, rate=1.0)
+    assert read_colour(by_table(table), card[0])[0].value == "blue"
+    by_cards = WhiteBalance(auto=True, every=1, rate=1.0)
+    assert read_colour(by_cards(table, card), card[0])[0].value == "green"
+    assert np.allclose(by_cards.gains, 1.0, atol=0.05)
+    by_cards.gains[:] = (1.1, 1.0, 0.9)
+    by_cards(table, np.zeros((0, 4), np.float32))  # no card seen: the gains stay
+    assert np.allclose(by_cards.gains, (1.1, 1.0, 0.9))
+    warm = WhiteBalance(auto=True, every=1, rate=1.0)  # a tungsten lamp: the card's whites say so
+    warm(apply_gains(table, (0.75, 0.92, 1.0)), card)
+    assert warm.gains[0] > 1.15 > 1.0 > warm.gains[2]
+
+
 def test_example_profile_loads() -> None:
     profile = CalibrationProfile.load(Path(__file__).parents[2] / "calibration" / "example.json")
     assert profile.stock is not None and profile.players == 4
