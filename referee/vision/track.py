@@ -662,8 +662,7 @@ class PileTracker:
             # there when the hand has gone. (Judged on the hand's frames alone, dev seed 127's blue 1,
             # read as a wild under the hand and as a 1 once it was gone, was found to be no card: a
             # blue card on blue ones changes the pile's grey levels little.)
-            and (not (self._unsure(c) or self._part_of_top(c) or self._colour_doubtful(c))
-                 or (not self._arm_over_pile and c.clear >= cfg.min_hits))
+            and (not self._needs_clear_view(c) or (not self._arm_over_pile and c.clear >= cfg.min_hits))
         ]
         if not ready:
             return []
@@ -717,6 +716,13 @@ class PileTracker:
         """Read with little confidence, or split between two labels near a tie (a hand hiding part
         of a card leaves what shows readable two ways, each box sure of itself)."""
         return self._near_tie(cand.ranked()) or float(np.mean(cand.confidence)) < self.config.unsure_confidence
+
+    def _needs_clear_view(self, cand: Candidate) -> bool:
+        """Unsure, a part of the top card, a doubtful colour, or read as more than one label while
+        seen mostly under a hand (dev seed 136: a blue 3 read as a 5 under the hand, as a 3 the
+        moment it had gone; the 5's votes won)."""
+        return (self._unsure(cand) or self._part_of_top(cand) or self._colour_doubtful(cand)
+                or (len(cand.reads()) > 1 and cand.clear < self.config.min_hits))
 
     def _colour_doubtful(self, cand: Candidate) -> bool:
         """The leading label's colour was read with little confidence (a wild has none to read)."""

@@ -620,6 +620,18 @@ def test_a_colour_read_with_little_confidence_under_a_hand_waits_for_a_clear_vie
     assert [o["card"] for _, o in feed.out] == ["blue_1", "blue_skip"]
 
 
+def test_a_reading_that_changes_under_the_hand_waits_for_a_clear_view() -> None:
+    """A blue 3 is read as a 5 while the hand lays it, once as a 3 too, then as a sure 3 the moment
+    the hand has gone: the hand's frames must not outvote the clear view (dev seed 136)."""
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    feed([card("blue_8")], 2, motion=_visit(1, arm=True, seat=0))
+    feed([card("blue_8")], 6, motion=_visit(1, seat=0))
+    feed([card("blue_8"), card("blue_5", B, conf=0.75)], 3, motion=_visit(2, arm=True, seat=3))
+    feed([card("blue_8"), card("blue_3", B, conf=0.75)], 1, motion=_visit(2, arm=True, seat=3))
+    feed([card("blue_8"), card("blue_3", B, conf=0.97)], 10, motion=_visit(2, seat=3))
+    assert [o["card"] for _, o in feed.out] == ["blue_8", "blue_3"]
+
+
 def test_a_card_settling_with_a_misread_found_to_be_no_card_is_still_played() -> None:
     """A card and, in the top card's pose, a reading found to be that card read again settle in the
     same frame, the reading newer: the card is the new top card and played, not remembered silently
