@@ -77,8 +77,9 @@ def read_colour(
     """The palette colour of the card in box ``xyxy`` of BGR ``image`` and the share of votes it won."""
     h_img, w_img = image.shape[:2]
     x1, y1, x2, y2 = (float(v) for v in xyxy)
-    # Shrink the box: its corners hold table, not card, when the card lies rotated.
-    dx, dy = (x2 - x1) * 0.15, (y2 - y1) * 0.15
+    # Shrink the box: its corners hold table, or the card under it, when the card lies turned (by
+    # 15 % a green card turned on a red one on blue cloth read green at only 0.55, dev seed 131).
+    dx, dy = (x2 - x1) * 0.25, (y2 - y1) * 0.25
     xa, ya = max(int(x1 + dx), 0), max(int(y1 + dy), 0)
     xb, yb = min(int(x2 - dx), w_img), min(int(y2 - dy), h_img)
     if xb - xa < 2 or yb - ya < 2:

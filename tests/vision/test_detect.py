@@ -74,6 +74,21 @@ def test_read_colour(bgr: tuple[int, int, int], palette: tuple[Colour, ...], exp
     assert share > 0.8
 
 
+def test_read_colour_of_a_turned_card_on_another_colour() -> None:
+    """A green card lying turned on a red one on a blue cloth: its box's corners hold red card and
+    blue cloth, its middle is green (dev seed 131: read green at 0.55 from the whole box, then
+    'corrected' to the legal red)."""
+    import cv2
+
+    image = np.full((240, 240, 3), (150, 70, 30), np.uint8)  # blue cloth
+    cv2.rectangle(image, (40, 40), (200, 200), (40, 30, 200), -1)  # the red card under it
+    body = cv2.boxPoints(((120.0, 120.0), (110.0, 160.0), 35.0)).astype(np.int32)
+    cv2.fillConvexPoly(image, body, (110, 160, 20))  # the green card, turned
+    x, y, w, h = cv2.boundingRect(body)
+    colour, share = read_colour(image, (x, y, x + w, y + h))
+    assert colour.value == "green" and share > 0.8, share
+
+
 def test_read_colour_degenerate_box() -> None:
     colour, share = read_colour(_card((40, 30, 210)), (10, 10, 11, 11))
     assert share == 0.0 and colour in CLASSIC_COLOURS
