@@ -718,9 +718,9 @@ class PileTracker:
         return self._near_tie(cand.ranked()) or float(np.mean(cand.confidence)) < self.config.unsure_confidence
 
     def _needs_clear_view(self, cand: Candidate) -> bool:
-        """Unsure, a part of the top card, a doubtful colour, or read as more than one label while
-        seen mostly under a hand (dev seed 136: a blue 3 read as a 5 under the hand, as a 3 the
-        moment it had gone; the 5's votes won)."""
+        """Unsure, a part of the top card, a doubtful colour, or read as more than one label before
+        the detector had a clear view of it (dev seed 136: a blue 3 read as a 5 under the hand, as a
+        3 the moment it had gone; the 5's votes won)."""
         return (self._unsure(cand) or self._part_of_top(cand) or self._colour_doubtful(cand)
                 or (len(cand.reads()) > 1 and cand.clear < self.config.min_hits))
 
