@@ -491,16 +491,20 @@ class PileTracker:
             buried = [k for k in range(last) if k not in showing]
             top_pose = recent[last].xyxy
 
-            def peeks_out(box: Box, pose: Box) -> bool:
-                return iou(box, pose) >= self.config.same_pose_iou or (
-                    containment(box, pose) >= self.config.known_containment
-                    and _intersection(box, top_pose) >= self.config.spoiling_overlap * _area(box))
+            def peeks_out(box: Box, label: str, colour_conf: float, card: PileCard) -> bool:
+                cfg = self.config
+                under_top = _intersection(box, top_pose) >= cfg.spoiling_overlap * _area(box)
+                # A box reaching under the top card reads the top card's colour too: its face
+                # decides (dev seed 128: a yellow 4 under a red 4, read red, then played).
+                colour = 0.0 if under_top else colour_conf
+                return card.answers_to(label, colour, cfg.unsure_colour) and (
+                    iou(box, card.xyxy) >= cfg.same_pose_iou
+                    or (under_top and containment(box, card.xyxy) >= cfg.known_containment))
 
             still_unknown = []
             for row in unknown:
                 box, label, _, colour_conf = row
-                k = next((k for k in reversed(buried) if peeks_out(box, recent[k].xyxy)
-                          and recent[k].answers_to(label, colour_conf, self.config.unsure_colour)), None)
+                k = next((k for k in reversed(buried) if peeks_out(box, label, colour_conf, recent[k])), None)
                 if k is None:
                     still_unknown.append(row)
                 else:

@@ -666,6 +666,20 @@ def test_a_misread_part_of_the_card_under_a_whole_top_card_is_no_new_card_after_
     assert [(o["card"], o["seat"]) for _, o in feed.out] == [("blue_6", 2), ("blue_5", 3)]
 
 
+def test_a_buried_card_under_the_top_card_read_in_the_top_cards_colour_is_not_played() -> None:
+    """A yellow 4 under a red 4, forgotten; then read in its own pose, reaching under the red 4, as a
+    red 4 (the colour taken from the card over it, fairly sure of it): its face says it is the
+    yellow 4 (dev seed 128: played as a second red 4)."""
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    feed([card("yellow_4")], 2, motion=_visit(1, arm=True, seat=0))
+    feed([card("yellow_4")], 6, motion=_visit(1, seat=0))
+    feed([card("red_4", B)], 2, motion=_visit(2, arm=True, seat=1))
+    feed([card("red_4", B)], 8, motion=_visit(2, seat=1))  # the yellow 4 not seen: forgotten
+    feed([card("red_4", B), card("red_4", A, conf=0.4, colour=0.65)], 3, motion=_visit(3, arm=True, seat=2))
+    feed([card("red_4", B), card("red_4", A, conf=0.4, colour=0.65)], 20, motion=_visit(3, seat=2))
+    assert [(o["card"], o["seat"]) for _, o in feed.out] == [("yellow_4", 0), ("red_4", 1)]
+
+
 def test_a_buried_card_showing_again_beside_another_unknown_card_is_not_played_again() -> None:
     """The same, with a surer unknown box elsewhere in the frame (a card held over the table): the
     buried card is set aside by identity, never by comparing boxes (a crash on seed 107)."""
