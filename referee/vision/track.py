@@ -221,6 +221,10 @@ class Candidate:
         self.votes[label] = self.votes.get(label, 0.0) + confidence * max(colour_conf, 0.05)
         self.colour_conf.setdefault(label, []).append(colour_conf)
 
+    def colour_confidence(self, label: str) -> float:
+        """Mean colour confidence of its ``label`` reads (1.0 for none: a wild has no colour to read)."""
+        return float(np.mean(self.colour_conf.get(label, [1.0])))
+
     def reads(self) -> frozenset[str]:
         """Every label with a real share of the vote (the card's other reads, for later fixes)."""
         return frozenset(label for label, share in self.ranked() if share >= 0.15)
@@ -729,9 +733,9 @@ class PileTracker:
                 or (len(cand.reads()) > 1 and cand.clear < self.config.min_hits))
 
     def _colour_doubtful(self, cand: Candidate) -> bool:
-        """The leading label's colour was read with little confidence (a wild has none to read)."""
+        """The leading label's colour was read with little confidence."""
         best = cand.ranked()[0][0]
-        return float(np.mean(cand.colour_conf.get(best, [1.0]))) < self.config.wait_colour
+        return cand.colour_confidence(best) < self.config.wait_colour
 
     def _near_tie(self, ranked: Sequence[tuple[str, float]]) -> bool:
         """The runner-up's share of the vote is close to the leader's."""
@@ -811,7 +815,7 @@ class PileTracker:
         """The voted label, or a legal alternative when the vote is unsure and the winner illegal."""
         ranked = cand.ranked()
         best = ranked[0][0]
-        colour_conf = float(np.mean(cand.colour_conf.get(best, [1.0])))
+        colour_conf = cand.colour_confidence(best)
         colour_unsure = colour_conf < self.config.unsure_colour
         unsure = colour_unsure or self._near_tie(ranked)
         if not unsure or self.legal_now is None or self.legal_now(best):
@@ -1165,8 +1169,7 @@ class MotionDetector:
                 ys, xs = np.nonzero(active_px)
                 ep.entry.append((float(xs.mean()) / self.scale, float(ys.mean()) / self.scale))
                 cx, cy = np.mean(ep.entry, axis=0)
-                centre = np.asarray(np.nonzero(zone)).mean(axis=1)[::-1] / self.scale if zone.any() else None
-                origin = None if centre is None else (float(centre[0]), float(centre[1]))
+                origin = self._zone_centre(zone) if zone.any() else None
                 if not ep.roots:
                     ep.seat = self.profile.seat_towards((float(cx), float(cy)), origin)
         if going_on:
@@ -1194,8 +1197,12 @@ class MotionDetector:
         right way (dev oracle seed 244: seat 1's draws, reaching from the left edge to the stock in
         the top right corner, were given to seat 2 at the top). Draw seats right, nearest seat ->
         direction: dev oracle seeds 200-279 0.9935 -> 0.9957 (920 draws), 290-349 0.9969 -> 1.0 (639)."""
+        return self.profile.seat_towards(root, self._zone_centre(zone))
+
+    def _zone_centre(self, zone: Mask) -> Point:
+        """A zone's centre in camera pixels."""
         cx, cy, _ = self._zone_shape(zone)
-        return self.profile.seat_towards(root, (cx / self.scale, cy / self.scale))
+        return cx / self.scale, cy / self.scale
 
     def _arm_root(self, foreground: Mask, zone: Mask) -> Point | None:
         """Camera pixels of the far end of the foreground blob that reaches into ``zone``: the
