@@ -3,7 +3,9 @@
 - A YOLO ``data.yaml``: classes are matched by name. A dataset named by faces (``7``, ``skip``) is
   scored on the model's faces; one named by contract-1 labels (``red_7``) on full labels, face and
   colour. Predictions of classes the dataset does not label (``back``, say) are ignored. Prints
-  ``map50``, ``map50_95``, ``precision``, ``recall``, ``card_accuracy``, ``images``, ``per_class``.
+  ``map50``, ``map50_95``, ``precision``, ``recall``, ``card_accuracy``, ``images``, ``per_class``,
+  and, for a dataset `referee synth` wrote (its ``meta/`` sidecars say how much of each card shows),
+  ``card_accuracy_by_visible``: card accuracy per visible share (under half, 0.5-0.7, 0.7-0.9, whole).
 - A folder of class-named folders of photos (``red_7/*.jpg``): the top-1 card label per photo (the most
   confident detection) against the folder's name. Prints ``top1_accuracy``, ``images``, ``per_class``.
 
@@ -203,6 +205,7 @@ def evaluate_yolo(
     records: dict[str, list[tuple[float, npt.NDArray[np.bool_]]]] = defaultdict(list)
     n_gt: dict[str, int] = defaultdict(int)
     card_hits = card_total = 0
+    by_visible: dict[str, list[int]] = {}  # bucket -> [hits, cards], where meta sidecars say how much shows
     tp50 = fp50 = 0
     images = skipped = 0
     for image_path in dataset.images[:limit]:
@@ -222,11 +225,16 @@ def evaluate_yolo(
         for name in gt_names:
             n_gt[name] += 1
         iou = box_iou(det.xyxy, gt_boxes)
+        visible = _visible_shares(image_path, gt_boxes)
         # Card accuracy: each labelled card's best-overlapping prediction names it right.
         for g, name in enumerate(gt_names):
+            hit = bool(len(det) and iou[:, g].max() > 0.3 and pred_names[int(iou[:, g].argmax())] == name)
             card_total += 1
-            if len(det) and iou[:, g].max() > 0.3:
-                card_hits += pred_names[int(iou[:, g].argmax())] == name
+            card_hits += hit
+            if visible is not None:
+                bucket = by_visible.setdefault(_visible_bucket(visible[g]), [0, 0])
+                bucket[0] += hit
+                bucket[1] += 1
         # Matching for AP: per IoU threshold, greedy by confidence among ground truths of the same name.
         order = np.argsort(-det.confidence)
         flags = np.zeros((len(det), len(IOU_THRESHOLDS)), bool)
@@ -275,7 +283,53 @@ def evaluate_yolo(
         "images": images,
         "skipped": skipped,
         "per_class": per_class,
+        **({"card_accuracy_by_visible": {
+            bucket: {"cards": n, "accuracy": round(hits / n, 4)}
+            for bucket, (hits, n) in sorted(by_visible.items())
+        }} if by_visible else {}),
     }
+
+
+VISIBLE_BUCKETS = (0.5, 0.7, 0.9)  # edges: how much of a card shows, from `referee synth`'s meta sidecars
+
+
+def _visible_bucket(share: float) -> str:
+    low = 0.0
+    for edge in VISIBLE_BUCKETS:
+        if share < edge:
+            return f"{low:.1f}-{edge:.1f}"
+        low = edge
+    return f"{low:.1f}-1.0"
+
+
+def _visible_shares(image_path: Path, gt_boxes: npt.NDArray[np.float32]) -> list[float] | None:
+    """Each labelled box's visible share from the sidecar `referee synth` writes beside a dataset
+    (``meta/<split>/<stem>.json``; ``cards/`` datasets share their parent's), matched by box; None
+    without one, or when a box has no counterpart there (the sidecar then describes other labels)."""
+    split = image_path.parent.name
+    for root in (image_path.parents[2], image_path.parents[3] if len(image_path.parents) > 3 else None):
+        if root is None:
+            continue
+        meta = root / "meta" / split / f"{image_path.stem}.json"
+        if not meta.is_file():
+            continue
+        try:
+            boxes = json.loads(meta.read_text())["boxes"]
+            meta_xyxy = np.asarray([b["xyxy"] for b in boxes], np.float32).reshape(-1, 4)
+            shares = [float(b["visible"]) for b in boxes]
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            log.warning("unreadable sidecar %s ignored: %s", meta, exc)
+            return None
+        if not len(gt_boxes):
+            return []
+        if not len(meta_xyxy):
+            return None
+        overlap = box_iou(gt_boxes, meta_xyxy)
+        best = overlap.argmax(axis=1)
+        if (overlap[np.arange(len(gt_boxes)), best] < 0.9).any():
+            return None
+        return [shares[int(m)] for m in best]
+    return None
 
 
 def evaluate_folders(

@@ -124,3 +124,29 @@ def test_yaml_paths_relative_to_the_yaml(tmp_path: Path, path_line: str, monkeyp
     monkeypatch.chdir(tmp_path)
     dataset = ev.load_yolo_dataset(Path("ds/data.yaml"))
     assert [p.name for p in dataset.images] == ["a.png"]
+
+
+def test_card_accuracy_by_visible_share_from_synth_sidecars(tmp_path: Path) -> None:
+    yaml = _dataset(tmp_path, ["7", "skip"], {100: [(0, [10, 10, 50, 80]), (1, [100, 10, 160, 90])]})
+    (tmp_path / "meta/val").mkdir(parents=True)
+    (tmp_path / "meta/val/100.json").write_text(json.dumps({"boxes": [
+        {"face": "skip", "xyxy": [100, 10, 160, 90], "visible": 0.45},  # sidecar order need not match
+        {"face": "7", "xyxy": [10, 10, 50, 80], "visible": 1.0},
+    ]}))
+    det = TableDetector({100: [("red_7", 0.9, [10, 10, 50, 80]), ("red_8", 0.9, [100, 10, 160, 90])]})
+    result = ev.evaluate_yolo(det, yaml)  # type: ignore[arg-type]
+    assert result["card_accuracy"] == 0.5
+    assert result["card_accuracy_by_visible"] == {
+        "0.0-0.5": {"cards": 1, "accuracy": 0.0},
+        "0.9-1.0": {"cards": 1, "accuracy": 1.0},
+    }
+
+
+def test_no_visible_breakdown_without_sidecars_or_with_a_broken_one(tmp_path: Path) -> None:
+    yaml = _dataset(tmp_path, ["7"], {100: [(0, [10, 10, 50, 80])]})
+    det = TableDetector({100: [("red_7", 0.9, [10, 10, 50, 80])]})
+    assert "card_accuracy_by_visible" not in ev.evaluate_yolo(det, yaml)  # type: ignore[arg-type]
+    (tmp_path / "meta/val").mkdir(parents=True)
+    (tmp_path / "meta/val/100.json").write_text("{not json")
+    result = ev.evaluate_yolo(det, yaml)  # type: ignore[arg-type]
+    assert "card_accuracy_by_visible" not in result and result["card_accuracy"] == 1.0
