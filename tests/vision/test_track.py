@@ -680,6 +680,18 @@ def test_a_buried_card_under_the_top_card_read_in_the_top_cards_colour_is_not_pl
     assert [(o["card"], o["seat"]) for _, o in feed.out] == [("yellow_4", 0), ("red_4", 1)]
 
 
+def test_a_card_under_the_top_one_read_unsure_as_the_top_card_is_not_played_again() -> None:
+    """A green draw two under a blue 4, read in its own pose (which reaches under the blue 4) as a
+    blue 4 at 0.42: the face beside it named the card, not a second blue 4 laid there. A card laid
+    there would hide some of the blue 4 (dev seeds 103 and 106 with round 7's model)."""
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    feed([card("green_draw2")], 2, motion=_visit(1, arm=True, seat=1))
+    feed([card("green_draw2")], 6, motion=_visit(1, seat=1))
+    feed([card("blue_4", B), card("blue_4", A, conf=0.42)], 3, motion=_visit(2, arm=True, seat=2))
+    feed([card("blue_4", B), card("blue_4", A, conf=0.42)], 20, motion=_visit(2, seat=2))
+    assert [(o["card"], o["seat"]) for _, o in feed.out] == [("green_draw2", 1), ("blue_4", 2)]
+
+
 def test_a_buried_card_showing_again_beside_another_unknown_card_is_not_played_again() -> None:
     """The same, with a surer unknown box elsewhere in the frame (a card held over the table): the
     buried card is set aside by identity, never by comparing boxes (a crash on seed 107)."""
