@@ -775,6 +775,21 @@ def test_a_card_like_one_under_the_top_laid_over_the_top_card_is_a_play() -> Non
         ("play", "green_1", 2), ("play", "green_8", 3), ("play", "green_1", 3)]
 
 
+def test_a_card_like_one_under_the_top_laid_over_most_of_the_top_card_is_a_play() -> None:
+    """yellow_8, a yellow_3 on it (the 8 still peeking out), then a second yellow_8 over most of the 3,
+    near the first 8's pose (their boxes overlap 0.63). The 3 has gone from view, but the first 8 would
+    show again exactly in its own pose: this is a new card (dev seed 116 with round 7's model)."""
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    first, top, second = (99.0, 95.0, 231.0, 235.0), (124.0, 114.0, 262.0, 239.0), (86.0, 124.0, 224.0, 251.0)
+    feed([card("yellow_8", first)], 8, motion=_visit(1, seat=1))
+    feed([card("yellow_8", first), card("yellow_3", top)], 8, motion=_visit(2, seat=2))
+    feed([card("yellow_8", second), card("yellow_3", top)], 1, motion=_visit(3, arm=True, seat=3))
+    feed([card("yellow_8", second)], 2, motion=_visit(3, arm=True, seat=3))
+    feed([card("yellow_8", second)], 20, motion=_visit(3, seat=3))
+    assert [(o["type"], o["card"], o["seat"]) for _, o in feed.out] == [
+        ("play", "yellow_8", 1), ("play", "yellow_3", 2), ("play", "yellow_8", 3)]
+
+
 def test_a_card_believed_under_a_hand_takes_its_whole_pose_once_the_hand_has_gone() -> None:
     """A wild is believed while the hand that laid it still hides its right edge; the hand goes and it
     shows whole. Later a green 5 slides over it, leaving its right strip showing: that strip is the
