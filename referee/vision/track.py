@@ -752,7 +752,14 @@ class PileTracker:
         the detector had a clear view of it (dev seed 136: a blue 3 read as a 5 under the hand, as a
         3 the moment it had gone; the 5's votes won)."""
         return (self._unsure(cand) or self._part_of_top(cand) or self._colour_doubtful(cand)
-                or (len(cand.reads()) > 1 and cand.clear < self.config.min_hits))
+                or (len(cand.reads()) > 1 and cand.clear < self.config.min_hits) or self._in_top_pose(cand))
+
+    def _in_top_pose(self, cand: Candidate) -> bool:
+        """``cand`` lies in the top card's very pose: a card laid square on it, or the top card misread
+        under a hand passing over it (dev seed 146 with round 7's model: a yellow 7 read as a yellow 2
+        at 0.9 while a hand reached across to the stock). Once the hand has gone, the reading tells."""
+        top = self.top
+        return top is not None and not cand.identical and iou(cand.pose, top.xyxy) >= self.config.stable_iou
 
     def _colour_doubtful(self, cand: Candidate) -> bool:
         """The leading label's colour was read with little confidence."""

@@ -185,6 +185,20 @@ def test_another_card_in_the_same_pose_later_is_a_play() -> None:
     assert [o["card"] for _, o in feed.out] == ["green_9", "green_5"]
 
 
+def test_the_top_card_misread_in_its_pose_under_a_passing_arm_is_no_play() -> None:
+    """A yellow 7 read as a yellow 2, sure of it, in its very pose while an arm reaches across the pile
+    to the stock; a yellow 7 again once the arm has gone (dev seed 146 with round 7's model)."""
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    feed([card("yellow_7")], 8, motion=_visit(1, seat=3))
+    feed([card("yellow_2", (201.0, 150.0, 300.0, 304.0))], CFG.min_hits + 1, motion=_visit(2, arm=True, seat=0))
+    feed([card("yellow_7")], 12, motion=_visit(2, seat=0))
+    assert [(o["card"], o["seat"]) for _, o in feed.out] == [("yellow_7", 3)]
+    # A card laid square on it reads as itself once the arm has gone: a play, a little later.
+    feed([card("yellow_2", (201.0, 150.0, 300.0, 304.0))], CFG.min_hits + 1, motion=_visit(3, arm=True, seat=0))
+    feed([card("yellow_2", (201.0, 150.0, 300.0, 304.0))], 12, motion=_visit(3, seat=0))
+    assert [(o["card"], o["seat"]) for _, o in feed.out] == [("yellow_7", 3), ("yellow_2", 0)]
+
+
 def test_a_misread_that_keeps_coming_back_is_vetoed_by_the_card_showing_whole() -> None:
     feed = Feed(PileTracker(CFG, expect_start=False))
     feed([card("green_5")], 10)
