@@ -1,8 +1,8 @@
 #!/bin/bash
 # Train a round of the detector on a lent GPU machine (round 7: one H100, 16 cores, no network).
 #
-#   bash scripts/train_on_gpu.sh start [WAIT_S]   install carried wheels, generate data, train in the background
-#   bash scripts/train_on_gpu.sh wait WAIT_S      wait (at most WAIT_S), then copy the run's files to $OUT
+#   bash models/train_on_gpu.sh start [WAIT_S]   install carried wheels, generate data, train in the background
+#   bash models/train_on_gpu.sh wait WAIT_S      wait (at most WAIT_S), then copy the run's files to $OUT
 #
 # The machine has torch but not ultralytics: carry ultralytics and what it needs as wheels in .whl/
 # (see models/MODEL_CARD.md, round 7). Settings come from the environment; the defaults are round 7's.
