@@ -645,7 +645,11 @@ class PileTracker:
                 cand.colour_conf.clear()
                 cand.confidence.clear()
                 cand.boxes.clear()
-                cand.seat = seat if seat is not None else cand.seat
+                if cand.visit is None or cand.visit != self._visit or cand.seat is None:
+                    # A card keeps the seat of the hand visit that brought it: within one visit the
+                    # hand's seat can flicker to another for a frame (dev seed 169: a green 5 shifted
+                    # as it settled, in the one frame a hand read as seat 3's, and went to seat 3).
+                    cand.seat = seat if seat is not None else cand.seat
                 cand.visit = self._visit
                 cand.absorbed = False
                 # What it was before (the top card's label, partly hidden) says nothing of this pose.

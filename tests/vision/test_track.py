@@ -402,6 +402,18 @@ def _visit(n: int, *, arm: bool = False, seat: int = 0) -> MotionSample:
     return MotionSample(seat=seat, disturbed=arm, arm_over_pile=arm, pile_visit=n)
 
 
+def test_a_card_shifting_as_it_settles_keeps_the_seat_of_the_visit_that_brought_it() -> None:
+    """A green 5 shifts a little as it settles, in the one frame the hand's seat flickers to seat 3;
+    the same visit brought it, from seat 2 (dev seed 169)."""
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    feed([card("blue_reverse")], 8, motion=_visit(1, seat=3))
+    feed([card("green_5", B)], 3, motion=_visit(2, arm=True, seat=2))
+    shifted = (B[0] + 2.0, B[1] + 30.0, B[2] + 2.0, B[3] + 10.0)
+    feed([card("green_5", shifted)], 1, motion=_visit(2, arm=True, seat=3))
+    feed([card("green_5", shifted)], 10, motion=_visit(2, seat=2))
+    assert [(o["card"], o["seat"]) for _, o in feed.out] == [("blue_reverse", 3), ("green_5", 2)]
+
+
 def test_a_hand_half_over_the_top_card_is_no_new_card_when_its_reading_turns_to_the_top_label() -> None:
     """A hand covers the top blue skip's right side: the detector first reads the rest as a blue 0,
     then, in the same place, as a blue skip again (partly hidden, so not in the top card's pose).
