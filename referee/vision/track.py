@@ -466,16 +466,16 @@ class PileTracker:
             if best is not None and iou(best[0], c.box) >= self.config.match_iou:
                 self._continued.setdefault(id(best[0]), []).append(c)
         spoiled = {k: self._colour_spoiled(rows, recent[k], top=k == last) for k in showing}
+        top = recent[last] if recent else None
         for row in rows:
             box, label, _, colour_conf = row
             # Over the top card's pose, or over most of it once the top card has gone from view (dev
             # seed 116 with round 7's model: a second yellow 8 laid over a yellow 3, near the first
             # yellow 8's pose under it, was taken for the first one uncovered).
-            top_pose = recent[last].xyxy if recent else None
-            hides_top = top_pose is not None and (
-                containment(top_pose, box) >= self.config.known_containment
-                or (recent[last].missing > 0
-                    and _intersection(top_pose, box) >= self.config.hides_top_share * _area(top_pose)))
+            hides_top = top is not None and (
+                containment(top.xyxy, box) >= self.config.known_containment
+                or (top.missing > 0
+                    and _intersection(top.xyxy, box) >= self.config.hides_top_share * _area(top.xyxy)))
             match = next(
                 (k for k in showing if self._is_known(
                     box, label, 0.0 if id(box) in spoiled[k] else colour_conf, recent[k], top=k == last,
