@@ -474,8 +474,7 @@ class PileTracker:
             # yellow 8's pose under it, was taken for the first one uncovered).
             hides_top = top is not None and (
                 containment(top.xyxy, box) >= self.config.known_containment
-                or (top.missing > 0
-                    and _intersection(top.xyxy, box) >= self.config.hides_top_share * _area(top.xyxy)))
+                or (top.missing > 0 and self._over_most_of(box, top)))
             match = next(
                 (k for k in showing if self._is_known(
                     box, label, 0.0 if id(box) in spoiled[k] else colour_conf, recent[k], top=k == last,
@@ -504,9 +503,12 @@ class PileTracker:
             buried = [k for k in range(last) if k not in showing]
             top_pose = recent[last].xyxy
 
+            def reaches_under_top(box: Box) -> bool:
+                return _intersection(box, top_pose) >= self.config.spoiling_overlap * _area(box)
+
             def peeks_out(box: Box, label: str, colour_conf: float, card: PileCard) -> bool:
                 cfg = self.config
-                under_top = _intersection(box, top_pose) >= cfg.spoiling_overlap * _area(box)
+                under_top = reaches_under_top(box)
                 # A box reaching under the top card reads the top card's colour too: its face
                 # decides (dev seed 128: a yellow 4 under a red 4, read red, then played).
                 colour = 0.0 if under_top else colour_conf
@@ -522,8 +524,7 @@ class PileTracker:
                 # read as a blue 4 at 0.42, was played as a second blue 4).
                 cfg = self.config
                 return (label == recent[last].label and confidence < cfg.unsure_confidence
-                        and iou(box, card.xyxy) >= cfg.same_pose_iou
-                        and _intersection(box, top_pose) >= cfg.spoiling_overlap * _area(box))
+                        and iou(box, card.xyxy) >= cfg.same_pose_iou and reaches_under_top(box))
 
             still_unknown = []
             for row in unknown:
@@ -825,7 +826,7 @@ class PileTracker:
             return False
         top = self.top
         if (top is not None and top.missing >= cfg.min_hits and iou(cand.pose, top.xyxy) < cfg.same_pose_iou
-                and _intersection(cand.pose, top.xyxy) >= cfg.hides_top_share * _area(top.xyxy)):
+                and self._over_most_of(cand.pose, top)):
             # The top card has gone from view under it, in another pose: a card was laid over it,
             # one that changed the pile's grey levels little (dev seed 113 with round 7's model: a
             # yellow 3 on a yellow 5, read 3 or 8).
@@ -840,6 +841,10 @@ class PileTracker:
         log.info("%s read unsure (%.2f) where the pile is as it was before the hand came (%.0f%% changed): "
                  "no new card", label, float(np.mean(cand.confidence)), 100 * changed)
         return True
+
+    def _over_most_of(self, box: Box, card: PileCard) -> bool:
+        """``box`` covers most of ``card``'s pose: what lies there now would hide it."""
+        return _intersection(card.xyxy, box) >= self.config.hides_top_share * _area(card.xyxy)
 
     def _came_with_a_hand(self, cand: Candidate) -> bool:
         """Motion over the pile around the moment the card took its pose (a misread on a still pile
