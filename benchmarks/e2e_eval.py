@@ -33,11 +33,18 @@ Prints one JSON line:
 | `play_delay_s_p50`, `play_delay_s_p95` | video time from a card settling to its `play` observation |
 | `footage_s`, `frames`, `pipeline_fps` | footage judged and how fast (single process, including decoding) |
 | `refused`, `pipeline_errors` | observations the session refused; frames on which the pipeline raised (logged) |
+| `corrected`, `undone` | plays the pipeline re-read (`correct` events) and observations it undid (take-backs) |
+| `first_said` | play and alert figures over every observation and alert as it first came, before those
+  fixes: what the overlay showed at the moment (a misread fixed a second later still flashed its alert) |
+
+Every other figure is over the match's final record: the observations still active at the end and
+the referee's judgement of them (``MatchSession.outputs``), as the score board keeps them.
 
 ``--report FILE`` also writes every mismatch as a JSON line (seed, what, the truth or camera line):
-missed and false plays and draws, missed and false alerts, and plays and draws seen from the wrong
+missed and false plays and draws, missed and false alerts, plays and draws seen from the wrong
 seat (``wrong_seat_play``, ``wrong_seat_draw``: the camera line, with the truth's seat as
-``truth_seat``); the place to start when a figure drops.
+``truth_seat``), and lines that were false when said and fixed later (``fixed_false_play``...);
+the place to start when a figure drops.
 """
 
 from __future__ import annotations
@@ -80,8 +87,17 @@ class GameResult:
     elapsed: float
     truth: list[Line]
     expected: list[Line]
-    #: (source, observation, outputs) for every event the session broadcast, in order
+    #: (source, observation, outputs) for every observation as first said, in order (later fixes
+    #: not applied: what the overlay showed the moment each came)
     events: list[tuple[str, Line, list[Line]]] = field(default_factory=list)
+    #: (source, observation) for every observation still active at the end, in order: the match's
+    #: record once take-backs (``undo``) and re-reads (``correct``) have been applied
+    final: list[tuple[str, Line]] = field(default_factory=list)
+    #: the referee's output lines over that record (after every replay)
+    final_outputs: list[Line] = field(default_factory=list)
+    #: plays re-read (``correct`` events) and observations undone (take-backs) by the pipeline
+    corrected: int = 0
+    undone: int = 0
     refused: int = 0
     #: frames on which the pipeline raised
     errors: int = 0
@@ -119,10 +135,22 @@ def run_game(
         detector = detector_factory()
     result = GameResult(int(meta["seed"]), 0, 0.0, 0.0, truth, expected)
 
+    active: dict[int, tuple[str, Line]] = {}
+
     def listen(event: Mapping[str, Any]) -> None:
-        obs = event.get("observation")
-        if event.get("kind") == "observation" and isinstance(obs, Mapping):
+        obs, kind, seq = event.get("observation"), event.get("kind"), event.get("seq")
+        if kind == "undo":
+            active.pop(int(seq), None)  # type: ignore[arg-type]
+            result.undone += 1
+            return
+        if kind not in ("observation", "correct") or not isinstance(obs, Mapping) or seq is None:
+            return
+        if kind == "correct":
+            active.pop(int(event["undone_seq"]), None)
+            result.corrected += 1
+        else:
             result.events.append((str(event.get("source")), dict(obs), [dict(o) for o in event.get("outputs") or ()]))
+        active[int(seq)] = (str(event.get("source")), dict(obs))
 
     session.add_listener(listen)
     fps = float(meta["fps"])
@@ -161,6 +189,8 @@ def run_game(
     result.seconds = index / fps
     result.elapsed = time.perf_counter() - started
     result.refused = pipeline.stats.refused
+    result.final = [active[seq] for seq in sorted(active)]
+    result.final_outputs = session.outputs()
     return result
 
 
@@ -186,9 +216,15 @@ def _ratio(a: float, b: float) -> float | None:
     return round(a / b, 4) if b else None
 
 
-def _streams(r: GameResult) -> dict[str, tuple[list[Line], list[Line], Any]]:
-    """Per kind: (truth lines, what was seen, when a seen line matches a truth one)."""
-    camera = [o for src, o, _ in r.events if src == "camera"]
+def _streams(r: GameResult, first_said: bool = False) -> dict[str, tuple[list[Line], list[Line], Any]]:
+    """Per kind: (truth lines, what was seen, when a seen line matches a truth one). What was seen is
+    the match's final record, or with ``first_said`` every observation and alert as it first came."""
+    if first_said:
+        camera = [o for src, o, _ in r.events if src == "camera"]
+        alerts = [o for _, _, outs in r.events for o in outs if o.get("type") == "alert"]
+    else:
+        camera = [o for src, o in r.final if src == "camera"]
+        alerts = [o for o in r.final_outputs if o.get("type") == "alert"]
     return {
         "play": ([o for o in r.truth if o["type"] in ("start", "play")],
                  [o for o in camera if o["type"] in ("start", "play")],
@@ -196,19 +232,20 @@ def _streams(r: GameResult) -> dict[str, tuple[list[Line], list[Line], Any]]:
         "draw": ([o for o in r.truth if o["type"] == "draw"], [o for o in camera if o["type"] == "draw"],
                  lambda a, b: True),
         "alert": ([o for o in r.expected if o["type"] == "alert"],
-                  [o for _, _, outs in r.events for o in outs if o.get("type") == "alert"],
+                  alerts,
                   lambda a, b: a["code"] == b["code"] and a["seat"] == b["seat"]),
     }
 
 
-def score(results: Sequence[GameResult], window: float) -> dict[str, Any]:
-    """The metrics over every game (see the module docstring)."""
+def score(results: Sequence[GameResult], window: float, first_said: bool = False) -> dict[str, Any]:
+    """The metrics over every game (see the module docstring): over the match's final record, and
+    (``first_said``, or the ``first_said`` key) over every observation and alert as it first came."""
     plays_truth = plays_seen = plays_matched = seats_right = seats_unknown = seat_judged = 0
     draws_truth = draws_seen = draws_matched = draw_seats_right = draw_seats_unknown = 0
     delays: list[float] = []
     per_code = {code: {"expected": 0, "raised": 0, "matched": 0} for code in ALERT_CODES}
     for r in results:
-        streams = _streams(r)
+        streams = _streams(r, first_said)
         t_plays, c_plays, same = streams["play"]
         pairs = _match(t_plays, c_plays, window, same)
         plays_truth += len(t_plays)
@@ -249,7 +286,7 @@ def score(results: Sequence[GameResult], window: float) -> dict[str, Any]:
     total_expected = sum(c["expected"] for c in per_code.values())
     total_raised = sum(c["raised"] for c in per_code.values())
     total_matched = sum(c["matched"] for c in per_code.values())
-    return {
+    out = {
         "games": len(results),
         "footage_s": round(footage, 1),
         "frames": frames,
@@ -273,7 +310,14 @@ def score(results: Sequence[GameResult], window: float) -> dict[str, Any]:
         "refused": sum(r.refused for r in results),
         "pipeline_errors": sum(r.errors for r in results),
         "pipeline_fps": round(frames / elapsed, 1) if elapsed else None,
+        "corrected": sum(r.corrected for r in results),
+        "undone": sum(r.undone for r in results),
     }
+    if not first_said:
+        said = score(results, window, first_said=True)
+        out["first_said"] = {k: said[k] for k in (
+            "play_recall", "play_precision", "false_plays", "seat_accuracy", "alert_recall", "alert_precision")}
+    return out
 
 
 def mismatches(result: GameResult, window: float) -> list[Line]:
@@ -291,6 +335,12 @@ def mismatches(result: GameResult, window: float) -> list[Line]:
                         "truth_seat": truth[i]["seat"]}
                        for i, j in pairs
                        if truth[i].get("seat") is not None and seen[j].get("seat") != truth[i]["seat"])
+    # What was said at first and fixed later (a play re-read in clear view, a ghost taken back).
+    final_false = [m["line"] for m in out if m["what"].startswith("false_")]
+    for kind, (truth, seen, same) in _streams(result, first_said=True).items():
+        hit_s = {j for _, j in _match(truth, seen, window, same)}
+        out.extend({"seed": result.seed, "what": f"fixed_false_{kind}", "line": s}
+                   for j, s in enumerate(seen) if j not in hit_s and s not in final_false)
     out.sort(key=lambda m: float(m["line"].get("t") or 0.0))
     return out
 

@@ -509,6 +509,11 @@ class PileTracker:
             def peeks_out(box: Box, label: str, colour_conf: float, card: PileCard) -> bool:
                 cfg = self.config
                 under_top = reaches_under_top(box)
+                if self._arm_over_pile and self._over_most_of(box, recent[last]):
+                    # Over most of the top card while a hand is at the pile: a card like the buried
+                    # one being laid on the top card, which still reads whole for a frame or two
+                    # (dev seed 400: a second wild laid on a green 2, near the first wild's pose).
+                    return False
                 # A box reaching under the top card reads the top card's colour too: its face
                 # decides (dev seed 128: a yellow 4 under a red 4, read red, then played).
                 colour = 0.0 if under_top else colour_conf

@@ -210,9 +210,27 @@ def test_the_report_names_plays_and_draws_seen_from_the_wrong_seat() -> None:
             {"type": "draw", "seat": 2, "count": 1, "t": 5.4},
             {"type": "play", "card": "red_2", "seat": None, "t": 7.2}]
     result = e2e.GameResult(seed=9, frames=120, seconds=8.0, elapsed=1.0, truth=truth, expected=[],
-                            events=[("camera", o, []) for o in seen])
+                            events=[("camera", o, []) for o in seen], final=[("camera", o) for o in seen])
     report = e2e.mismatches(result, 2.0)
     assert [(m["what"], m["line"]["t"], m["truth_seat"]) for m in report] == [
         ("wrong_seat_draw", 5.4, 1), ("wrong_seat_play", 7.2, 2)]
     metrics = e2e.score([result], 2.0)
     assert metrics["draw_seat_accuracy"] == 0.0 and metrics["seat_accuracy"] == 0.5
+
+
+def test_a_play_fixed_later_is_scored_as_the_record_keeps_it_and_as_first_said() -> None:
+    e2e = _benchmark("e2e_eval")
+    truth = [{"type": "start", "card": "red_5", "t": 1.0}, {"type": "play", "card": "red_9", "seat": 1, "t": 3.0}]
+    expected: list[dict[str, object]] = []
+    misread = {"type": "play", "card": "red_6", "seat": 1, "t": 3.1}
+    alert = {"type": "alert", "code": "illegal_card", "seat": 1, "t": 3.1}
+    fixed = dict(misread, card="red_9")
+    result = e2e.GameResult(
+        seed=9, frames=120, seconds=8.0, elapsed=1.0, truth=truth, expected=expected,
+        events=[("camera", truth[0], []), ("camera", misread, [alert])],
+        final=[("camera", truth[0]), ("camera", fixed)], final_outputs=[], corrected=1)
+    metrics = e2e.score([result], 2.0)
+    assert metrics["play_precision"] == 1.0 and metrics["false_plays"] == 0 and metrics["corrected"] == 1
+    assert metrics["alert_precision"] is None  # nothing raised in the final record
+    assert metrics["first_said"]["false_plays"] == 1 and metrics["first_said"]["alert_precision"] == 0.0
+    assert [m["what"] for m in e2e.mismatches(result, 2.0)] == ["fixed_false_play", "fixed_false_alert"]

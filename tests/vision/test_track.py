@@ -1061,3 +1061,25 @@ def test_a_light_switched_on_is_no_hand() -> None:
     motion.update(np.full((240, 320, 3), 80, np.uint8), np.full((240, 320, 3), 80, np.uint8))
     sample = motion.update(np.full((240, 320, 3), 200, np.uint8), np.full((240, 320, 3), 200, np.uint8))
     assert sample.global_change and not sample.disturbed and not sample.hand_over_pile
+
+
+def test_a_card_like_one_two_down_laid_on_the_top_card_is_not_that_card_peeking_out() -> None:
+    """wild, green_4, green_2, each square on the last; then a second wild slides onto the green_2,
+    near the first wild's pose. In the first frame the hand brings it, the green_2 still reads whole,
+    and the new card's box lies inside the first wild's pose, reaching under the green_2: the first
+    wild peeking out, as far as the boxes go. But it covers most of the green_2, and an arm is over
+    the pile: it is a card being laid (dev seed 400: the second wild lost)."""
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    first, four, two = (120.0, 105.0, 246.0, 242.0), (117.0, 99.0, 210.0, 229.0), (108.0, 97.0, 213.0, 232.0)
+    for visit, (label, pose) in enumerate((("wild", first), ("green_4", four), ("green_2", two)), start=1):
+        feed([card(label, pose)], 2, motion=_visit(visit, arm=True, seat=visit))
+        feed([card(label, pose)], 8, motion=_visit(visit, seat=visit))
+    feed([card("green_2", two)], 4 * CFG.max_misses, motion=_visit(3, seat=3))  # the wild long forgotten
+    feed([card("green_2", (108.0, 97.0, 211.0, 231.0), conf=0.83, colour=0.77),
+          card("wild", (151.0, 104.0, 250.0, 226.0), conf=0.57)], 1, motion=_visit(4, arm=True, seat=0))
+    feed([card("wild", (131.0, 98.0, 243.0, 228.0)), card("green_2", (110.0, 98.0, 197.0, 232.0), conf=0.56)],
+         1, motion=_visit(4, arm=True, seat=0))
+    feed([card("wild", (121.0, 95.0, 241.0, 229.0))], 3, motion=_visit(4, arm=True, seat=0))
+    feed([card("wild", (120.0, 94.0, 249.0, 229.0))], 20, motion=_visit(4, seat=0))
+    assert [(o["card"], o["seat"]) for _, o in feed.out] == [
+        ("wild", 1), ("green_4", 2), ("green_2", 3), ("wild", 0)]
