@@ -258,6 +258,8 @@ class Pipeline:
         """Hand one tracker observation to the session; a refused one is logged, never fatal."""
         if obs.get("type") == "take_back":
             return self._take_back(obs)
+        if obs.get("type") == "reread":
+            return self._reread(obs)
         if obs.get("type") == "play" and obs.get("seat") is not None:
             self._reread_by_seat(int(obs["seat"]))
         try:
@@ -292,6 +294,24 @@ class Pipeline:
             return
         log.info("%s re-read as %s: seat %d plays next, which only that read explains",
                  last.get("card"), fits[0], seat)
+
+    def _reread(self, obs: Line) -> list[Line]:
+        """The top card, believed under a hand, read otherwise in clear view: its play is corrected
+        (one ``correct`` event: the play judged again, the misread's alerts withdrawn), while it is
+        still the last observation. Once anything came after it the record is left as it is; the
+        operator can still correct it."""
+        found = self.session.last_play()
+        if found is None or found[1].get("card") != obs.get("was"):
+            log.info("%s re-read as %s, but it is not the newest play: left as is", obs.get("was"), obs.get("card"))
+            return []
+        try:
+            event = self.session.correct(str(obs["card"]), source="camera")
+        except ObservationError as exc:
+            log.info("re-read of %s as %s not applied: %s", obs.get("was"), obs.get("card"), exc)
+            return []
+        log.info("%s re-read as %s in clear view: its play corrected", obs.get("was"), obs.get("card"))
+        outputs = event.get("outputs") if isinstance(event, Mapping) else None
+        return [dict(o) for o in outputs or ()]
 
     def _take_back(self, obs: Line) -> list[Line]:
         """A card taken back off the pile (the top card, so the newest play): its play is undone,

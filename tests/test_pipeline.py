@@ -321,3 +321,23 @@ def test_a_read_with_no_alternative_or_one_that_explains_nothing_stays() -> None
     # Without alternatives a genuine out-of-turn play stays one.
     pipeline.submit({"type": "play", "card": "red_1", "seat": 0}, frame)
     assert _alerts(pipeline.submit({"type": "play", "card": "red_2", "seat": 2}, frame)) == ["out_of_turn"]
+
+
+def test_a_card_read_otherwise_in_clear_view_corrects_its_play() -> None:
+    """A red 9 laid on a yellow 6 read as a red 6 under the hand (legal: the same face), then as a 9
+    in clear view: the play is corrected and judged again, so the illegal card is caught after all
+    (dev seed 400). Once something came after the play, a re-read leaves the record as it is."""
+    session = MatchSession(Store(":memory:"), players=4)
+    pipeline = Pipeline(ColourDetector(), session, players=4)
+    frame = Frame(np.zeros((H, W, 3), np.uint8), 0, 0.0)
+    pipeline.submit({"type": "start", "card": "yellow_6"}, frame)
+    assert _alerts(pipeline.submit({"type": "play", "card": "red_6", "seat": 1}, frame)) == []
+    outputs = pipeline.submit({"type": "reread", "card": "red_9", "was": "red_6", "seat": 1}, frame)
+    assert _alerts(outputs) == ["illegal_card"]
+    assert [o.get("card") for o in session.export_log()[-2:]] == ["yellow_6", "red_9"]
+    pipeline.submit({"type": "play", "card": "red_2", "seat": 2}, frame)
+    pipeline.submit({"type": "draw", "seat": 3, "count": 1}, frame)
+    assert pipeline.submit({"type": "reread", "card": "red_7", "was": "red_2", "seat": 2}, frame) == []
+    assert [o.get("card") for o in session.export_log()[-3:]] == ["red_9", "red_2", None]
+    # A re-read of a card that is not the newest play changes nothing either.
+    assert pipeline.submit({"type": "reread", "card": "red_1", "was": "red_9", "seat": 1}, frame) == []

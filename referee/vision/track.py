@@ -135,6 +135,11 @@ class TrackerConfig:
     max_overhang: float = 0.06
     #: Share of the top card's box a reading in another pose must cover to be what hides it.
     hides_top_share: float = 0.5
+    #: A card believed while an arm was over it (fewer than ``min_hits`` clear frames) is read again
+    #: in clear view: after this many clear frames in its pose (0: three times ``min_hits``), a label
+    #: other than its own that led in at least ``reread_share`` of them re-reads it (a ``reread``).
+    reread_frames: int = 0
+    reread_share: float = 0.9
 
     @classmethod
     def for_fps(cls, fps: float, **overrides: Any) -> TrackerConfig:
@@ -164,6 +169,12 @@ class PileCard:
     reads: frozenset[str] = frozenset()
     #: The hand visit to the pile during which it settled (``MotionSample.pile_visit``).
     visit: int | None = None
+    #: Frames of a clear view (no arm over the pile, nothing moving over it) it had when believed.
+    clear_when_believed: int = 0
+    #: Since then, per label, the clear frames in which that label led the readings of its pose.
+    clear_leads: dict[str, int] = field(default_factory=dict)
+    #: Re-read once already (a card is re-read at most once: no flip-flopping).
+    reread: bool = False
 
     def answers_to(self, label: str, colour_confidence: float, unsure_colour: float) -> bool:
         if label == self.label or label in self.reads:
@@ -289,7 +300,9 @@ def low_res_area(xyxy: Box, size: tuple[int, int], shape: tuple[int, ...]) -> tu
 
 
 class PileTracker:
-    """Debounced pile state -> contract-2 observations (``start``, ``play``, ``draw``, ``take_back``).
+    """Debounced pile state -> contract-2 observations (``start``, ``play``, ``draw``), and two for the
+    pipeline alone: ``take_back`` (the top card lifted off) and ``reread`` (the top card read otherwise
+    in clear view than under the hand that laid it).
 
     ``legal_now`` (usually ``Referee.legal_now``) lets the tracker fix unsure reads; ``palette`` is
     the deck's colours (alternatives for a doubtful colour). ``expect_start``: the first card on an
@@ -380,6 +393,9 @@ class PileTracker:
         self._veto_misreads()
         self._associate(unknown, motion, blocked_frame, frame_index, t)
         out.extend(self._confirm(t, frame_index))
+        reread = self._reread_in_clear_view(detections, motion, blocked_frame, t, frame_index)
+        if reread is not None:
+            out.append(reread)
         taken = self._check_take_back(t, frame_index, motion, blocked_frame)
         if taken is not None:
             out.append(taken)
@@ -730,7 +746,8 @@ class PileTracker:
         out: list[Observation] = []
         for k, (cand, label, extra) in enumerate(cards):
             reads = cand.reads()
-            card = PileCard(label, cand.pose, cand.seat, frame_index, t, reads=reads, visit=cand.visit)
+            card = PileCard(label, cand.pose, cand.seat, frame_index, t, reads=reads, visit=cand.visit,
+                            clear_when_believed=cand.clear)
             if k < len(cards) - 1:
                 log.debug("card under the top remembered: %s", label)
                 self.pile.append(card)
@@ -891,6 +908,49 @@ class PileTracker:
                 log.info("%s back in place: take-back withdrawn", label)
                 return True
         return False
+
+    def _reread_in_clear_view(
+        self, detections: Detections, motion: MotionSample | None, blocked_frame: bool, t: float, frame_index: int
+    ) -> Observation | None:
+        """The top card, believed while an arm was over it, read otherwise once the pile is clear.
+
+        Under a hand a card is seen in part and through shadow, and its first reading may be wrong
+        (dev seed 400 with round 7's model: a red 9 slid in read as a 6 at 0.91, then as a 9 at 0.96,
+        the 6 second at 0.86, for as long as it lay in plain view). Each frame with a clear view of the
+        top card's pose counts which label leads there; once ``reread_frames`` have been counted, a
+        label other than the card's own that led in ``reread_share`` of them, read with a sure colour,
+        re-reads it: ``{"type": "reread", "card": new, "was": old}``, for the pipeline to correct the
+        play. A card believed in clear view is never re-read, nor one re-read already.
+        """
+        cfg = self.config
+        top = self.top
+        if (top is None or top.reread or top.clear_when_believed >= cfg.min_hits or self._arm_over_pile
+                or top.frame_index >= frame_index or not self._still(top.xyxy, motion, blocked_frame)):
+            return None
+        # The surest reading of the top card's pose this frame (colour counted in).
+        best: tuple[float, str, float] | None = None
+        for i, label in enumerate(detections.labels):
+            conf = float(detections.confidence[i])
+            colour = float(detections.colour_confidence[i]) if len(detections.colour_confidence) else 1.0
+            if conf < cfg.min_confidence or label == "back" or iou(detections.xyxy[i], top.xyxy) < cfg.same_pose_iou:
+                continue
+            if best is None or conf * colour > best[0]:
+                best = (conf * colour, label, colour)
+        if best is None or best[2] < cfg.wait_colour:
+            return None
+        top.clear_leads[best[1]] = top.clear_leads.get(best[1], 0) + 1
+        counted = sum(top.clear_leads.values())
+        if counted < (cfg.reread_frames or 3 * cfg.min_hits):
+            return None
+        leader, leads = max(top.clear_leads.items(), key=lambda kv: kv[1])
+        top.reread = True  # judged once, either way
+        if leader == top.label or leads < cfg.reread_share * counted:
+            return None
+        log.info("%s (believed under an arm) read as %s in %d of %d clear frames since: re-read",
+                 top.label, leader, leads, counted)
+        was, top.label = top.label, leader
+        top.reads = top.reads | {leader}
+        return {"type": "reread", "card": leader, "was": was, "seat": top.seat, "t": t, "frame_index": frame_index}
 
     def _check_take_back(
         self, t: float, frame_index: int, motion: MotionSample | None, blocked_frame: bool

@@ -1083,3 +1083,38 @@ def test_a_card_like_one_two_down_laid_on_the_top_card_is_not_that_card_peeking_
     feed([card("wild", (120.0, 94.0, 249.0, 229.0))], 20, motion=_visit(4, seat=0))
     assert [(o["card"], o["seat"]) for _, o in feed.out] == [
         ("wild", 1), ("green_4", 2), ("green_2", 3), ("wild", 0)]
+
+
+def test_a_card_believed_under_an_arm_is_read_again_in_clear_view() -> None:
+    """A red 9 slides in and is read as a red 6 while the arm is over it (the 9 far behind), then in
+    clear view as a 9 at 0.96 with the 6 second at 0.86, frame after frame: it is re-read as a 9,
+    once (dev seed 400 with round 7's model)."""
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    feed([card("yellow_6")], 2, motion=_visit(1, arm=True, seat=1))
+    feed([card("yellow_6")], 8, motion=_visit(1, seat=1))
+    under_arm = [card("red_6", B, conf=0.91), card("red_9", B, conf=0.33)]
+    feed(under_arm, CFG.min_hits + 1, motion=_visit(2, arm=True, seat=2))
+    assert [o["card"] for _, o in feed.out] == ["yellow_6", "red_6"]
+    clear = [card("red_9", B, conf=0.96), card("red_6", B, conf=0.86)]
+    got = feed(clear, 3 * CFG.min_hits + 5, motion=_visit(2, seat=2))
+    assert [(o["type"], o["card"], o["was"], o["seat"]) for o in got] == [("reread", "red_9", "red_6", 2)]
+    assert feed.tracker.top is not None and feed.tracker.top.label == "red_9"
+    # Read as a 6 again later: no flip back.
+    assert feed([card("red_6", B, conf=0.97)], 3 * CFG.min_hits + 5, motion=_visit(2, seat=2)) == []
+
+
+def test_a_card_believed_in_clear_view_or_read_two_ways_since_is_not_read_again() -> None:
+    """Believed in a clear view, a card keeps its label whatever is read of it later (the later view is
+    no better); believed under an arm, it keeps it unless one other label leads nearly every clear frame."""
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    feed([card("yellow_6")], 2, motion=_visit(1, arm=True, seat=1))
+    feed([card("yellow_6")], 8, motion=_visit(1, seat=1))
+    feed([card("red_6", B)], 2, motion=_visit(2, arm=True, seat=2))
+    feed([card("red_6", B)], 8, motion=_visit(2, seat=2))
+    assert feed([card("red_9", B, conf=0.96)], 20, motion=_visit(2, seat=2)) == []
+    feed([card("red_6", A, conf=0.91)], CFG.min_hits + 1, motion=_visit(3, arm=True, seat=3))
+    assert [o["card"] for _, o in feed.out] == ["yellow_6", "red_6", "red_6"]
+    split = [[card("red_9", A, conf=0.96), card("red_6", A, conf=0.86)],
+             [card("red_6", A, conf=0.96), card("red_9", A, conf=0.86)]]
+    for k in range(3 * CFG.min_hits + 4):
+        assert feed(split[k % 4 == 0], motion=_visit(3, seat=3)) == []
