@@ -32,6 +32,7 @@ from referee.cards import CLASSIC_COLOURS, Colour
 from referee.rules import ObservationError, find_preset
 from referee.vision.calibration import CalibrationError, CalibrationProfile, WhiteBalance
 from referee.vision.capture import DEFAULT_FPS, Capture, Frame, parse_source, probe_fps
+from referee.vision.colour import DeckColours
 from referee.vision.detections import Detections, Detector
 from referee.vision.overlay import annotate, encode_jpeg
 from referee.vision.track import MotionDetector, PileTracker, TrackerConfig
@@ -149,6 +150,9 @@ class Pipeline:
         script: Sequence[Mapping[str, Any]] = (),
     ) -> None:
         self.detector = detector
+        if hasattr(detector, "deck") and detector.deck is None:
+            # One camera, one deck: colours are read against its own printing, learned as it plays.
+            detector.deck = DeckColours(palette)
         self.session = session
         self.profile_given = profile
         self.players = players

@@ -341,3 +341,16 @@ def test_a_card_read_otherwise_in_clear_view_corrects_its_play() -> None:
     assert [o.get("card") for o in session.export_log()[-3:]] == ["red_9", "red_2", None]
     # A re-read of a card that is not the newest play changes nothing either.
     assert pipeline.submit({"type": "reread", "card": "red_1", "was": "red_9", "seat": 1}, frame) == []
+
+
+def test_the_pipeline_gives_a_colour_reading_detector_the_decks_printing_to_learn() -> None:
+    from referee.cards import LB_COLOURS
+    from referee.vision.colour import DeckColours
+
+    class PixelReader(ColourDetector):
+        deck: DeckColours | None = None
+
+    detector = PixelReader()
+    Pipeline(detector, MatchSession(Store(":memory:"), players=4), players=4, palette=LB_COLOURS)
+    assert isinstance(detector.deck, DeckColours) and detector.deck.palette == LB_COLOURS
+    assert not hasattr(ColourDetector(), "deck")  # a detector that reads no colour is left alone

@@ -75,6 +75,63 @@ def read_colour(
     palette: Sequence[Colour] = CLASSIC_COLOURS,
 ) -> tuple[Colour, float]:
     """The palette colour of the card in box ``xyxy`` of BGR ``image`` and the share of votes it won."""
+    colour, share, _ = _vote(_card_hues(image, xyxy), palette, [HUE_CENTRES[c] for c in palette])
+    return colour, share
+
+
+class DeckColours:
+    """The deck's own printing of each colour, learned from the cards read surely.
+
+    Printers differ: one deck's green is a teal at hue 84-86, another's a grass green at 62, and under
+    warm light corrected by the white balance the teal drifts to 88, past the midpoint (87) between
+    the stock green (68) and blue (106) centres (dev seed 402: every green card after a light change
+    read blue, 0.7 sure). But a deck prints each colour one way, so each card read surely
+    (``sure`` of the votes) pulls its colour's centre towards the hue it showed (by ``rate``). A
+    centre moves at most ``reach`` of the way to the nearest other colour's stock centre, so a colour
+    not yet seen (still at its stock centre) keeps its own printings: a blue at 95 stays blue beside
+    a teal green learned at 85.
+    """
+
+    def __init__(
+        self, palette: Sequence[Colour] = CLASSIC_COLOURS, *, sure: float = 0.9, rate: float = 0.1, reach: float = 0.45
+    ) -> None:
+        self.palette = tuple(palette)
+        self.sure = sure
+        self.rate = rate
+        self.stock = [HUE_CENTRES[c] for c in self.palette]
+        self.centres = list(self.stock)
+        self._reach = [
+            reach * min((abs(_signed(h, o)) for j, o in enumerate(self.stock) if j != i), default=0.0)
+            for i, h in enumerate(self.stock)
+        ]
+
+    def read(
+        self, image: npt.NDArray[np.uint8], xyxy: Sequence[float] | npt.NDArray[np.float32], *, learn: bool = True
+    ) -> tuple[Colour, float]:
+        """:func:`read_colour` against the deck's centres; a sure reading teaches them (with ``learn``)."""
+        colour, share, hue = _vote(_card_hues(image, xyxy), self.palette, self.centres)
+        if learn and hue is not None and share >= self.sure:
+            self.learn(colour, hue)
+        return colour, share
+
+    def learn(self, colour: Colour, hue: float) -> None:
+        """Pull ``colour``'s centre towards ``hue`` (within its reach of the stock centre)."""
+        i = self.palette.index(colour)
+        stock = self.stock[i]
+        towards = self.centres[i] + self.rate * _signed(hue, self.centres[i])
+        offset = float(np.clip(_signed(towards, stock), -self._reach[i], self._reach[i]))
+        self.centres[i] = (stock + offset) % 180.0
+
+
+def _signed(h: float, centre: float) -> float:
+    """``h - centre`` on the hue circle (0..180), in -90..90."""
+    return (h - centre + 90.0) % 180.0 - 90.0
+
+
+def _card_hues(
+    image: npt.NDArray[np.uint8], xyxy: Sequence[float] | npt.NDArray[np.float32]
+) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]] | None:
+    """Hue and weight of the saturated, well-lit pixels in the middle of box ``xyxy`` (``None``: too small)."""
     h_img, w_img = image.shape[:2]
     x1, y1, x2, y2 = (float(v) for v in xyxy)
     # Shrink the box: its corners hold table, or the card under it, when the card lies turned (by
@@ -83,7 +140,7 @@ def read_colour(
     xa, ya = max(int(x1 + dx), 0), max(int(y1 + dy), 0)
     xb, yb = min(int(x2 - dx), w_img), min(int(y2 - dy), h_img)
     if xb - xa < 2 or yb - ya < 2:
-        return palette[0], 0.0
+        return None
     crop = image[ya:yb, xa:xb]
     if crop.shape[0] * crop.shape[1] > 96 * 96:
         crop = cv2.resize(crop, (96, 96), interpolation=cv2.INTER_AREA)
@@ -94,14 +151,30 @@ def read_colour(
     if keep.sum() < 10:
         keep = sat >= np.percentile(sat, 75)
     hue = hsv[keep, 0].astype(np.float32)
-    weight = (sat[keep] * val[keep]) / (255.0 * 255.0)
-    distances = np.stack([_hue_distance(hue, HUE_CENTRES[c]) for c in palette])
+    weight: npt.NDArray[np.float32] = ((sat[keep] * val[keep]) / (255.0 * 255.0)).astype(np.float32)
+    return hue, weight
+
+
+def _vote(
+    pixels: tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]] | None,
+    palette: Sequence[Colour],
+    centres: Sequence[float],
+) -> tuple[Colour, float, float | None]:
+    """Each pixel votes for its nearest centre: the winner, its share of the votes, and the mean hue
+    of the pixels that voted for it (``None`` without votes)."""
+    if pixels is None:
+        return palette[0], 0.0, None
+    hue, weight = pixels
+    distances = np.stack([_hue_distance(hue, c) for c in centres])
     nearest = distances.argmin(axis=0)
     # Votes far from every centre (a hand, the table) count little.
     weight = weight * np.exp(-((distances.min(axis=0) / 18.0) ** 2))
     votes = np.bincount(nearest, weights=weight, minlength=len(palette))
     total = float(votes.sum())
     if total <= 0:
-        return palette[0], 0.0
+        return palette[0], 0.0, None
     best = int(votes.argmax())
-    return palette[best], float(votes[best] / total)
+    mine = nearest == best
+    offsets = (hue[mine] - centres[best] + 90.0) % 180.0 - 90.0
+    mean_hue = (centres[best] + float(np.average(offsets, weights=weight[mine]))) % 180.0
+    return palette[best], float(votes[best] / total), mean_hue

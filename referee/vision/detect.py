@@ -21,13 +21,15 @@ import numpy as np
 import numpy.typing as npt
 
 from referee.cards import BLACK_VALUES, CLASSIC_COLOURS, Colour
-from referee.vision.colour import read_colour
+from referee.vision.colour import DeckColours, read_colour
 from referee.vision.detections import Detections
 
 log = logging.getLogger(__name__)
 
 MODELS_DIR = Path(__file__).resolve().parent.parent.parent / "models"
 DEFAULT_MODEL = MODELS_DIR / "detector.onnx"
+#: Detections at least this sure of their box teach a :class:`DeckColours` its printing.
+LEARN_CONFIDENCE = 0.6
 
 Image = npt.NDArray[np.uint8]
 
@@ -105,8 +107,10 @@ def label_detections(
     class_id: npt.NDArray[np.int64],
     face_names: Sequence[str],
     palette: Sequence[Colour],
+    deck: DeckColours | None = None,
 ) -> Detections:
-    """Attach contract-1 labels: the face, with the colour read from pixels for coloured faces."""
+    """Attach contract-1 labels: the face, with the colour read from pixels for coloured faces
+    (against ``deck``'s learned printing when given; boxes the model is sure of teach it)."""
     labels: list[str] = []
     colour_conf = np.ones(len(xyxy), np.float32)
     for i, (box, cid) in enumerate(zip(xyxy, class_id, strict=True)):
@@ -114,7 +118,10 @@ def label_detections(
         if face in BLACK_VALUES or face == "back" or "_" in face:
             labels.append(face)  # black card, the back, or a model that already names colours
             continue
-        colour, share = read_colour(image, box, palette)
+        if deck is not None:
+            colour, share = deck.read(image, box, learn=float(confidence[i]) >= LEARN_CONFIDENCE)
+        else:
+            colour, share = read_colour(image, box, palette)
         labels.append(f"{colour.value}_{face}")
         colour_conf[i] = share
     return Detections(xyxy, confidence, class_id, tuple(labels), colour_conf)
@@ -166,6 +173,9 @@ class OnnxDetector:
         self.iou = iou
         self.palette = tuple(palette)
         self.path = Path(path)
+        #: Set to read colours against the deck's own printing, learned frame by frame (a camera on
+        #: one deck: the pipeline does); ``None`` reads each image afresh (unrelated photos).
+        self.deck: DeckColours | None = None
 
     @property
     def face_names(self) -> tuple[str, ...]:
@@ -187,7 +197,7 @@ class OnnxDetector:
 
     def detect(self, image: Image) -> Detections:
         boxes, confidence, class_id = self.raw(image)
-        return label_detections(image, boxes, confidence, class_id, self._face_names, self.palette)
+        return label_detections(image, boxes, confidence, class_id, self._face_names, self.palette, self.deck)
 
 
 class UltralyticsDetector:
@@ -217,6 +227,9 @@ class UltralyticsDetector:
         self.palette = tuple(palette)
         self.device = device
         self.path = Path(path)
+        #: Set to read colours against the deck's own printing, learned frame by frame (a camera on
+        #: one deck: the pipeline does); ``None`` reads each image afresh (unrelated photos).
+        self.deck: DeckColours | None = None
 
     @property
     def face_names(self) -> tuple[str, ...]:
@@ -235,7 +248,7 @@ class UltralyticsDetector:
 
     def detect(self, image: Image) -> Detections:
         boxes, confidence, class_id = self.raw(image)
-        return label_detections(image, boxes, confidence, class_id, self._face_names, self.palette)
+        return label_detections(image, boxes, confidence, class_id, self._face_names, self.palette, self.deck)
 
 
 def load_detector(
