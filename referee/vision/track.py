@@ -443,7 +443,8 @@ class PileTracker:
                 # Its other reading, sticking out of its pose where no hand can make the box
                 # swell: a card laid nearly square on it (a 1 on a 7 sometimes read as a 1).
                 return False
-            return iou(box, card.xyxy) >= cfg.same_pose_iou or containment(box, card.xyxy) >= cfg.known_containment
+            return (iou(box, card.xyxy) >= cfg.same_pose_iou or containment(box, card.xyxy) >= cfg.known_containment
+                    or self._shows_more_in_its_visit(box, label, card))
         if hides_top:
             # A card under the top one shows where the top card lay only if the top card was taken
             # off it, and then it lies exactly in its own pose; anything less is a new card laid over
@@ -508,6 +509,12 @@ class PileTracker:
                     self._known_boxes.append(recent[match].xyxy)
                     if not self._arm_over_pile and self._still(box, motion, blocked_frame):
                         self._grow(recent[match], box)
+                elif match == last and self._shows_more_in_its_visit(box, label, recent[last]):
+                    # Seen, and once the hand has gone this is its whole pose.
+                    if not self._arm_over_pile and self._still(box, motion, blocked_frame):
+                        self._grow(recent[last], box)
+                        full.add(last)
+                        self._known_boxes.append(recent[last].xyxy)
                 elif match == last and id(box) not in spoiled[last]:
                     like_top.append(row)
         if last in full and unknown:
@@ -574,6 +581,17 @@ class PileTracker:
             elif self._still(card.xyxy, motion, blocked_frame):
                 card.missing += 1  # in plain view and not seen
         return unknown
+
+    def _shows_more_in_its_visit(self, box: Box, label: str, card: PileCard) -> bool:
+        """``box``, read as ``card``, holds the pose ``card`` was believed in and more, during the hand
+        visit that laid it, and ``card`` was believed while that hand hid part of it: the card showing
+        more of itself as the hand draws back (dev seed 415 with round 7's model: a wild believed with
+        its left side under the hand, then read whole, was played twice). A card laid over it would
+        come with another visit."""
+        cfg = self.config
+        return (label == card.label and card.visit is not None and card.visit == self._visit
+                and card.clear_when_believed < cfg.min_hits and _area(box) > _area(card.xyxy)
+                and containment(card.xyxy, box) >= cfg.known_containment)
 
     def _still(self, box: Box, motion: MotionSample | None, blocked_frame: bool) -> bool:
         """Nothing moves over ``box`` this frame: what is read there counts."""

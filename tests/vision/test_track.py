@@ -1118,3 +1118,23 @@ def test_a_card_believed_in_clear_view_or_read_two_ways_since_is_not_read_again(
              [card("red_6", A, conf=0.96), card("red_9", A, conf=0.86)]]
     for k in range(3 * CFG.min_hits + 4):
         assert feed(split[k % 4 == 0], motion=_visit(3, seat=3)) == []
+
+
+def test_a_card_believed_under_a_hand_showing_more_of_itself_as_the_hand_goes_is_no_new_card() -> None:
+    """A wild is believed while the hand that laid it hides its left side; as the hand draws back,
+    still over the pile, the wild's box grows to the left (holding the pose it was believed in, but
+    no longer the same pose), and settles there. Within the same visit that is the wild seen whole,
+    not a second wild laid on it (dev seed 415 with round 7's model)."""
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    feed([card("blue_0", (101.0, 97.0, 243.0, 228.0))], 2, motion=_visit(1, arm=True, seat=0))
+    feed([card("blue_0", (101.0, 97.0, 243.0, 228.0))], 8, motion=_visit(1, seat=0))
+    feed([card("wild", (120.0, 139.0, 229.0, 249.0))], CFG.min_hits + 1, motion=_visit(2, arm=True, seat=1))
+    whole = (90.0, 136.0, 232.0, 251.0)  # holds the pose believed, but overlaps it only 0.73
+    feed([card("wild", whole)], 3, motion=_visit(2, arm=True, seat=1))
+    feed([card("wild", whole)], 12, motion=_visit(2, seat=1))
+    assert [(o["card"], o["seat"]) for _, o in feed.out] == [("blue_0", 0), ("wild", 1)]
+    assert feed.tracker.top is not None and iou(feed.tracker.top.xyxy, whole) == pytest.approx(1.0)
+    # A wild laid over most of it in a later visit is a new card.
+    feed([card("wild", (70.0, 120.0, 225.0, 250.0))], 2, motion=_visit(3, arm=True, seat=2))
+    feed([card("wild", (70.0, 120.0, 225.0, 250.0))], 12, motion=_visit(3, seat=2))
+    assert [(o["card"], o["seat"]) for _, o in feed.out] == [("blue_0", 0), ("wild", 1), ("wild", 2)]
