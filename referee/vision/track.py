@@ -299,6 +299,13 @@ def low_res_area(xyxy: Box, size: tuple[int, int], shape: tuple[int, ...]) -> tu
     return slice(y1, y2), slice(x1, x2)
 
 
+def _first_read_as(cand: Candidate, label: str) -> Box | None:
+    """The box ``cand`` was first read in as ``label``'s face, in any colour: a colour read on the
+    move under a hand says little (dev seed 419: a blue 4 sliding in read red until it lay on its twin)."""
+    face = _face(label)
+    return next((box for read, box in cand.labels.items() if read == label or _face(read) == face), None)
+
+
 class PileTracker:
     """Debounced pile state -> contract-2 observations (``start``, ``play``, ``draw``), and two for the
     pipeline alone: ``take_back`` (the top card lifted off) and ``reread`` (the top card read otherwise
@@ -623,13 +630,13 @@ class PileTracker:
         }
 
     def _slid_in(self, box: Box, label: str, card: PileCard) -> bool:
-        """``box`` read as ``label`` continues a tentative card read so (the box it overlaps most this
-        frame) that came from outside ``card``'s pose and was first read so outside it: a pile card
+        """``box`` read as ``label`` continues a tentative card (the box it overlaps most this frame)
+        that came from outside ``card``'s pose and was first read as that face outside it: a pile card
         never moves, so it is a new card landing there (an identical card laid on its twin, or near
         an older one)."""
         cfg = self.config
         return any(
-            (first := c.labels.get(label)) is not None
+            (first := _first_read_as(c, label)) is not None
             and containment(c.origin, card.xyxy) < cfg.known_containment
             and iou(c.origin, card.xyxy) < cfg.same_pose_iou
             and containment(first, card.xyxy) < cfg.known_containment
