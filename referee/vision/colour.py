@@ -85,25 +85,62 @@ class DeckColours:
     Printers differ: one deck's green is a teal at hue 84-86, another's a grass green at 62, and under
     warm light corrected by the white balance the teal drifts to 88, past the midpoint (87) between
     the stock green (68) and blue (106) centres (dev seed 402: every green card after a light change
-    read blue, 0.7 sure). But a deck prints each colour one way, so each card read surely
-    (``sure`` of the votes) pulls its colour's centre towards the hue it showed (by ``rate``). A
-    centre moves at most ``reach`` of the way to the nearest other colour's stock centre, so a colour
-    not yet seen (still at its stock centre) keeps its own printings: a blue at 95 stays blue beside
-    a teal green learned at 85.
+    read blue, 0.7 sure). But a deck prints each colour one way, so each card read surely (``sure``
+    of the votes) teaches its colour's centre the hue it showed: the mean of the first reads, then a
+    moving average (``rate``), at most ``reach`` of the way to a neighbouring colour's stock centre.
+
+    A colour gives ground only to a neighbour that has shown its own printing: a learned centre moves
+    towards a neighbour (on the hue circle) only once that neighbour is learned too (``min_reads``
+    sure reads). Otherwise a deck whose blue is printed at 100 would pull blue towards green before
+    any green card came, and its greens at 85 would read blue, surely, teaching blue more of them
+    (dev seed 147: every green card of the game read blue).
     """
 
     def __init__(
-        self, palette: Sequence[Colour] = CLASSIC_COLOURS, *, sure: float = 0.9, rate: float = 0.1, reach: float = 0.45
+        self, palette: Sequence[Colour] = CLASSIC_COLOURS, *, sure: float = 0.9, rate: float = 0.1,
+        reach: float = 0.45, min_reads: int = 3,
     ) -> None:
         self.palette = tuple(palette)
         self.sure = sure
         self.rate = rate
+        self.min_reads = min_reads
         self.stock = [HUE_CENTRES[c] for c in self.palette]
-        self.centres = list(self.stock)
-        self._reach = [
-            reach * min((abs(_signed(h, o)) for j, o in enumerate(self.stock) if j != i), default=0.0)
-            for i, h in enumerate(self.stock)
-        ]
+        #: What each colour's sure reads taught (stock centres until then), and how many there were.
+        self.learned = list(self.stock)
+        self.reads = [0] * len(self.palette)
+        n = len(self.stock)
+        # Each colour's neighbours on the hue circle, below and above, and how far it may go each way.
+        self._below: list[int | None] = [None] * n
+        self._above: list[int | None] = [None] * n
+        self._reach_below = [0.0] * n
+        self._reach_above = [0.0] * n
+        for i, h in enumerate(self.stock):
+            others = [(j, _signed(o, h)) for j, o in enumerate(self.stock) if j != i]
+            below = [(j, d) for j, d in others if d < 0]
+            above = [(j, d) for j, d in others if d > 0]
+            if below:
+                j, d = max(below, key=lambda jd: jd[1])
+                self._below[i], self._reach_below[i] = j, reach * -d
+            if above:
+                j, d = min(above, key=lambda jd: jd[1])
+                self._above[i], self._reach_above[i] = j, reach * d
+
+    def _known(self, j: int | None) -> bool:
+        return j is None or self.reads[j] >= self.min_reads
+
+    @property
+    def centres(self) -> list[float]:
+        """The centres colours are read against: each learned centre, moved towards a neighbour only
+        as far as that neighbour is known."""
+        out = []
+        for i, stock in enumerate(self.stock):
+            if not self._known(i):
+                out.append(stock)
+                continue
+            lo = -self._reach_below[i] if self._known(self._below[i]) else 0.0
+            hi = self._reach_above[i] if self._known(self._above[i]) else 0.0
+            out.append((stock + float(np.clip(_signed(self.learned[i], stock), lo, hi))) % 180.0)
+        return out
 
     def read(
         self, image: npt.NDArray[np.uint8], xyxy: Sequence[float] | npt.NDArray[np.float32], *, learn: bool = True
@@ -115,12 +152,15 @@ class DeckColours:
         return colour, share
 
     def learn(self, colour: Colour, hue: float) -> None:
-        """Pull ``colour``'s centre towards ``hue`` (within its reach of the stock centre)."""
+        """Pull ``colour``'s learned centre towards ``hue`` (within its reach of the stock centre)."""
         i = self.palette.index(colour)
         stock = self.stock[i]
-        towards = self.centres[i] + self.rate * _signed(hue, self.centres[i])
-        offset = float(np.clip(_signed(towards, stock), -self._reach[i], self._reach[i]))
-        self.centres[i] = (stock + offset) % 180.0
+        # The mean of its first reads, then a moving average (the light changes).
+        rate = max(self.rate, 1.0 / (self.reads[i] + 1))
+        towards = self.learned[i] + rate * _signed(hue, self.learned[i])
+        offset = float(np.clip(_signed(towards, stock), -self._reach_below[i], self._reach_above[i]))
+        self.learned[i] = (stock + offset) % 180.0
+        self.reads[i] += 1
 
 
 def _signed(h: float, centre: float) -> float:
