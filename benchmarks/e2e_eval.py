@@ -139,11 +139,13 @@ def run_game(
 
     def listen(event: Mapping[str, Any]) -> None:
         obs, kind, seq = event.get("observation"), event.get("kind"), event.get("seq")
+        if seq is None:
+            return
         if kind == "undo":
-            active.pop(int(seq), None)  # type: ignore[arg-type]
+            active.pop(int(seq), None)
             result.undone += 1
             return
-        if kind not in ("observation", "correct") or not isinstance(obs, Mapping) or seq is None:
+        if kind not in ("observation", "correct") or not isinstance(obs, Mapping):
             return
         if kind == "correct":
             active.pop(int(event["undone_seq"]), None)
