@@ -173,8 +173,9 @@ class PileCard:
     clear_when_believed: int = 0
     #: Since then, per label, the clear frames in which that label led the readings of its pose.
     clear_leads: dict[str, int] = field(default_factory=dict)
-    #: Re-read once already (a card is re-read at most once: no flip-flopping).
-    reread: bool = False
+    #: Judged on its clear view once already, re-read or not (a card is re-read at most once: no
+    #: flip-flopping).
+    judged_in_clear_view: bool = False
 
     def answers_to(self, label: str, colour_confidence: float, unsure_colour: float) -> bool:
         if label == self.label or label in self.reads:
@@ -949,7 +950,7 @@ class PileTracker:
         """
         cfg = self.config
         top = self.top
-        if (top is None or top.reread or top.clear_when_believed >= cfg.min_hits or self._arm_over_pile
+        if (top is None or top.judged_in_clear_view or top.clear_when_believed >= cfg.min_hits or self._arm_over_pile
                 or top.frame_index >= frame_index or not self._still(top.xyxy, motion, blocked_frame)):
             return None
         # The surest reading of the top card's pose this frame (colour counted in).
@@ -968,7 +969,7 @@ class PileTracker:
         if counted < (cfg.reread_frames or 3 * cfg.min_hits):
             return None
         leader, leads = max(top.clear_leads.items(), key=lambda kv: kv[1])
-        top.reread = True  # judged once, either way
+        top.judged_in_clear_view = True
         if leader == top.label or leads < cfg.reread_share * counted:
             return None
         log.info("%s (believed under an arm) read as %s in %d of %d clear frames since: re-read",
