@@ -7,6 +7,7 @@ so these tests exercise the wiring, the tracker and the referee, not the model.
 from __future__ import annotations
 
 import argparse
+import io
 import json
 from pathlib import Path
 
@@ -16,6 +17,7 @@ import numpy.typing as npt
 import pytest
 
 from referee.pipeline import LogWriter, Pipeline, demo, execute, run
+from referee.rules.replay import replay_file
 from referee.session import MatchSession
 from referee.store import Store
 from referee.vision.capture import Capture, Frame
@@ -207,6 +209,32 @@ def test_log_writer_follows_session_events(tmp_path: Path) -> None:
     lines = [json.loads(x) for x in path.read_text().splitlines()]
     assert [line["type"] for line in lines] == ["start", "play", "alert", "info"]
     assert lines[2]["code"] == "illegal_card" and lines[3]["undone"]["card"] == "blue_9"
+
+
+def test_a_run_log_with_a_correction_and_an_undo_replays_as_the_session_judged_it(tmp_path: Path) -> None:
+    """``referee run --log`` writes the referee's lines and each fix (a misread corrected, a ghost
+    undone) between the observations; ``referee replay`` on that log applies the fixes, so what it
+    judges afterwards is what the session judged, and no line of the log is an error."""
+    session = MatchSession(Store(":memory:"), players=3)
+    path = tmp_path / "log.jsonl"
+    with path.open("w") as handle:
+        writer = LogWriter(handle)
+        writer.write_all(session.export_log())  # the setup, as `referee run` writes it
+        session.add_listener(writer.on_event)
+        session.submit({"type": "start", "card": "red_3"}, source="camera")
+        session.submit({"type": "play", "card": "blue_9", "seat": 1}, source="camera")  # misread: illegal
+        session.correct("red_9", source="camera")
+        session.submit({"type": "play", "card": "green_9", "seat": 2}, source="camera")
+        session.undo()  # the green 9 was a ghost
+        session.submit({"type": "play", "card": "red_7", "seat": 2}, source="camera")
+        session.submit({"type": "play", "card": "blue_7", "seat": 0}, source="camera")
+    out = io.StringIO()
+    assert replay_file(path, out) == 0
+    replayed = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [(line["type"], line.get("code"), line.get("seat")) for line in replayed] == [
+        ("alert", "illegal_card", 1), ("info", None, None), ("info", None, None)]  # said then, withdrawn twice
+    assert [line["undone"]["card"] for line in replayed[1:]] == ["blue_9", "green_9"]
+    assert session.outputs() == []  # the session's record: the red 9, the red 7 and the blue 7 are legal
 
 
 @pytest.mark.parametrize(
