@@ -1097,6 +1097,7 @@ class MotionDetector:
         stock_quiet_frames: int | None = None,
         min_draw_frames: int | None = None,
         min_pixels: float = 0.004,
+        chroma_threshold: int = 6,
     ) -> None:
         fps = fps if fps > 0 else 30.0
         entry_frames = entry_frames if entry_frames is not None else max(2, round(0.1 * fps))
@@ -1113,6 +1114,7 @@ class MotionDetector:
         self.size = (width, max(8, round(width * ih / iw)))
         self.scale = width / iw
         self.threshold = threshold
+        self.chroma_threshold = chroma_threshold
         self.entry_frames = entry_frames
         self.quiet_frames = quiet_frames
         self.min_draw_frames = min_draw_frames
@@ -1176,7 +1178,8 @@ class MotionDetector:
 
     def _subtract(self, small: npt.NDArray[np.uint8]) -> Mask:
         """Pixels whose colour differs from the background's (in colour: a dark arm on a dark cloth
-        has the cloth's brightness); the background learns still pixels quickly and anything that
+        has the cloth's brightness), in any channel by ``threshold`` or in Lab's a* or b* by
+        ``chroma_threshold`` (0: off); the background learns still pixels quickly and anything that
         stays (a card put down, a resting hand) slowly."""
         frame = small.astype(np.float32)
         shape = frame.shape[:2]
@@ -1195,11 +1198,21 @@ class MotionDetector:
         if diff.ndim == 3:
             diff = cv2.max(cv2.max(diff[..., 0], diff[..., 1]), diff[..., 2])
         foreground: Mask = diff > self.threshold
+        if frame.ndim == 3 and self.chroma_threshold:
+            # An arm the brightness of the table (a brown arm on dark wood: every channel within
+            # the threshold) still differs in hue: the table's chroma is even where its grain is not.
+            # Lab's a* and b* against their neighbourhood's extremes, in saturating 8-bit arithmetic.
+            now = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
+            bg = cv2.cvtColor(cv2.convertScaleAbs(self._background), cv2.COLOR_BGR2LAB)
+            chroma = cv2.max(cv2.subtract(now, cv2.dilate(bg, _DILATE)), cv2.subtract(cv2.erode(bg, _DILATE), now))
+            foreground |= cv2.max(chroma[..., 1], chroma[..., 2]) > self.chroma_threshold
         if np.count_nonzero(foreground) > _MAX_FOREGROUND * foreground.size:
             # Far more than a few arms: the camera moved. Learn the new view fast.
             cv2.accumulateWeighted(frame, self._background, 0.5)
             return np.zeros(shape, bool)
-        still = (~foreground).astype(np.uint8)
+        # Pixels beside the foreground learn slowly too: an arm's blurred edge, learned fast, would
+        # otherwise creep inwards through the neighbourhood extremes until the arm is background.
+        still = (cv2.dilate(foreground.astype(np.uint8), _DILATE) == 0).astype(np.uint8)
         cv2.accumulateWeighted(frame, self._background, 0.05, mask=still)
         cv2.accumulateWeighted(frame, self._background, 0.005, mask=1 - still)
         return foreground

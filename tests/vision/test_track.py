@@ -1157,3 +1157,24 @@ def test_an_identical_card_sliding_onto_its_twin_read_in_another_colour_on_its_w
     feed([card("blue_4", (112.0, 117.0, 254.0, 246.0))], 3, motion=_visit(2, arm=True, seat=2))
     feed([card("blue_4", (112.0, 115.0, 250.0, 246.0))], 20, motion=_visit(2, seat=2))
     assert [(o["card"], o["seat"]) for _, o in feed.out] == [("blue_4", 0), ("blue_4", 2)]
+
+
+@pytest.mark.parametrize(("chroma_threshold", "seen"), [(6, (True, 2)), (0, (False, None))])
+def test_a_brown_arm_on_brown_wood_is_seen_by_its_hue(chroma_threshold: int, seen: tuple[bool, int | None]) -> None:
+    """An arm as bright as the wood, every channel within the threshold of it (dev seed 425: a brown
+    arm across dark wood, its draws lost or given to no seat): its hue still differs (Lab a* 140
+    against the wood's 131), and the wood's hue is even where its grain is not."""
+    pile = ((120.0, 90.0), (200.0, 90.0), (200.0, 170.0), (120.0, 170.0))
+    seats = ((160.0, 235.0), (5.0, 130.0), (160.0, 5.0), (315.0, 130.0))
+    motion = MotionDetector(CalibrationProfile((320, 240), pile, seats), fps=15, width=80,
+                            chroma_threshold=chroma_threshold)
+    cv2 = pytest.importorskip("cv2")
+    wood, arm = (69, 90, 108), (74, 88, 120)  # BGR, as measured in that video
+    last = (False, None)
+    for k in [0.0] * 5 + [0.5, 1.0] + [1.0] * 6:
+        image = np.full((240, 320, 3), wood, np.uint8)
+        if k:
+            cv2.line(image, (160, 0), (160, int(k * 130)), arm, 16)
+        sample = motion.update(image, image[90:170, 120:200])
+        last = (sample.arm_over_pile, sample.seat)
+    assert last == seen
