@@ -508,6 +508,8 @@ class PileTracker:
                                              and iou(box, recent[k].xyxy) >= self.config.same_pose_iou))
                  and not self._slid_in(box, label, recent[k])), None
             )
+            if match is None and top is not None and self._top_read_otherwise(row, top):
+                match = last
             if match is None:
                 unknown.append(row)
             else:
@@ -553,14 +555,18 @@ class PileTracker:
                     or (under_top and containment(box, card.xyxy) >= cfg.known_containment))
 
             def top_face_in_its_pose(box: Box, label: str, confidence: float, card: PileCard) -> bool:
-                # An unsure read of the top card's label in the exact pose of a card under it, whose
-                # part that shows reaches under the top card: that card, named after the face beside
-                # it. A card laid there would hide some of the top card, and would read sure once
-                # whole (dev seeds 103 and 106 with round 7's model: a green draw two under a blue 4,
-                # read as a blue 4 at 0.42, was played as a second blue 4).
+                # An unsure read of the top card's label in the exact pose of a card under it, or
+                # inside that pose (the part of it that shows), reaching under the top card: that
+                # card, named after the face beside it. A card laid there would hide some of the top
+                # card, and would read sure once whole (dev seeds 103 and 106 with round 7's model: a
+                # green draw two under a blue 4, read as a blue 4 at 0.42, was played as a second blue
+                # 4; dev seed 453: the strip of a green 5 below a green skip, boxed with some of the
+                # skip, read as a green skip at 0.36).
                 cfg = self.config
                 return (label == recent[last].label and confidence < cfg.unsure_confidence
-                        and iou(box, card.xyxy) >= cfg.same_pose_iou and reaches_under_top(box))
+                        and (iou(box, card.xyxy) >= cfg.same_pose_iou
+                             or containment(box, card.xyxy) >= cfg.known_containment)
+                        and reaches_under_top(box))
 
             still_unknown = []
             for row in unknown:
@@ -589,6 +595,17 @@ class PileTracker:
             elif self._still(card.xyxy, motion, blocked_frame):
                 card.missing += 1  # in plain view and not seen
         return unknown
+
+    def _top_read_otherwise(self, row: tuple[Box, str, float, float], top: PileCard) -> bool:
+        """``row`` lies in the top card's own pose, read unsure, and the same box's other reading
+        answers to the top card: the top card read two ways, not a new card (dev seed 110 with round
+        7's model: a hand reaching past a blue skip tinted it; read as a red 5 at 0.45 and a red skip
+        at 0.35, both at colour 0.55, it was played as a red skip)."""
+        box, _, confidence, _ = row
+        cfg = self.config
+        return (confidence < cfg.unsure_confidence and iou(box, top.xyxy) >= cfg.same_pose_iou
+                and any(top.answers_to(label, colour_conf, cfg.unsure_colour)
+                        for label, _, colour_conf in self._also_read.get(id(box), ())))
 
     def _shows_more_in_its_visit(self, box: Box, label: str, card: PileCard) -> bool:
         """``box``, read as ``card``, holds the pose ``card`` was believed in and more, during the hand

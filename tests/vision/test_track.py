@@ -736,6 +736,35 @@ def test_a_card_under_the_top_one_read_unsure_as_the_top_card_is_not_played_agai
     assert [(o["card"], o["seat"]) for _, o in feed.out] == [("green_draw2", 1), ("blue_4", 2)]
 
 
+def test_the_part_of_a_card_under_the_top_one_read_unsure_as_the_top_card_is_not_played_again() -> None:
+    """The same with the part of that card that shows: a green 5 under a green skip, its strip below
+    the skip boxed with some of the skip and read as a green skip at 0.36 once the hand had gone. The
+    box lies inside the 5's pose and reaches under the skip, which lies whole: no card was laid (dev
+    seed 453 with round 7's model: a second green skip at the end of the video)."""
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    five, skip, strip = (118.0, 116.0, 253.0, 246.0), (125.0, 84.0, 258.0, 215.0), (125.0, 150.0, 253.0, 246.0)
+    feed([card("green_1")], 8, motion=_visit(1, seat=1))
+    feed([card("green_5", five)], 8, motion=_visit(2, seat=1))
+    feed([card("green_skip", skip), card("green_5", five)], 3, motion=_visit(3, arm=True, seat=2))
+    feed([card("green_skip", skip), card("green_skip", strip, conf=0.36)], 20, motion=_visit(3, seat=2))
+    assert [(o["card"], o["seat"]) for _, o in feed.out] == [("green_1", 1), ("green_5", 1), ("green_skip", 2)]
+
+
+def test_the_top_card_read_unsure_two_ways_one_of_them_its_own_face_is_no_new_card() -> None:
+    """A hand reaching past a blue skip tints it: read as a red 5 at 0.45 and, in the same box, as a
+    red skip at 0.36, both of doubtful colour. The second reading is the top card's face, in its
+    own pose: the blue skip, not a red skip played (dev seed 110 with round 7's model)."""
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    feed([card("blue_3")], 8, motion=_visit(1, seat=3))
+    feed([card("blue_skip", B)], 8, motion=_visit(2, seat=1))
+    tinted = (B[0], B[1], B[2], B[3] - 10.0)
+    near = MotionSample(seat=0, disturbed=True, arm_over_pile=False, pile_visit=3)  # beside the pile, not over it
+    feed([card("red_5", tinted, conf=0.45, colour=0.53), card("red_skip", tinted, conf=0.36, colour=0.55)], 6,
+         motion=near)
+    feed([card("blue_skip", B)], 8, motion=_visit(3, seat=0))
+    assert [(o["card"], o["seat"]) for _, o in feed.out] == [("blue_3", 3), ("blue_skip", 1)]
+
+
 def test_a_buried_card_showing_again_beside_another_unknown_card_is_not_played_again() -> None:
     """The same, with a surer unknown box elsewhere in the frame (a card held over the table): the
     buried card is set aside by identity, never by comparing boxes (a crash on seed 107)."""
