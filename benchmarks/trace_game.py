@@ -46,7 +46,7 @@ def _box(xyxy: npt.NDArray[np.floating[Any]] | Sequence[float]) -> str:
 
 def frame_report(
     tracker: PileTracker, detections: Detections, t: float, frame_index: int, motion: MotionSample | None,
-    fresh: bool, out: Sequence[dict[str, Any]],
+    fresh: bool, out: Sequence[dict[str, Any]], pile: int = 3,
 ) -> list[str]:
     """The lines printed for one frame, read after the tracker's update."""
     head = f"--- f{frame_index} t={t:.2f} new {int(fresh)}"
@@ -59,7 +59,8 @@ def frame_report(
         f"{label} {float(conf):.2f}/{float(cc):.2f} {_box(box)}"
         for label, conf, cc, box in zip(detections.labels, detections.confidence, colour, detections.xyxy, strict=False)
     )]
-    lines.append("   pile  " + " | ".join(f"{c.label} {_box(c.xyxy)} missing {c.missing}" for c in tracker.pile[-3:]))
+    shown = tracker.pile[-pile:] if pile > 0 else []
+    lines.append("   pile  " + " | ".join(f"{c.label} {_box(c.xyxy)} missing {c.missing}" for c in shown))
     for c in tracker.candidates:
         flags = " identical" * c.identical + " absorbed" * c.absorbed
         votes = " ".join(f"{label} {share:.2f}" for label, share in c.ranked()[:3])
@@ -75,6 +76,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--frames", type=int, nargs=2, metavar=("FIRST", "LAST"), required=True)
     parser.add_argument("--model", type=Path, default=e2e_eval.DEFAULT_MODEL)
     parser.add_argument("--oracle", action="store_true", help="use the ground-truth detector double")
+    parser.add_argument("--pile", type=int, default=3, metavar="N", help="pile cards shown, from the top (default 3)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s", stream=sys.stdout)
     if not args.video.is_file():
@@ -91,7 +93,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             track_log.setLevel(logging.INFO if first <= frame_index <= last else logging.WARNING)
             out = update(detections, t, frame_index, motion, fresh=fresh)
             if first <= frame_index <= last:
-                print("\n".join(frame_report(tracker, detections, t, frame_index, motion, fresh, out)))
+                print("\n".join(frame_report(tracker, detections, t, frame_index, motion, fresh, out, args.pile)))
             return out
 
         setattr(tracker, "update", traced)  # noqa: B010  (this instance only)
