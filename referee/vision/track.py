@@ -541,8 +541,14 @@ class PileTracker:
             def reaches_under_top(box: Box) -> bool:
                 return _intersection(box, top_pose) >= self.config.spoiling_overlap * _area(box)
 
-            def peeks_out(box: Box, label: str, colour_conf: float, card: PileCard) -> bool:
+            def peeks_out(box: Box, label: str, colour_conf: float, k: int) -> bool:
                 cfg = self.config
+                card = recent[k]
+                if any(containment(box, recent[j].xyxy) >= cfg.known_containment for j in range(k + 1, last + 1)):
+                    # Inside a card laid after it, which covers it there: a new card (dev seed 416: a
+                    # second wild slid into the first wild's pose, six cards down, over a yellow 8 laid
+                    # since, and was taken for the first one showing).
+                    return False
                 under_top = reaches_under_top(box)
                 if self._arm_over_pile and self._over_most_of(box, recent[last]):
                     # Over most of the top card while a hand is at the pile: a card like the buried
@@ -574,7 +580,7 @@ class PileTracker:
             for row in unknown:
                 box, label, confidence, colour_conf = row
                 k = next((k for k in reversed(range(last))
-                          if (k in buried and peeks_out(box, label, colour_conf, recent[k]))
+                          if (k in buried and peeks_out(box, label, colour_conf, k))
                           or top_face_in_its_pose(box, label, confidence, recent[k])), None)
                 if k is None:
                     still_unknown.append(row)

@@ -785,6 +785,26 @@ def test_the_top_card_read_unsure_two_ways_one_of_them_its_own_face_is_no_new_ca
     assert [(o["card"], o["seat"]) for _, o in feed.out] == [("blue_3", 3), ("blue_skip", 1)]
 
 
+def test_a_card_like_a_buried_one_landing_inside_a_card_laid_since_is_a_new_card() -> None:
+    """A second wild slides over a blue 8 into the first wild's pose, two cards down, a third of it on
+    the 8. Its box lies inside the yellow 8's, laid over the first wild since: the first wild cannot
+    show there, so this is a new card (dev seed 416: the second wild was taken for the first showing
+    again, its play missed, and the next card judged on the blue 8)."""
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    laid = [card("wild", (123.0, 112.0, 265.0, 256.0)), card("yellow_8", (126.0, 135.0, 269.0, 249.0)),
+            card("blue_8", (95.0, 92.0, 236.0, 237.0))]
+    for seat, row in enumerate(laid):  # each hides the one before
+        feed([row], 2, motion=_visit(seat + 1, arm=True, seat=seat))
+        feed([row], 8, motion=_visit(seat + 1, seat=seat))
+    blue = laid[-1]
+    feed([blue, card("wild", (143.0, 145.0, 279.0, 247.0))], motion=_visit(4, arm=True, seat=3))
+    for box in ((127.0, 153.0, 255.0, 240.0), (117.0, 155.0, 242.0, 236.0)):
+        feed([card("wild", box)], motion=_visit(4, arm=True, seat=3))
+    feed([card("wild", (113.0, 154.0, 240.0, 238.0))], 3, motion=_visit(4, arm=True, seat=3))
+    feed([card("wild", (113.0, 154.0, 240.0, 238.0))], 12, motion=_visit(4, seat=3))
+    assert [(o["card"], o["seat"]) for _, o in feed.out] == [("wild", 0), ("yellow_8", 1), ("blue_8", 2), ("wild", 3)]
+
+
 def test_a_buried_card_showing_again_beside_another_unknown_card_is_not_played_again() -> None:
     """The same, with a surer unknown box elsewhere in the frame (a card held over the table): the
     buried card is set aside by identity, never by comparing boxes (a crash on seed 107)."""
