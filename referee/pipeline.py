@@ -33,6 +33,7 @@ from referee.rules import ObservationError, find_preset
 from referee.vision.calibration import CalibrationError, CalibrationProfile, WhiteBalance
 from referee.vision.capture import DEFAULT_FPS, Capture, Frame, parse_source, probe_fps
 from referee.vision.colour import DeckColours
+from referee.vision.detect import OnnxDetector, UltralyticsDetector, look_closer
 from referee.vision.detections import Detections, Detector
 from referee.vision.overlay import annotate, encode_jpeg
 from referee.vision.track import MotionDetector, PileTracker, TrackerConfig
@@ -173,7 +174,11 @@ class Pipeline:
             legal_now=legal_check(session),
             palette=self.palette,
             expect_start=state.get("top_card") is None,
+            # A card about to be believed is read again closer up, by a model that can read a crop
+            # (not a double replaying the footage's truth).
+            second_look=self._look_closer if isinstance(detector, OnnxDetector | UltralyticsDetector) else None,
         )
+        self._pile_view: np.ndarray | None = None
         self._new_round = threading.Event()
         self._stream_every = max(1, round(fps / max(stream_fps, 0.1)))
         self._status_every = max(1, round(fps))
@@ -215,6 +220,7 @@ class Pipeline:
         outputs = self.play_script(until=frame.t)
         # White from the cards' whites where the last frame found cards (the table may be light wood).
         pile_view = self.white_balance(self.profile.warp_pile(frame.image), self._last_detections.xyxy)
+        self._pile_view = pile_view
         motion = self.motion.update(frame.image, pile_view)
         self._since_motion = 0 if motion.disturbed or motion.global_change else self._since_motion + 1
         self._since_detect += 1
@@ -245,6 +251,17 @@ class Pipeline:
         if timer:
             self.stats.frame_ms.append((timer() - t0) * 1000)
         return outputs
+
+    def _look_closer(self, pose: np.ndarray) -> list[tuple[str, float]]:
+        """The tracker's second look: the faces read in a crop of this frame's pile view around ``pose``."""
+        if self._pile_view is None or not isinstance(self.detector, OnnxDetector | UltralyticsDetector):
+            return []
+        t0 = self.timer() if self.timer else 0.0
+        faces = look_closer(self.detector, self._pile_view, pose)
+        self.stats.detector_calls += 1
+        if self.timer:
+            self.stats.detector_ms.append((self.timer() - t0) * 1000)
+        return faces
 
     def play_script(self, until: float | None = None) -> list[Line]:
         """Submit the operator lines due by ``until`` (all of them with ``None``)."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import logging
+import math
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -22,7 +23,7 @@ import numpy.typing as npt
 
 from referee.cards import BLACK_VALUES, CLASSIC_COLOURS, Colour
 from referee.vision.colour import DeckColours, read_colour
-from referee.vision.detections import Detections
+from referee.vision.detections import Detections, RawDetector, iou
 
 log = logging.getLogger(__name__)
 
@@ -249,6 +250,38 @@ class UltralyticsDetector:
     def detect(self, image: Image) -> Detections:
         boxes, confidence, class_id = self.raw(image)
         return label_detections(image, boxes, confidence, class_id, self._face_names, self.palette, self.deck)
+
+
+def look_closer(
+    detector: RawDetector,
+    image: Image,
+    box: Sequence[float] | npt.NDArray[np.float32],
+    *,
+    pad: float = 0.3,
+    min_iou: float = 0.5,
+) -> list[tuple[str, float]]:
+    """The faces read for the card at ``box`` in a crop around it (``pad`` of its size on each side),
+    which the detector's letterbox enlarges, surest first, each once (``[]``: nothing read there).
+
+    A card read small, on a pile seen whole, can read better two times bigger, the size of the close-ups
+    the model also learned from (dev seed 450 with round 7's model: a rounded blue 3 upside down, read
+    as an 8 at 0.81 in the pile view, reads as a 3 at 0.96 in a crop of it).
+    """
+    x1, y1, x2, y2 = (float(v) for v in box)
+    w, h = x2 - x1, y2 - y1
+    height, width = image.shape[:2]
+    left, top = max(0, int(x1 - pad * w)), max(0, int(y1 - pad * h))
+    right, bottom = min(width, math.ceil(x2 + pad * w)), min(height, math.ceil(y2 + pad * h))
+    if w <= 1 or h <= 1 or right - left < 8 or bottom - top < 8:
+        return []
+    boxes, confidence, class_id = detector.raw(np.ascontiguousarray(image[top:bottom, left:right]))
+    target = np.array([x1 - left, y1 - top, x2 - left, y2 - top], np.float32)
+    faces: dict[str, float] = {}
+    for b, conf, cid in zip(boxes, confidence, class_id, strict=True):
+        if iou(b, target) >= min_iou:
+            face = detector.face_names[int(cid)]
+            faces[face] = max(faces.get(face, 0.0), float(conf))
+    return sorted(faces.items(), key=lambda kv: -kv[1])
 
 
 def load_detector(

@@ -13,6 +13,25 @@ FloatArray = npt.NDArray[np.float32]
 IntArray = npt.NDArray[np.int64]
 
 
+def box_area(b: FloatArray) -> float:
+    """Area of an xyxy box (0 when empty)."""
+    return float(max(0.0, b[2] - b[0]) * max(0.0, b[3] - b[1]))
+
+
+def intersection(a: FloatArray, b: FloatArray) -> float:
+    """Area two xyxy boxes share."""
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    return float(w * h) if w > 0 and h > 0 else 0.0
+
+
+def iou(a: FloatArray, b: FloatArray) -> float:
+    """Intersection over union of two xyxy boxes."""
+    inter = intersection(a, b)
+    union = box_area(a) + box_area(b) - inter
+    return inter / union if union > 0 else 0.0
+
+
 @dataclass(frozen=True)
 class Detections:
     """Parallel arrays, one row per detected card, in the coordinates of the image given to the detector.
@@ -71,3 +90,9 @@ class Detector(Protocol):
     def face_names(self) -> tuple[str, ...]: ...
 
     def detect(self, image: npt.NDArray[np.uint8]) -> Detections: ...
+
+
+class RawDetector(Detector, Protocol):
+    """A detector that also gives its boxes before labelling: image pixels, confidences, face class ids."""
+
+    def raw(self, image: npt.NDArray[np.uint8]) -> tuple[FloatArray, FloatArray, IntArray]: ...

@@ -5,7 +5,8 @@ import pytest
 
 from referee.cards import CLASSIC_COLOURS, LB_COLOURS, Colour
 from referee.vision.colour import DeckColours, read_colour, white_balance_gains
-from referee.vision.detect import decode, label_detections, letterbox, nms
+from referee.vision.detect import decode, label_detections, letterbox, look_closer, nms
+from referee.vision.detections import Detections
 
 
 @pytest.mark.parametrize(
@@ -170,3 +171,32 @@ def test_label_detections_names_colour_for_coloured_faces_only() -> None:
                            CLASSIC_COLOURS)
     assert det.labels == ("red_7", "wild")
     assert det.colour_confidence[1] == 1.0
+
+
+class _CropReader:
+    """A detector double for :func:`look_closer`: reads a 3 where the card lies in the crop it is
+    given, and an 8 in a corner of it; remembers the crop."""
+
+    face_names = ("3", "8")
+
+    def __init__(self) -> None:
+        self.crops: list[np.ndarray] = []
+
+    def detect(self, image: np.ndarray) -> Detections:
+        raise AssertionError("look_closer reads raw boxes")
+
+    def raw(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        self.crops.append(image)
+        h, w = image.shape[:2]
+        card = [0.2 * w, 0.2 * h, 0.8 * w, 0.8 * h]  # where a card padded by 0.3 a side lies in its crop
+        return (np.array([card, card, [0, 0, 0.1 * w, 0.1 * h]], np.float32),
+                np.array([0.95, 0.4, 0.99], np.float32), np.array([0, 1, 1], np.int64))
+
+
+def test_look_closer_reads_the_card_in_a_crop_around_it() -> None:
+    image = np.zeros((480, 640, 3), np.uint8)
+    reader = _CropReader()
+    faces = look_closer(reader, image, (200.0, 150.0, 300.0, 300.0))
+    assert faces == [("3", pytest.approx(0.95)), ("8", pytest.approx(0.4))]  # not the 8 in the corner
+    assert reader.crops[0].shape[:2] == (240, 160)  # the card's 100 x 150 and 30 % of it each side
+    assert look_closer(reader, image, (100.0, 100.0, 101.0, 160.0)) == []  # no card: a line

@@ -1247,3 +1247,45 @@ def test_a_brown_arm_on_brown_wood_is_seen_by_its_hue(chroma_threshold: int, see
         sample = motion.update(image, image[90:170, 120:200])
         last = (sample.arm_over_pile, sample.seat)
     assert last == seen
+
+
+def _closer(face: str, confidence: float) -> tuple[list[tuple[float, ...]], object]:
+    """A second look that reads ``face`` at ``confidence`` in pose B (nothing elsewhere), and
+    remembers where it looked."""
+    looked: list[tuple[float, ...]] = []
+
+    def look(pose: np.ndarray) -> list[tuple[str, float]]:
+        looked.append(tuple(float(v) for v in pose))
+        return [(face, confidence)] if iou(pose, np.array(B, np.float32)) > 0.9 else []
+
+    return looked, look
+
+
+@pytest.mark.parametrize(("confidence", "played"), [(0.96, "blue_3"), (0.85, "blue_8")])
+def test_a_card_is_read_closer_up_before_it_is_believed(confidence: float, played: str) -> None:
+    """A rounded blue 3 upside down reads as an 8 at 0.8 in the pile view and as a 3 at 0.96 in a
+    crop of it (dev seed 450 with round 7's model, three times in one game). A sure closer look gives
+    the face; the colour stays. An unsure one changes nothing."""
+    looked, look = _closer("3", confidence)
+    feed = Feed(PileTracker(CFG, expect_start=False, second_look=look))  # type: ignore[arg-type]
+    feed([card("green_5")], 8, motion=_visit(1, seat=1))
+    feed([card("blue_8", B, conf=0.8)], 2, motion=_visit(2, arm=True, seat=2))
+    feed([card("blue_8", B, conf=0.8)], 12, motion=_visit(2, seat=2))
+    assert [o["card"] for _, o in feed.out] == ["green_5", played]
+    assert looked[-1] == pytest.approx(B)
+    if played == "blue_3":
+        assert feed.out[-1][1]["corrected_from"] == "blue_8" and feed.out[-1][1]["reason"] == "read closer up"
+
+
+def test_a_card_believed_under_the_hand_is_read_closer_up_in_clear_view() -> None:
+    """Believed while the hand still lay over it, a blue 3 read as an 8 is no longer read closer up
+    at once (the hand is in the crop); once the pile has been clear for a while and the pile view still
+    says 8, the closer look re-reads it (dev seed 432 with round 7's model)."""
+    looked, look = _closer("3", 0.95)
+    feed = Feed(PileTracker(CFG, expect_start=False, second_look=look))  # type: ignore[arg-type]
+    feed([card("green_5")], 8, motion=_visit(1, seat=1))
+    feed([card("blue_8", B, conf=0.9)], 10, motion=_visit(2, arm=True, seat=2))
+    assert [o["card"] for _, o in feed.out] == ["green_5", "blue_8"] and len(looked) == 1  # the green 5
+    feed([card("blue_8", B, conf=0.9)], 4 * CFG.min_hits, motion=_visit(2, seat=2))
+    assert [(o["type"], o["card"], o.get("was")) for _, o in feed.out][-1] == ("reread", "blue_3", "blue_8")
+    assert len(looked) == 2  # judged once
