@@ -174,13 +174,14 @@ def test_label_detections_names_colour_for_coloured_faces_only() -> None:
 
 
 class _CropReader:
-    """A detector double for :func:`look_closer`: reads a 3 where the card lies in the crop it is
-    given, and an 8 in a corner of it; remembers the crop."""
+    """A detector double for :func:`look_closer`: reads a 3 (or, turned, ``turned_face``) where the
+    card lies in the crop it is given, and an 8 in a corner of it; remembers the crops."""
 
-    face_names = ("3", "8")
+    face_names = ("3", "8", "7")
 
-    def __init__(self) -> None:
+    def __init__(self, turned_face: int = 0) -> None:
         self.crops: list[np.ndarray] = []
+        self.turned_face = turned_face
 
     def detect(self, image: np.ndarray) -> Detections:
         raise AssertionError("look_closer reads raw boxes")
@@ -189,8 +190,9 @@ class _CropReader:
         self.crops.append(image)
         h, w = image.shape[:2]
         card = [0.2 * w, 0.2 * h, 0.8 * w, 0.8 * h]  # where a card padded by 0.3 a side lies in its crop
+        face = self.turned_face if len(self.crops) % 2 == 0 else 0  # the second read of a pair is turned
         return (np.array([card, card, [0, 0, 0.1 * w, 0.1 * h]], np.float32),
-                np.array([0.95, 0.4, 0.99], np.float32), np.array([0, 1, 1], np.int64))
+                np.array([0.95, 0.4, 0.99], np.float32), np.array([face, 1, 1], np.int64))
 
 
 def test_look_closer_reads_the_card_in_a_crop_around_it() -> None:
@@ -200,3 +202,5 @@ def test_look_closer_reads_the_card_in_a_crop_around_it() -> None:
     assert faces == [("3", pytest.approx(0.95)), ("8", pytest.approx(0.4))]  # not the 8 in the corner
     assert reader.crops[0].shape[:2] == (240, 160)  # the card's 100 x 150 and 30 % of it each side
     assert look_closer(reader, image, (100.0, 100.0, 101.0, 160.0)) == []  # no card: a line
+    # A 3 as it lies, a 7 turned: neither face is read by both, and only the 8 both read is left.
+    assert look_closer(_CropReader(turned_face=2), image, (200.0, 150.0, 300.0, 300.0)) == [("8", pytest.approx(0.4))]
