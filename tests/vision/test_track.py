@@ -1289,3 +1289,21 @@ def test_a_card_believed_under_the_hand_is_read_closer_up_in_clear_view() -> Non
     feed([card("blue_8", B, conf=0.9)], 4 * CFG.min_hits, motion=_visit(2, seat=2))
     assert [(o["type"], o["card"], o.get("was")) for _, o in feed.out][-1] == ("reread", "blue_3", "blue_8")
     assert len(looked) == 2  # judged once
+
+
+def test_the_top_card_misread_in_its_pose_and_read_closer_up_as_itself_is_no_new_card() -> None:
+    """A yellow 3 on the pile, read as a yellow 8 at 0.76 in its own pose while the next hand passes,
+    read as a 3 at 0.93 closer up: the top card misread, not a second yellow 3 (dev seed 465 with
+    round 7's model). The same reading where no closer look can be taken is a play, as before."""
+    for second_look in (True, False):
+        _, look = _closer("3", 0.93)
+        tracker = PileTracker(CFG, expect_start=False)
+        feed = Feed(tracker)
+        feed([card("red_5")], 8, motion=_visit(1, seat=2))
+        feed([card("yellow_3", B)], 2, motion=_visit(2, arm=True, seat=1))
+        feed([card("yellow_3", B)], 12, motion=_visit(2, seat=1))
+        tracker.second_look = look if second_look else None  # type: ignore[assignment]
+        near = MotionSample(seat=0, disturbed=True, arm_over_pile=False, pile_visit=3)
+        feed([card("yellow_8", B, conf=0.76), card("yellow_3", B, conf=0.4)], 8, motion=near)
+        plays = [o["card"] for _, o in feed.out]
+        assert plays == (["red_5", "yellow_3"] if second_look else ["red_5", "yellow_3", "yellow_8"])
