@@ -102,8 +102,7 @@ class TrackerConfig:
     #: Mean detector confidence below which (or with its vote split as above) a card is confirmed
     #: only once no arm is over the pile, and only where the pile changed during the hand's visit:
     unsure_confidence: float = 0.7
-    #: levels (of 255, in any colour channel) a pixel must change by, and the share of the card's box
-    #: that must change.
+    #: grey levels (of 255) a pixel must change by, and the share of the card's box that must change.
     change_level: int = 30
     laid_share: float = 0.15
     #: Cards remembered on the pile (older ones are buried for good).
@@ -263,9 +262,8 @@ class MotionSample:
     #: How many hand visits have reached into the pile zone so far (``None``: not counted). A card
     #: is laid during a visit: a new read with no visit since the last card is that card again.
     pile_visit: int | None = None
-    #: The top-down pile image at low resolution (BGR, or grey): now, and as it lay just before the
-    #: latest visit began (``None``: not kept). A card laid during that visit changed the pixels where
-    #: it lies: in colour at least (a pale blue card on grey wood has the wood's grey level).
+    #: The top-down pile image, grey and low resolution: now, and as it lay just before the latest
+    #: visit began (``None``: not kept). A card laid during that visit changed the pixels where it lies.
     pile_now: npt.NDArray[np.uint8] | None = None
     pile_before: npt.NDArray[np.uint8] | None = None
 
@@ -899,10 +897,10 @@ class PileTracker:
         return True
 
     def _nothing_laid_there(self, cand: Candidate, label: str) -> bool:
-        """An unsure reading where the pile looks as it did before the hand came, in colour as well as
-        brightness: no card was laid there (a hand crossing the pile to the stock made the detector
-        see a card in what was already lying there). Identical cards are left to their own rule: one
-        laid square on its twin changes little."""
+        """An unsure reading where the pile looks as it did before the hand came: no card was laid
+        there (a hand crossing the pile to the stock made the detector see a card in what was
+        already lying there). Identical cards are left to their own rule: one laid square on its
+        twin changes little."""
         cfg = self.config
         before, now = cand.before, self._pile_now
         if cand.identical or before is None or now is None or before.shape != now.shape or not self._unsure(cand):
@@ -918,8 +916,6 @@ class PileTracker:
         if area is None:
             return False
         diff = cv2.absdiff(now[area], before[area])
-        if diff.ndim == 3:
-            diff = diff.max(axis=2)  # in any channel: a card the table's grey is not its colour
         changed = float(np.mean(diff > cfg.change_level))
         if changed >= cfg.laid_share:
             return False
@@ -1289,10 +1285,9 @@ class MotionDetector:
         self._foreground = self._subtract(small)
         ph, pw = pile_view.shape[:2]
         pile_small = (96, max(8, round(96 * ph / pw)))
-        pile_now = self._small(pile_view, pile_small)
-        pile_grey = self._grey(pile_now)
-        pile_mask = self._moving(pile_grey, self._prev_pile)
-        self._prev_pile = pile_grey
+        pile_now = self._grey(self._small(pile_view, pile_small))
+        pile_mask = self._moving(pile_now, self._prev_pile)
+        self._prev_pile = pile_now
 
         global_change = bool(moving.mean() > 0.5)
         if global_change:
