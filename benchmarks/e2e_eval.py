@@ -34,6 +34,8 @@ Prints one JSON line:
 | `footage_s`, `frames`, `pipeline_fps` | footage judged and how fast (single process, including decoding) |
 | `refused`, `pipeline_errors` | observations the session refused; frames on which the pipeline raised (logged) |
 | `corrected`, `undone` | plays the pipeline re-read (`correct` events) and observations it undid (take-backs) |
+| `closer_look` | plays named by the pipeline's closer look (`named`), how many of those were right
+  (`right`), and how many were wrong where the pile view's own reading had been right (`spoiled`) |
 | `first_said` | play and alert figures over every observation and alert as it first came, before those
   fixes: what the overlay showed at the moment (a misread fixed a second later still flashed its alert) |
 
@@ -239,12 +241,35 @@ def _streams(r: GameResult, first_said: bool = False) -> dict[str, tuple[list[Li
     }
 
 
+def _count_closer_looks(
+    counts: dict[str, int], truth: Sequence[Line], seen: Sequence[Line], pairs: Sequence[tuple[int, int]], window: float
+) -> None:
+    """Plays whose face the closer look named (``"reason": "read closer up"``): ``named``; of those,
+    ``right`` matched a truth play, and ``spoiled`` did not although the pile view's reading
+    (``corrected_from``) was a truth card then unmatched, within the window."""
+    matched_truth = {i for i, _ in pairs}
+    matched_seen = {j for _, j in pairs}
+    for j, line in enumerate(seen):
+        if line.get("reason") != "read closer up":
+            continue
+        counts["named"] += 1
+        if j in matched_seen:
+            counts["right"] += 1
+            continue
+        tb = float(line.get("t") or 0.0)
+        counts["spoiled"] += any(
+            i not in matched_truth and a.get("card") == line.get("corrected_from")
+            and float(a.get("t") or 0.0) - 0.25 <= tb <= float(a.get("t") or 0.0) + window
+            for i, a in enumerate(truth))
+
+
 def score(results: Sequence[GameResult], window: float, first_said: bool = False) -> dict[str, Any]:
     """The metrics over every game (see the module docstring): over the match's final record, and
     (``first_said``, or the ``first_said`` key) over every observation and alert as it first came."""
     plays_truth = plays_seen = plays_matched = seats_right = seats_unknown = seat_judged = 0
     draws_truth = draws_seen = draws_matched = draw_seats_right = draw_seats_unknown = 0
     delays: list[float] = []
+    closer = {"named": 0, "right": 0, "spoiled": 0}
     per_code = {code: {"expected": 0, "raised": 0, "matched": 0} for code in ALERT_CODES}
     for r in results:
         streams = _streams(r, first_said)
@@ -253,6 +278,7 @@ def score(results: Sequence[GameResult], window: float, first_said: bool = False
         plays_truth += len(t_plays)
         plays_seen += len(c_plays)
         plays_matched += len(pairs)
+        _count_closer_looks(closer, t_plays, c_plays, pairs, window)
         for i, j in pairs:
             delays.append(float(c_plays[j]["t"]) - float(t_plays[i]["t"]))
             if t_plays[i]["type"] != "play":
@@ -314,6 +340,7 @@ def score(results: Sequence[GameResult], window: float, first_said: bool = False
         "pipeline_fps": round(frames / elapsed, 1) if elapsed else None,
         "corrected": sum(r.corrected for r in results),
         "undone": sum(r.undone for r in results),
+        "closer_look": closer,
     }
     if not first_said:
         said = score(results, window, first_said=True)

@@ -234,3 +234,17 @@ def test_a_play_fixed_later_is_scored_as_the_record_keeps_it_and_as_first_said()
     assert metrics["alert_precision"] is None  # nothing raised in the final record
     assert metrics["first_said"]["false_plays"] == 1 and metrics["first_said"]["alert_precision"] == 0.0
     assert [m["what"] for m in e2e.mismatches(result, 2.0)] == ["fixed_false_play", "fixed_false_alert"]
+
+
+def test_plays_named_by_the_closer_look_are_tallied_right_and_spoiled() -> None:
+    e2e = _benchmark("e2e_eval")
+    truth = [{"type": "start", "card": "red_5", "t": 1.0},
+             {"type": "play", "card": "red_3", "seat": 1, "t": 3.0},
+             {"type": "play", "card": "red_1", "seat": 2, "t": 5.0}]
+    closer = {"reason": "read closer up"}
+    seen = [{"type": "start", "card": "red_5", "t": 1.1},
+            {"type": "play", "card": "red_3", "seat": 1, "t": 3.1, "corrected_from": "red_8", **closer},
+            {"type": "play", "card": "red_7", "seat": 2, "t": 5.1, "corrected_from": "red_1", **closer}]
+    result = e2e.GameResult(seed=9, frames=120, seconds=8.0, elapsed=1.0, truth=truth, expected=[],
+                            events=[("camera", o, []) for o in seen], final=[("camera", o) for o in seen])
+    assert e2e.score([result], 2.0)["closer_look"] == {"named": 2, "right": 1, "spoiled": 1}
