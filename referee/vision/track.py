@@ -910,7 +910,12 @@ class PileTracker:
         if cand.identical or before is None or now is None or before.shape != now.shape or not self._unsure(cand):
             return False
         top = self.top
-        if (top is not None and top.missing >= cfg.min_hits and iou(cand.pose, top.xyxy) < cfg.same_pose_iou
+        if top is None:
+            # Nothing lies on the pile to be misread: a reading there is the first card, however little
+            # it changed the grey levels (dev seed 127 with round 7's model: a pale blue start card on
+            # grey wood, read 9 or 6, has the wood's grey and was taken for no card).
+            return False
+        if (top.missing >= cfg.min_hits and iou(cand.pose, top.xyxy) < cfg.same_pose_iou
                 and self._over_most_of(cand.pose, top)):
             # The top card has gone from view under it, in another pose: a card was laid over it,
             # one that changed the pile's grey levels little (dev seed 113 with round 7's model: a
