@@ -221,14 +221,15 @@ class Referee:
 
     # -- queries --------------------------------------------------------------------------------
     def legal_now(self, card_label: str) -> bool:
-        """Would the expected seat's playing this card be legal right now?"""
+        """Would the expected seat's playing this card be legal right now? Not for a card of which
+        every copy the deck holds is already on the pile (it would be ``impossible_card``)."""
         if not self.in_round or self.round_over:
             return False
         try:
             card = card_from_label(card_label)
         except ObservationError:
             return False
-        if card.is_back or self.deck.count(card) == 0:
+        if card.is_back or self.unseen.get(intern_card(card), 0) <= 0:
             return False
         if self.pending_draw and self.draw_victim == self.turn:
             return self._stacks(card) or self._deflects(card)

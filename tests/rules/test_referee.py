@@ -448,6 +448,12 @@ def test_snapshot_is_json_and_complete() -> None:
     assert not ref.legal_now("nonsense")
 
 
+def test_a_card_whose_every_copy_is_on_the_pile_is_not_legal_now() -> None:
+    ref, _ = run([setup(3, 1), start("red_5"), play(1, "red_6"), play(2, "red_6")])
+    assert ref.legal_now("red_4") and not ref.legal_now("red_6")  # the classic deck holds two
+    assert not ref.legal_now("red_1/2")  # nor any at all
+
+
 def test_referee_default_rules() -> None:
     ref = Referee(rules="de")
     ref.observe({"type": "setup", "players": 2, "dealer": 0})
