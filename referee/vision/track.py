@@ -777,7 +777,7 @@ class PileTracker:
             if self._restore(cand.anchor, label):
                 continue
             absorbed = (self._reread_of_top(cand) or self._reread_in_same_visit(cand, label, frame_index)
-                        or self._nothing_laid_there(cand, label))
+                        or self._nothing_laid_there(cand, label) or self._buried_card_beside(cand, label, ready))
             # The closer look names a card judged new on the pile view's reading; it never turns a
             # reading found to be no card into one (held-out seed 1007: a yellow 2 in no new card's
             # place, read closer up as the yellow 3 on top, escaped the same-visit rule and was played).
@@ -930,6 +930,29 @@ class PileTracker:
             return False
         log.info("%s read unsure (%.2f) where the pile is as it was before the hand came (%.0f%% changed): "
                  "no new card", label, float(np.mean(cand.confidence)), 100 * changed)
+        return True
+
+    def _buried_card_beside(self, cand: Candidate, label: str, ready: Sequence[Candidate]) -> bool:
+        """A reading inside the pose of a card on the pile, with its face, that reaches under a card
+        being laid since before it was read: that card, uncovered in part as the new one settled on it
+        (its colour read unsure next to another card's), not a card laid over the new one. Which of
+        two cards believed at once lies on top is otherwise told by age alone (dev seed 503 with round
+        7's model: a wild slid over a yellow reverse two cards down; the reverse, hidden long
+        enough to be forgotten, then read where it still showed and younger than the wild, was taken
+        for the top card: a play of a reverse, and every later play judged out of turn)."""
+        cfg = self.config
+        if not any(other is not cand and other.first_frame < cand.first_frame
+                   and _intersection(cand.pose, other.pose) >= cfg.spoiling_overlap * _area(cand.pose)
+                   for other in ready):
+            return False
+        card = next((c for c in reversed(self.pile[-cfg.memory:])
+                     if c.answers_to(label, 0.0, cfg.unsure_colour)
+                     and containment(cand.pose, c.xyxy) >= cfg.known_containment), None)
+        if card is None:
+            return False
+        card.missing = 0
+        log.info("%s read inside %s's pose, under a card being laid: that card showing, no new card", label,
+                 card.label)
         return True
 
     def _over_most_of(self, box: Box, card: PileCard) -> bool:
