@@ -933,20 +933,22 @@ class PileTracker:
         return True
 
     def _buried_card_beside(self, cand: Candidate, label: str, ready: Sequence[Candidate]) -> bool:
-        """A reading inside the pose of a card on the pile, with its face, that reaches under a card
-        being laid since before it was read: that card, uncovered in part as the new one settled on it
-        (its colour read unsure next to another card's), not a card laid over the new one. Which of
-        two cards believed at once lies on top is otherwise told by age alone (dev seed 503 with round
-        7's model: a wild slid over a yellow reverse two cards down; the reverse, hidden long
-        enough to be forgotten, then read where it still showed and younger than the wild, was taken
-        for the top card: a play of a reverse, and every later play judged out of turn)."""
+        """A reading inside the pose of a card on the pile, with its face or unsure, that reaches under
+        a card being laid since before it was read: that card, uncovered in part as the new one settled
+        on it (and read from the part that shows), not a card laid over the new one. Which of two
+        cards believed at once lies on top is otherwise told by age alone (dev seeds with round 7's
+        model: 503, a wild slid over a yellow reverse two cards down; the reverse, hidden long enough
+        to be forgotten, then read where it still showed, its colour unsure, and younger than the
+        wild, was taken for the top card: a play of a reverse, and every later play judged out of
+        turn. 508: a green 7 laid over most of a green 1, whose strip then read as an 8 at 0.4)."""
         cfg = self.config
         if not any(other is not cand and other.first_frame < cand.first_frame
                    and _intersection(cand.pose, other.pose) >= cfg.spoiling_overlap * _area(cand.pose)
                    for other in ready):
             return False
+        unsure = self._unsure(cand)
         card = next((c for c in reversed(self.pile[-cfg.memory:])
-                     if c.answers_to(label, 0.0, cfg.unsure_colour)
+                     if (unsure or c.answers_to(label, 0.0, cfg.unsure_colour))
                      and containment(cand.pose, c.xyxy) >= cfg.known_containment), None)
         if card is None:
             return False
