@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import logging
 import math
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -158,6 +158,8 @@ class PileCard:
     reads: frozenset[str] = frozenset()
     #: The hand visit to the pile during which it settled (``MotionSample.pile_visit``).
     visit: int | None = None
+    #: The hand visit during which it last went from view (``None``: not yet, or visits not counted).
+    lost_in_visit: int | None = None
     #: Frames of a clear view (no arm over the pile, nothing moving over it) it had when believed.
     clear_when_believed: int = 0
     #: Since then, per label, the clear frames in which that label led the readings of its pose.
@@ -343,6 +345,8 @@ class PileTracker:
         #: each time a hand passes, and it is no sign that the hand laid a card (see :meth:`_draws`).
         self._ghosts: deque[tuple[str, Box]] = deque(maxlen=self.config.memory)
         self._pending_draws: list[_PendingDraw] = []
+        #: Per hand visit to the pile, the frames its hand was seen from each seat (the latest visits).
+        self._visit_seats: dict[int, Counter[int]] = {}
 
     def reset(self, expect_start: bool = True) -> None:
         """A new round: the pile is gathered; the next card is the start card."""
@@ -351,6 +355,7 @@ class PileTracker:
         self.taken_back.clear()
         self._ghosts.clear()
         self._pending_draws.clear()
+        self._visit_seats.clear()
         self.expect_start = expect_start
         if self._motion_frames is not None:
             self._motion_frames.clear()
@@ -380,6 +385,10 @@ class PileTracker:
             self._first_frame = frame_index
         if motion is not None:
             self._visit = motion.pile_visit
+            if motion.pile_visit is not None and motion.seat is not None and motion.arm_over_pile:
+                self._visit_seats.setdefault(motion.pile_visit, Counter())[motion.seat] += 1
+                for old in [v for v in self._visit_seats if v < motion.pile_visit - 2 * cfg.memory]:
+                    del self._visit_seats[old]
             self._pile_now, self._pile_size = motion.pile_now, motion.pile_size
             out.extend(self._draws(motion, t, frame_index))
             if self._motion_frames is None:
@@ -593,6 +602,8 @@ class PileTracker:
                 card.missing = 0
             elif self._still(card.xyxy, motion, blocked_frame):
                 card.missing += 1  # in plain view and not seen
+                if card.missing == 1:
+                    card.lost_in_visit = self._visit
         return unknown
 
     def _top_read_otherwise(self, row: tuple[Box, str, float, float], top: PileCard) -> bool:
@@ -1078,10 +1089,34 @@ class PileTracker:
         top, under = self.pile[-1], self.pile[-2]
         if top.missing < self.config.takeback_frames or under.missing > 0 or not under.in_full_view:
             return None
+        if (seat := self._laid_by_another_over(top)) is not None:
+            # Not its player's hand: a card like the one under it was laid square on that one's pose,
+            # over the top card (dev seed 520 with round 7's model: a second red 7 laid over a red
+            # reverse, in the pose of the first red 7 under it, was taken for a take-back of the reverse).
+            card = PileCard(under.label, under.xyxy.copy(), seat, frame_index, t, reads=under.reads,
+                            visit=top.lost_in_visit, in_full_view=True)
+            self.pile.append(card)
+            log.info("%s gone in a visit of seat %s, who did not lay it, and %s whole in its place: a %s laid "
+                     "over it", top.label, seat, under.label, under.label)
+            return {"type": "play", "card": under.label, "seat": seat, "t": t, "frame_index": frame_index,
+                    "reason": "laid square on its twin's pose over the top card"}
         self.pile.pop()
         self.taken_back = [*self.taken_back[-3:], top]
         log.info("%s taken back from the pile", top.label)
         return {"type": "take_back", "card": top.label, "seat": top.seat, "t": t, "frame_index": frame_index}
+
+    def _laid_by_another_over(self, top: PileCard) -> int | None:
+        """The seat whose hand was at the pile when ``top`` went from view, in a later visit than the
+        one that laid it, when that is not the seat that laid it: a card is taken back by its own
+        player. ``None`` otherwise (or unknown)."""
+        visit = top.lost_in_visit
+        if visit is None or top.visit is None or visit == top.visit or top.seat is None:
+            return None
+        seats = self._visit_seats.get(visit)
+        if not seats:
+            return None
+        seat = seats.most_common(1)[0][0]
+        return seat if seat != top.seat else None
 
     def _draws(self, motion: MotionSample, t: float, frame_index: int) -> list[Observation]:
         """Hands that left the stock zone, unless the same hand laid a card meanwhile: it only

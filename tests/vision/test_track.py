@@ -666,6 +666,27 @@ def test_the_top_card_uncovered_in_part_and_misread_as_a_new_card_settles_on_it_
     assert [(o["card"], o["seat"]) for _, o in feed.out] == [("green_1", 2), ("green_7", 3)]
 
 
+@pytest.mark.parametrize(("seat", "expected"), [
+    (3, [("play", "red_7", 2), ("play", "red_reverse", 0), ("play", "red_7", 3)]),
+    (0, [("play", "red_7", 2), ("play", "red_reverse", 0), ("take_back", "red_reverse", 0)]),
+])
+def test_the_top_card_gone_under_a_card_like_the_one_below_it_is_a_take_back_only_by_its_own_player(
+    seat: int, expected: list[tuple[str, str, int]]
+) -> None:
+    """A red reverse on a red 7; then the reverse is gone from view and the 7 shows whole in its pose.
+    Its player took it back, or another player laid a second red 7 square on the first one's pose,
+    over the reverse (dev seed 520 with round 7's model: seat 3's red 7 taken for a take-back)."""
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    feed([card("red_7")], 8, motion=_visit(1, seat=2))
+    reverse = card("red_reverse", (215.0, 170.0, 285.0, 290.0))
+    strip = card("red_7", (200.0, 150.0, 300.0, 300.0), conf=0.8)  # around the reverse
+    feed([strip, reverse], 8, motion=_visit(2, arm=True, seat=0))
+    feed([strip, reverse], 8, motion=_visit(2, seat=0))
+    feed([], 3, motion=_visit(3, arm=True, seat=seat))
+    feed([card("red_7")], 3 * CFG.takeback_frames, motion=_visit(3, seat=seat))
+    assert [(o["type"], o["card"], o["seat"]) for _, o in feed.out] == expected
+
+
 def test_a_card_like_one_further_down_landing_near_its_pose_is_no_take_back_while_the_hand_is_there() -> None:
     """A yellow reverse, a yellow 6 over it, then a second yellow reverse laid near the first one's
     pose: while the hand hides the 6, the new card looks like the first reverse uncovered by a
