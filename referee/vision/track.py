@@ -788,7 +788,8 @@ class PileTracker:
             if self._restore(cand.anchor, label):
                 continue
             absorbed = (self._reread_of_top(cand) or self._reread_in_same_visit(cand, label, frame_index)
-                        or self._nothing_laid_there(cand, label) or self._buried_card_beside(cand, label, ready))
+                        or self._nothing_laid_there(cand, label)
+                        or self._buried_card_beside(cand, label, [*ready, *self.candidates]))
             # The closer look names a card judged new on the pile view's reading; it never turns a
             # reading found to be no card into one (held-out seed 1007: a yellow 2 in no new card's
             # place, read closer up as the yellow 3 on top, escaped the same-visit rule and was played).
@@ -943,23 +944,33 @@ class PileTracker:
                  "no new card", label, float(np.mean(cand.confidence)), 100 * changed)
         return True
 
-    def _buried_card_beside(self, cand: Candidate, label: str, ready: Sequence[Candidate]) -> bool:
-        """A reading inside the pose of a card on the pile, with its face or unsure, that reaches under
-        a card being laid since before it was read: that card, uncovered in part as the new one settled
-        on it (and read from the part that shows), not a card laid over the new one. Which of two
-        cards believed at once lies on top is otherwise told by age alone (dev seeds with round 7's
-        model: 503, a wild slid over a yellow reverse two cards down; the reverse, hidden long enough
-        to be forgotten, then read where it still showed, its colour unsure, and younger than the
-        wild, was taken for the top card: a play of a reverse, and every later play judged out of
-        turn. 508: a green 7 laid over most of a green 1, whose strip then read as an 8 at 0.4)."""
+    def _buried_card_beside(self, cand: Candidate, label: str, others: Sequence[Candidate]) -> bool:
+        """A reading inside the pose of a card on the pile, as that card (or its face, the colour read
+        unsure) or read unsure, that reaches under a card being laid (one of ``others``, steady for as
+        long as a card must be, tentative or believed with it) since before it was read:
+        that card, uncovered in part as the new one settled on it (and read from the part that shows),
+        not a card laid over the new one. Which of two cards believed at once lies on top is otherwise
+        told by age alone, and a card read sure in a clear view sooner is believed first (dev seeds
+        with round 7's model: 503, a wild slid over a yellow reverse two cards down; the reverse,
+        hidden long enough to be forgotten, then read where it still showed, its colour unsure, and
+        younger than the wild, was taken for the top card: a play of a reverse, and every later play
+        judged out of turn. 508: a green 7 laid over most of a green 1, whose strip then read as an 8
+        at 0.4. 549: a blue 7's strip beside a yellow 2 being laid on it, believed while the 2 waited
+        for a clear view)."""
         cfg = self.config
-        if not any(other is not cand and other.first_frame < cand.first_frame
+        recent = self.pile[-cfg.memory:]
+        if not any(other is not cand and not other.absorbed and other.first_frame < cand.first_frame
+                   and other.hits >= cfg.min_hits
                    and _intersection(cand.pose, other.pose) >= cfg.spoiling_overlap * _area(cand.pose)
-                   for other in ready):
+                   # a pile card read otherwise in its pose, in the visit that laid it, is no card being laid
+                   and not any(iou(other.pose, c.xyxy) >= cfg.same_pose_iou
+                               and (other.visit is None or c.visit is None or other.visit <= c.visit)
+                               for c in recent)
+                   for other in others):
             return False
         unsure = self._unsure(cand)
-        card = next((c for c in reversed(self.pile[-cfg.memory:])
-                     if (unsure or c.answers_to(label, 0.0, cfg.unsure_colour))
+        card = next((c for c in reversed(recent)
+                     if (unsure or c.answers_to(label, cand.colour_confidence(label), cfg.unsure_colour))
                      and containment(cand.pose, c.xyxy) >= cfg.known_containment), None)
         if card is None:
             return False

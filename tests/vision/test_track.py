@@ -687,6 +687,33 @@ def test_the_top_card_gone_under_a_card_like_the_one_below_it_is_a_take_back_onl
     assert [(o["type"], o["card"], o["seat"]) for _, o in feed.out] == expected
 
 
+def test_a_buried_card_uncovered_in_part_while_a_card_laid_on_it_waits_for_a_clear_view_is_not_played() -> None:
+    """A yellow 2 laid square on a yellow 1, read unsure under the hand, waits for a clear view; the
+    blue 7 under the 1, hidden by the arm long enough to be forgotten, is read again where it still
+    shows before then: it is that 7, not a card laid on the 2 (dev seed 549 with round 7's model)."""
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    feed([card("blue_7", B)], 8, motion=_visit(1, seat=0))
+    strip = card("blue_7", (280.0, 230.0, 360.0, 320.0), conf=0.8)  # the part the 1 leaves showing
+    feed([card("yellow_1"), strip], 8, motion=_visit(2, seat=1))
+    two = card("yellow_2", conf=0.6)
+    feed([two], 4 * CFG.max_misses, motion=_visit(3, arm=True, seat=2))
+    feed([two, strip], 2 * CFG.min_hits, motion=_visit(3, arm=True, seat=2))
+    feed([two, strip], 12, motion=_visit(3, seat=2))
+    assert [(o["card"], o["seat"]) for _, o in feed.out] == [("blue_7", 0), ("yellow_1", 1), ("yellow_2", 2)]
+
+
+def test_a_card_laid_square_on_one_with_its_face_beside_a_passing_misread_is_a_play() -> None:
+    """A green 2 laid square on a yellow 2, read sure of its colour, next to a reading that came and
+    went under the hand: a new card, not the yellow 2 showing (dev seed 549, with the rule above as
+    first written)."""
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    feed([card("yellow_2")], 8, motion=_visit(1, seat=0))
+    green = card("green_2", (205.0, 175.0, 300.0, 300.0))
+    feed([card("green_5", B, conf=0.5)], 2, motion=_visit(2, arm=True, seat=3))
+    feed([green], 12, motion=_visit(2, seat=3))
+    assert [(o["card"], o["seat"]) for _, o in feed.out] == [("yellow_2", 0), ("green_2", 3)]
+
+
 def test_a_card_like_one_further_down_landing_near_its_pose_is_no_take_back_while_the_hand_is_there() -> None:
     """A yellow reverse, a yellow 6 over it, then a second yellow reverse laid near the first one's
     pose: while the hand hides the 6, the new card looks like the first reverse uncovered by a
