@@ -946,11 +946,11 @@ class PileTracker:
 
     def _buried_card_beside(self, cand: Candidate, label: str, others: Sequence[Candidate]) -> bool:
         """A reading inside the pose of a card on the pile, as that card (or its face, the colour read
-        unsure) or read unsure, that reaches under a card being laid (one of ``others``, steady for as
-        long as a card must be, tentative or believed with it) since before it was read:
-        that card, uncovered in part as the new one settled on it (and read from the part that shows),
-        not a card laid over the new one. Which of two cards believed at once lies on top is otherwise
-        told by age alone, and a card read sure in a clear view sooner is believed first (dev seeds
+        unsure) or read unsure, that reaches under a card being laid since before it was read (one of
+        ``others``, tentative or believed with it, steady for as long as a card must be): that card,
+        uncovered in part as the new one settled on it and read from the part that shows, not a card
+        laid over the new one. Which of two cards believed at once lies on top is otherwise told by
+        age alone, and a card read sure in a clear view sooner is believed first (dev seeds
         with round 7's model: 503, a wild slid over a yellow reverse two cards down; the reverse,
         hidden long enough to be forgotten, then read where it still showed, its colour unsure, and
         younger than the wild, was taken for the top card: a play of a reverse, and every later play
