@@ -198,18 +198,22 @@ def run_game(
     return result
 
 
+def _in_window(truth: Line, seen: Line, window: float) -> bool:
+    """``seen`` came within ``[t - 0.25, t + window]`` of the truth line's ``t``."""
+    ta = float(truth.get("t") or 0.0)
+    return ta - 0.25 <= float(seen.get("t") or 0.0) <= ta + window
+
+
 def _match(truth: Sequence[Line], seen: Sequence[Line], window: float, same: Any) -> list[tuple[int, int]]:
     """Greedy in-order matching: each truth line to the first unused seen line that ``same`` accepts
     within ``[t - 0.25, t + window]``."""
     used: set[int] = set()
     pairs = []
     for i, a in enumerate(truth):
-        ta = float(a.get("t") or 0.0)
         for j, b in enumerate(seen):
             if j in used:
                 continue
-            tb = float(b.get("t") or 0.0)
-            if ta - 0.25 <= tb <= ta + window and same(a, b):
+            if _in_window(a, b, window) and same(a, b):
                 used.add(j)
                 pairs.append((i, j))
                 break
@@ -256,10 +260,8 @@ def _count_closer_looks(
         if j in matched_seen:
             counts["right"] += 1
             continue
-        tb = float(line.get("t") or 0.0)
         counts["spoiled"] += any(
-            i not in matched_truth and a.get("card") == line.get("corrected_from")
-            and float(a.get("t") or 0.0) - 0.25 <= tb <= float(a.get("t") or 0.0) + window
+            i not in matched_truth and a.get("card") == line.get("corrected_from") and _in_window(a, line, window)
             for i, a in enumerate(truth))
 
 
