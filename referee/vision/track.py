@@ -211,6 +211,20 @@ class Candidate:
     absorbed: bool = False
     #: The pile image before the visit during which it took this pose (``MotionSample.pile_before``).
     before: npt.NDArray[np.uint8] | None = None
+    #: Tentative cards whose box ran into this one's in a frame that gave the box to this one: where
+    #: they came from is where this card may have come from (see :meth:`PileTracker._slid_in`).
+    joined: list[Candidate] = field(default_factory=list)
+
+    def lineage(self) -> list[Candidate]:
+        """This card and every tentative card that joined it, directly or through another."""
+        found: list[Candidate] = []
+        todo = [self]
+        while todo:
+            cand = todo.pop()
+            if not any(cand is f for f in found):
+                found.append(cand)
+                todo.extend(cand.joined)
+        return found
 
     @property
     def pose(self) -> Box:
@@ -669,7 +683,7 @@ class PileTracker:
             and iou(c.origin, card.xyxy) < cfg.same_pose_iou
             and containment(first, card.xyxy) < cfg.known_containment
             and iou(first, card.xyxy) < cfg.same_pose_iou
-            for c in self._continued.get(id(box), ())
+            for cont in self._continued.get(id(box), ()) for c in cont.lineage()
         )
 
     def _veto_misreads(self) -> None:
@@ -734,6 +748,14 @@ class PileTracker:
                 cand.hits += 1
                 cand.clear += not self._arm_over_pile
                 self._count_frame(cand, rows[i])
+        # A tentative card whose box ran into one given to another joins that one's history (dev seed
+        # 559: a blue 6 sliding onto its twin came to rest over a misread of the twin, and its box
+        # went on as that misread's: it came from outside the twin's pose all the same).
+        unmatched = [c for j, c in enumerate(self.candidates) if j not in used_cands]
+        for j in used_cands:
+            cand = self.candidates[j]
+            cand.joined.extend(c for c in unmatched
+                               if any(c is r for r in self._continued.get(id(cand.box), ())) and c not in cand.joined)
         for i, row in enumerate(rows):
             if i in used_rows:
                 continue
