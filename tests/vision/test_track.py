@@ -1403,3 +1403,19 @@ def test_an_identical_card_sliding_onto_its_twin_through_a_misread_of_the_twin_i
     feed([card("blue_6", (205.0, 153.0, 303.0, 302.0))], 3, motion=hand)
     feed([card("blue_6", (205.0, 153.0, 303.0, 302.0))], 20, motion=MotionSample(disturbed=False))
     assert [o["card"] for _, o in feed.out] == ["blue_6", "blue_6"]
+
+
+def test_an_identical_card_lost_for_a_frame_as_it_lands_on_its_twin_is_a_play() -> None:
+    """Dev seed 419: a second blue 4 slides in from above, goes unread for a frame under the hand,
+    and is next found in its twin's pose, too far from its last box to continue it. Moved on along
+    its last motion, that box reaches the one in the twin's pose: the card that came in, not the
+    twin read again."""
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    feed([card("blue_4")], 10)
+    hand = MotionSample(pile_mask=np.ones((48, 64), bool), pile_size=(640, 480), arm_over_pile=True)
+    feed([card("blue_4"), card("red_4", (210.0, -60.0, 290.0, 60.0), 0.8, 0.6)], motion=hand)
+    feed([card("red_4", (210.0, 0.0, 290.0, 120.0), 0.8, 0.6)], motion=hand)
+    feed([], motion=hand)
+    feed([card("blue_4", (198.0, 148.0, 296.0, 296.0))], 3, motion=hand)
+    feed([card("blue_4", (198.0, 148.0, 296.0, 296.0))], 20, motion=MotionSample(disturbed=False))
+    assert [o["card"] for _, o in feed.out] == ["blue_4", "blue_4"]
