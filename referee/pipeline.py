@@ -60,21 +60,22 @@ class Session(Protocol):
     def add_listener(self, listener: Callable[[dict[str, Any]], None]) -> Callable[[], None]: ...
 
 
-def legal_check(session: Session) -> Callable[[str], bool] | None:
-    """``Referee.legal_now`` of the session's live referee (for the tracker's misread fixes)."""
-    legal = getattr(session, "legal_now", None)
-    if callable(legal):
-        return legal  # type: ignore[no-any-return]
+def legal_check(session: Session, query: str = "legal_now") -> Callable[[str], bool] | None:
+    """``Referee.legal_now`` of the session's live referee (for the tracker's misread fixes), or
+    another of its card queries by name (``possible_now``)."""
+    direct = getattr(session, query, None)
+    if callable(direct):
+        return direct  # type: ignore[no-any-return]
     def live_referee() -> Any:
         # MatchSession keeps its Referee here and replaces it on undo/correct: look it up each time.
         return getattr(getattr(session, "_game", None), "referee", None)
 
-    if not callable(getattr(live_referee(), "legal_now", None)):
+    if not callable(getattr(live_referee(), query, None)):
         return None
 
     def check(label: str) -> bool:
         referee = live_referee()
-        return bool(referee.legal_now(label)) if referee is not None else True
+        return bool(getattr(referee, query)(label)) if referee is not None else True
 
     return check
 
@@ -172,6 +173,7 @@ class Pipeline:
         self.tracker = PileTracker(
             tracker_config or TrackerConfig.for_fps(fps),
             legal_now=legal_check(session),
+            possible_now=legal_check(session, "possible_now"),
             palette=self.palette,
             expect_start=state.get("top_card") is None,
             # A card about to be believed is read again closer up, by a model that can read a crop

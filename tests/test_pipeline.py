@@ -317,6 +317,8 @@ def test_the_legality_check_follows_the_live_referee_after_an_undo() -> None:
     assert check("blue_9")
     session.undo()
     assert check("red_9") and not check("blue_9")
+    possible = legal_check(session, "possible_now")
+    assert possible is not None and possible("blue_9") and not possible("red_1/2")
 
 
 def _alerts(outputs: list[dict[str, object]]) -> list[object]:

@@ -229,11 +229,29 @@ class Referee:
             card = card_from_label(card_label)
         except ObservationError:
             return False
-        if card.is_back or self.unseen.get(intern_card(card), 0) <= 0:
+        if not self._in_deck_now(card):
             return False
         if self.pending_draw and self.draw_victim == self.turn:
             return self._stacks(card) or self._deflects(card)
         return self._matches(card)
+
+    def possible_now(self, card_label: str) -> bool:
+        """Could this card land on the pile now: the deck holds a copy not yet seen on the pile (or
+        the pile is big enough to prove a reshuffle)? A card that could not is ``impossible_card``:
+        a foreign card, or a misread."""
+        try:
+            card = card_from_label(card_label)
+        except ObservationError:
+            return False
+        return self._in_deck_now(card)
+
+    def _in_deck_now(self, card: Card) -> bool:
+        if card.is_back:
+            return False
+        if self.unseen.get(intern_card(card), 0) > 0:
+            return True
+        # Draws not reported: a pile this big proves a reshuffle, which puts its cards back (:meth:`_see`).
+        return not self.counts_known and self.pile_size + 1 > self._pile_limit and self._copies.get(card, 0) > 0
 
     def _matches(self, card: Card) -> bool:
         top = self.top

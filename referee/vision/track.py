@@ -329,7 +329,9 @@ class PileTracker:
     pipeline alone: ``take_back`` (the top card lifted off) and ``reread`` (the top card read otherwise
     in clear view than under the hand that laid it).
 
-    ``legal_now`` (usually ``Referee.legal_now``) lets the tracker fix unsure reads; ``palette`` is
+    ``legal_now`` (usually ``Referee.legal_now``) lets the tracker fix unsure reads, and
+    ``possible_now`` (usually ``Referee.possible_now``) doubt reads of a card the deck cannot hold
+    any more; ``palette`` is
     the deck's colours (alternatives for a doubtful colour). ``expect_start``: the first card on an
     empty pile is the ``start`` card turned from the stock.
     """
@@ -340,12 +342,14 @@ class PileTracker:
         *,
         fps: float = 30.0,
         legal_now: Callable[[str], bool] | None = None,
+        possible_now: Callable[[str], bool] | None = None,
         palette: Sequence[Colour] = CLASSIC_COLOURS,
         expect_start: bool = True,
         second_look: Callable[[Box], Sequence[tuple[str, float]]] | None = None,
     ) -> None:
         self.config = config or TrackerConfig.for_fps(fps)
         self.legal_now = legal_now
+        self.possible_now = possible_now
         #: The faces read in a closer look at a pose of the current frame, surest first (the pipeline
         #: crops the pile view around it for the detector: :func:`referee.vision.detect.look_closer`).
         self.second_look = second_look
@@ -951,10 +955,14 @@ class PileTracker:
         """An unsure reading where the pile looks as it did before the hand came: no card was laid
         there (a hand crossing the pile to the stock made the detector see a card in what was
         already lying there). Identical cards are left to their own rule: one laid square on its
-        twin changes little."""
+        twin changes little. A reading of a card the deck cannot hold any more is as doubtful as an
+        unsure one, however sure the detector (dev seed 576: the strip of a wild draw four under a
+        green 6 read as a blank card at 0.74; a foreign card really laid changes the pile)."""
         cfg = self.config
         before, now = cand.before, self._pile_now
-        if cand.identical or before is None or now is None or before.shape != now.shape or not self._unsure(cand):
+        if cand.identical or before is None or now is None or before.shape != now.shape:
+            return False
+        if not self._unsure(cand) and (self.possible_now is None or self.possible_now(label)):
             return False
         top = self.top
         if top is None:
@@ -975,8 +983,9 @@ class PileTracker:
         changed = float(np.mean(diff > cfg.change_level))
         if changed >= cfg.laid_share:
             return False
-        log.info("%s read unsure (%.2f) where the pile is as it was before the hand came (%.0f%% changed): "
-                 "no new card", label, float(np.mean(cand.confidence)), 100 * changed)
+        log.info("%s read %s (%.2f) where the pile is as it was before the hand came (%.0f%% changed): "
+                 "no new card", label, "unsure" if self._unsure(cand) else "as a card the deck cannot hold",
+                 float(np.mean(cand.confidence)), 100 * changed)
         return True
 
     def _buried_card_beside(self, cand: Candidate, label: str, others: Sequence[Candidate]) -> bool:

@@ -454,6 +454,16 @@ def test_a_card_whose_every_copy_is_on_the_pile_is_not_legal_now() -> None:
     assert not ref.legal_now("red_1/2")  # nor any at all
 
 
+def test_a_card_is_possible_while_the_deck_holds_a_copy_not_yet_on_the_pile() -> None:
+    ref, _ = run([setup(3, 1), start("red_5"), play(1, "red_6")])
+    assert ref.possible_now("red_6") and ref.possible_now("blue_1")
+    assert not ref.legal_now("blue_1")  # possible, not legal
+    ref.observe(play(2, "red_6"))
+    assert not ref.possible_now("red_6")  # the classic deck holds two
+    assert not ref.possible_now("red_1/2") and not ref.possible_now("blank") and not ref.possible_now("back")
+    assert not ref.possible_now("nonsense")
+
+
 def test_referee_default_rules() -> None:
     ref = Referee(rules="de")
     ref.observe({"type": "setup", "players": 2, "dealer": 0})

@@ -520,6 +520,32 @@ def test_an_unsure_reading_where_the_hand_changed_nothing_is_no_card() -> None:
     assert [o["card"] for _, o in feed.out] == ["green_4", "green_1"]
 
 
+def test_a_sure_reading_of_a_card_the_deck_cannot_hold_where_the_hand_changed_nothing_is_no_card() -> None:
+    """Dev seed 576: the strip of a wild draw four under a green 6, read as a blank card at 0.74 while
+    a hand came by. A sure read, but of a card the classic deck does not hold: as doubtful as an
+    unsure one, so the pile before the visit decides. A foreign card really laid changes the pile,
+    and is played (for the referee's impossible_card alert)."""
+    pile = np.full((72, 96), 120, np.uint8)
+    laid = pile.copy()
+    laid[26:48, 39:54] = 230  # B in pile-image pixels: a new card's white face
+
+    def cards_seen(label: str, now: np.ndarray) -> list[object]:
+        feed = Feed(PileTracker(CFG, expect_start=False, possible_now=lambda label: label != "blank"))
+
+        def motion(visit: int, *, arm: bool = False) -> MotionSample:
+            return MotionSample(seat=1, disturbed=arm, arm_over_pile=arm, pile_visit=visit,
+                                pile_now=now if visit == 2 else pile, pile_before=pile, pile_size=(640, 480))
+
+        feed([card("green_4")], 8, motion=motion(1))
+        feed([card("green_4"), card(label, B, conf=0.74)], 6, motion=motion(2, arm=True))
+        feed([card("green_4"), card(label, B, conf=0.74)], 12, motion=motion(2))
+        return [o["card"] for _, o in feed.out]
+
+    assert cards_seen("blank", pile) == ["green_4"]
+    assert cards_seen("green_1", pile) == ["green_4", "green_1"]  # a card the deck holds: a sure read counts
+    assert cards_seen("blank", laid) == ["green_4", "blank"]
+
+
 def test_an_unsure_first_card_of_the_tables_grey_is_laid_though_the_grey_levels_hardly_changed() -> None:
     """A pale blue 9 (read 9 or 6, a near tie) turned as the start card on grey wood: its grey level
     is the wood's, so the pile's grey levels hardly changed where it lies; but nothing lay on the pile
