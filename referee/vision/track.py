@@ -693,12 +693,17 @@ class PileTracker:
         never moves, so it is a new card landing there (an identical card laid on its twin, or near
         an older one)."""
         cfg = self.config
+
+        def outside(first: Box | None) -> bool:
+            return (first is not None and containment(first, card.xyxy) < cfg.known_containment
+                    and iou(first, card.xyxy) < cfg.same_pose_iou)
+
+        # Read as this face, or as the pile card's own (dev seed 574: a second green 7 sliding in
+        # read as a 7, then as a 1 as it landed near the first 7's pose; that 7 was read a 1 before).
         return any(
-            (first := _first_read_as(c, label)) is not None
-            and containment(c.origin, card.xyxy) < cfg.known_containment
+            containment(c.origin, card.xyxy) < cfg.known_containment
             and iou(c.origin, card.xyxy) < cfg.same_pose_iou
-            and containment(first, card.xyxy) < cfg.known_containment
-            and iou(first, card.xyxy) < cfg.same_pose_iou
+            and (outside(_first_read_as(c, label)) or outside(_first_read_as(c, card.label)))
             for cont in self._continued.get(id(box), ()) for c in cont.lineage()
         )
 

@@ -1445,3 +1445,20 @@ def test_an_identical_card_lost_for_a_frame_as_it_lands_on_its_twin_is_a_play() 
     feed([card("blue_4", (198.0, 148.0, 296.0, 296.0))], 3, motion=hand)
     feed([card("blue_4", (198.0, 148.0, 296.0, 296.0))], 20, motion=MotionSample(disturbed=False))
     assert [o["card"] for _, o in feed.out] == ["blue_4", "blue_4"]
+
+
+def test_a_card_like_a_buried_one_sliding_in_read_as_that_ones_misread_as_it_lands_is_a_play() -> None:
+    """Dev seed 574: a green 7 (read a 1 too as it settled) lies under a green 2. A second green 7
+    slides in from below, read as a 7 on its way, then as a 1 as it lands inside the first 7's pose.
+    Read as the buried 7's own label outside that pose, it came in: a play, not the 7 showing again."""
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    feed([card("green_7"), card("green_1", conf=0.5)], 10)
+    top = (230.0, 60.0, 330.0, 210.0)  # the green 2, over the 7's upper right
+    feed([card("green_7"), card("green_2", top)], 10)
+    hand = MotionSample(pile_mask=np.ones((48, 64), bool), pile_size=(640, 480), arm_over_pile=True)
+    for y in (400.0, 340.0, 280.0, 220.0):
+        feed([card("green_2", top), card("green_7", (205.0, y, 305.0, y + 150), 0.8)], motion=hand)
+    feed([card("green_2", top), card("green_1", (205.0, 160.0, 295.0, 305.0), 0.8)], 4, motion=hand)
+    still = MotionSample(disturbed=False)
+    feed([card("green_2", top), card("green_7", (205.0, 160.0, 295.0, 305.0))], 20, motion=still)
+    assert [o["card"] for _, o in feed.out] == ["green_7", "green_2", "green_7"]
