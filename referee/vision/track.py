@@ -941,8 +941,13 @@ class PileTracker:
         nothing can have been put there, so the detector changed its mind about that card (the top one
         or one peeking out under it). Its readings join that card's (no new play). Only when hand visits
         are counted; an identical card (a jump-in) is left to its own rule, and cards believed in this
-        same frame (a pile the camera found already laid) are not compared with each other."""
-        top = self.top
+        same frame (a pile the camera found already laid) are not compared with each other.
+
+        The top card is the one on top when the reading took its pose: an unsure reading waits for a
+        clear view, and a card laid meanwhile by the next hand says nothing of it (dev seed 592: the
+        strip of a yellow 6 read as a yellow 0 at 0.4 on a still pile, believed after a blue 9 was
+        laid, as a play by the seat that laid the card before)."""
+        top = next((c for c in reversed(self.pile) if c.frame_index < cand.first_frame), self.top)
         if (top is None or cand.visit is None or cand.visit != top.visit or cand.identical or label == top.label
                 or top.frame_index >= frame_index):
             return False

@@ -446,6 +446,20 @@ def test_a_new_reading_with_no_hand_since_the_top_card_is_that_card_until_it_mov
     assert [o["card"] for _, o in feed.out] == ["yellow_3", "green_3"]
 
 
+def test_a_new_reading_with_no_hand_since_the_top_card_is_that_card_though_a_card_is_laid_before_it_counts() -> None:
+    """Dev seed 592: an unsure reading appears inside the top card on a still pile, and waits for a
+    clear view; the next hand comes and lays a card meanwhile. When the reading is judged, the top
+    card is the new one, from another visit, but it was no hand that made the reading: no card."""
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    feed([card("yellow_6")], 8, motion=_visit(1, arm=True, seat=3))
+    feed([card("yellow_6")], 4, motion=_visit(1, seat=3))
+    part = (200.0, 150.0, 280.0, 260.0)
+    feed([card("yellow_6"), card("yellow_0", part, conf=0.4)], 2, motion=_visit(1, seat=3))
+    feed([card("yellow_6"), card("yellow_0", part, conf=0.4), card("blue_9", B)], 8, motion=_visit(2, arm=True, seat=0))
+    feed([card("yellow_6"), card("yellow_0", part, conf=0.4), card("blue_9", B)], 12, motion=_visit(2, seat=0))
+    assert [o["card"] for _, o in feed.out] == ["yellow_6", "blue_9"]
+
+
 def test_without_counted_visits_a_new_reading_is_a_new_card_as_before() -> None:
     feed = Feed(PileTracker(CFG, expect_start=False))
     feed([card("yellow_3")], 8, motion=MotionSample(seat=3))
