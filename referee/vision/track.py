@@ -609,9 +609,16 @@ class PileTracker:
             still_unknown = []
             for row in unknown:
                 box, label, confidence, colour_conf = row
-                k = next((k for k in reversed(range(last))
-                          if (k in buried and peeks_out(box, label, colour_conf, k))
-                          or top_face_in_its_pose(box, label, confidence, recent[k])), None)
+                # A buried card lies still: a box moving there is a card coming in. So may be one read
+                # as the top card while a hand is at the pile (dev seed 593: a second yellow 5 sliding
+                # onto the first, read as it passed over a 5 below); it waits for a clear view all the
+                # same (see :meth:`_needs_clear_view`), when the strip of a buried card is that card again.
+                coming_in = not self._still(box, motion, blocked_frame) or (
+                    self._arm_over_pile and label == recent[last].label)
+                k = None if coming_in else next(
+                    (k for k in reversed(range(last))
+                     if (k in buried and peeks_out(box, label, colour_conf, k))
+                     or top_face_in_its_pose(box, label, confidence, recent[k])), None)
                 if k is None:
                     still_unknown.append(row)
                 else:
@@ -881,11 +888,18 @@ class PileTracker:
         return self._near_tie(cand.ranked()) or float(np.mean(cand.confidence)) < self.config.unsure_confidence
 
     def _needs_clear_view(self, cand: Candidate) -> bool:
-        """Unsure, a part of the top card, a doubtful colour, or read as more than one label before
-        the detector had a clear view of it (dev seed 136: a blue 3 read as a 5 under the hand, as a
-        3 the moment it had gone; the 5's votes won)."""
+        """Unsure, a part of the top card, read as the top card, a doubtful colour, or read as more
+        than one label before the detector had a clear view of it (dev seed 136: a blue 3 read as a
+        5 under the hand, as a 3 the moment it had gone; the 5's votes won)."""
         return (self._unsure(cand) or self._part_of_top(cand) or self._colour_doubtful(cand)
-                or (len(cand.reads()) > 1 and cand.clear < self.config.min_hits) or self._in_top_pose(cand))
+                or (len(cand.reads()) > 1 and cand.clear < self.config.min_hits) or self._in_top_pose(cand)
+                or self._like_top(cand))
+
+    def _like_top(self, cand: Candidate) -> bool:
+        """``cand`` is read as the top card: an identical card laid, or the strip of a card under the
+        top one read as it while a hand was at the pile (see :meth:`_match_known`)."""
+        top = self.top
+        return top is not None and bool(cand.votes) and cand.ranked()[0][0] == top.label
 
     def _in_top_pose(self, cand: Candidate) -> bool:
         """``cand`` lies in the top card's very pose: a card laid square on it, or the top card misread

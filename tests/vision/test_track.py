@@ -1299,6 +1299,9 @@ def test_a_card_believed_in_clear_view_or_read_two_ways_since_is_not_read_again(
     feed([card("red_6", B)], 8, motion=_visit(2, seat=2))
     assert feed([card("red_9", B, conf=0.96)], 20, motion=_visit(2, seat=2)) == []
     feed([card("red_6", A, conf=0.91)], CFG.min_hits + 1, motion=_visit(3, arm=True, seat=3))
+    # Read as the top card, it waits for the arm to leave (it could be a buried card's strip).
+    assert [o["card"] for _, o in feed.out] == ["yellow_6", "red_6"]
+    feed([card("red_6", A, conf=0.91)], CFG.min_hits + 1, motion=_visit(3, seat=3))
     assert [o["card"] for _, o in feed.out] == ["yellow_6", "red_6", "red_6"]
     split = [[card("red_9", A, conf=0.96), card("red_6", A, conf=0.86)],
              [card("red_6", A, conf=0.96), card("red_9", A, conf=0.86)]]
@@ -1476,3 +1479,22 @@ def test_a_card_like_a_buried_one_sliding_in_read_as_that_ones_misread_as_it_lan
     still = MotionSample(disturbed=False)
     feed([card("green_2", top), card("green_7", (205.0, 160.0, 295.0, 305.0))], 20, motion=still)
     assert [o["card"] for _, o in feed.out] == ["green_7", "green_2", "green_7"]
+
+
+def test_an_identical_card_read_over_a_buried_card_of_its_face_as_it_slides_in_is_a_play() -> None:
+    """Dev seed 593: a second yellow 5 slides up onto the first, over a blue 5 further down. First
+    read unsure where that 5 lies, it passed for the 5's strip under the top card; then, in the top
+    card's pose, for the top card. Read as the top card while a hand is at the pile, it is a card
+    coming in until the hand has gone, and it came from outside the top card's pose."""
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    below = (190.0, 190.0, 290.0, 340.0)
+    feed([card("blue_5", below)], 10)
+    feed([card("yellow_5")], 12)  # the blue 5, hidden long enough, is buried
+    hand = MotionSample(pile_mask=np.zeros((48, 64), bool), pile_size=(640, 480), arm_over_pile=True)
+    feed([card("yellow_5")], 2, motion=hand)
+    feed([card("yellow_5", (200.0, 150.0, 300.0, 280.0)), card("yellow_5", (195.0, 195.0, 285.0, 335.0), 0.5)],
+         motion=hand)
+    feed([card("yellow_5", (205.0, 170.0, 295.0, 290.0))], motion=hand)  # inside the top card's pose
+    feed([card("yellow_5", (202.0, 158.0, 298.0, 300.0))], 2, motion=hand)  # in it
+    feed([card("yellow_5", (199.0, 153.0, 299.0, 301.0))], 20, motion=MotionSample(disturbed=False))
+    assert [o["card"] for _, o in feed.out] == ["blue_5", "yellow_5", "yellow_5"]
