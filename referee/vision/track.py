@@ -957,12 +957,13 @@ class PileTracker:
         are counted; an identical card (a jump-in) is left to its own rule, and cards believed in this
         same frame (a pile the camera found already laid) are not compared with each other.
 
-        The top card is the one on top when the reading took its pose: an unsure reading waits for a
-        clear view, and a card laid meanwhile by the next hand says nothing of it (dev seed 592: the
-        strip of a yellow 6 read as a yellow 0 at 0.4 on a still pile, believed after a blue 9 was
-        laid, as a play by the seat that laid the card before)."""
-        top = next((c for c in reversed(self.pile) if c.frame_index < cand.first_frame), self.top)
-        if (top is None or cand.visit is None or cand.visit != top.visit or cand.identical or label == top.label
+        The top card is the one on top now, or the one on top when the reading took its pose: an
+        unsure reading waits for a clear view, and a card laid meanwhile by the next hand says nothing
+        of it (dev seed 592: the strip of a yellow 6 read as a yellow 0 at 0.4 on a still pile,
+        believed after a blue 9 was laid, as a play by the seat that laid the card before)."""
+        then = next((c for c in reversed(self.pile) if c.frame_index < cand.first_frame), None)
+        top = next((c for c in (self.top, then) if c is not None and c.visit == cand.visit), None)
+        if (top is None or cand.visit is None or cand.identical or label == top.label
                 or top.frame_index >= frame_index):
             return False
         cfg = self.config

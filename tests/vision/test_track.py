@@ -460,6 +460,21 @@ def test_a_new_reading_with_no_hand_since_the_top_card_is_that_card_though_a_car
     assert [o["card"] for _, o in feed.out] == ["yellow_6", "blue_9"]
 
 
+def test_a_new_reading_that_came_with_the_hand_laying_the_top_card_is_no_card_once_that_card_is_laid() -> None:
+    """An unsure reading appears while the hand lays a card, before that card is believed, and is
+    judged once the hand has gone: the top card then is the one that hand laid, and no hand came
+    since. The rule holds for the top card now as for the one on top when the reading appeared."""
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    feed([card("yellow_3")], 8, motion=_visit(1, arm=True, seat=3))
+    feed([card("yellow_3")], 4, motion=_visit(1, seat=3))
+    part = (210.0, 160.0, 290.0, 260.0)
+    feed([card("yellow_3"), card("yellow_9", part, conf=0.45)], 1, motion=_visit(2, arm=True, seat=0))
+    both = [card("yellow_3"), card("yellow_9", part, conf=0.45), card("green_3", B)]
+    feed(both, 8, motion=_visit(2, arm=True, seat=0))
+    feed(both, 12, motion=_visit(2, seat=0))
+    assert [o["card"] for _, o in feed.out] == ["yellow_3", "green_3"]
+
+
 def test_without_counted_visits_a_new_reading_is_a_new_card_as_before() -> None:
     feed = Feed(PileTracker(CFG, expect_start=False))
     feed([card("yellow_3")], 8, motion=MotionSample(seat=3))
