@@ -613,12 +613,14 @@ class PileTracker:
                 # as the top card while a hand is at the pile (dev seed 593: a second yellow 5 sliding
                 # onto the first, read as it passed over a 5 below); it waits for a clear view all the
                 # same (see :meth:`_needs_clear_view`), when the strip of a buried card is that card again.
-                coming_in = not self._still(box, motion, blocked_frame) or (
-                    self._arm_over_pile and label == recent[last].label)
-                k = None if coming_in else next(
+                # Read as its own label, though, a buried card is that card (dev seed 588: the strip
+                # of a wild draw four under another, while a hand reached to the stock).
+                maybe_in = self._arm_over_pile and label == recent[last].label
+                k = None if not self._still(box, motion, blocked_frame) else next(
                     (k for k in reversed(range(last))
-                     if (k in buried and peeks_out(box, label, colour_conf, k))
-                     or top_face_in_its_pose(box, label, confidence, recent[k])), None)
+                     if (k in buried and peeks_out(box, label, colour_conf, k)
+                         and (not maybe_in or recent[k].label == label))
+                     or (not maybe_in and top_face_in_its_pose(box, label, confidence, recent[k]))), None)
                 if k is None:
                     still_unknown.append(row)
                 else:

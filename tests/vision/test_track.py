@@ -1513,3 +1513,19 @@ def test_an_identical_card_read_over_a_buried_card_of_its_face_as_it_slides_in_i
     feed([card("yellow_5", (202.0, 158.0, 298.0, 300.0))], 2, motion=hand)  # in it
     feed([card("yellow_5", (199.0, 153.0, 299.0, 301.0))], 20, motion=MotionSample(disturbed=False))
     assert [o["card"] for _, o in feed.out] == ["blue_5", "yellow_5", "yellow_5"]
+
+
+def test_a_buried_cards_strip_read_as_its_own_label_like_the_top_card_is_that_card_while_a_hand_is_there() -> None:
+    """Dev seed 588: a wild draw four on another. A hand reaches past; the strip of the lower one
+    reads as a wild draw four, like the top card, then goes unread, and its box would continue into
+    the top card's. A reading of the top card's label while a hand is at the pile may be a card coming
+    in, but read as the buried card's own label, in its pose, it is that card: no play."""
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    below = (170.0, 140.0, 270.0, 290.0)
+    feed([card("wild_draw4", below)], 10)
+    feed([card("wild_draw4")], 12)
+    hand = MotionSample(pile_mask=np.zeros((48, 64), bool), pile_size=(640, 480), arm_over_pile=True)
+    feed([card("wild_draw4"), card("wild_draw4", (172.0, 142.0, 250.0, 288.0), 0.4)], motion=hand)
+    feed([card("wild_draw4")], 8, motion=hand)
+    feed([card("wild_draw4")], 20, motion=MotionSample(disturbed=False))
+    assert [o["card"] for _, o in feed.out] == ["wild_draw4", "wild_draw4"]
