@@ -211,9 +211,6 @@ class Candidate:
     absorbed: bool = False
     #: The pile image before the visit during which it took this pose (``MotionSample.pile_before``).
     before: npt.NDArray[np.uint8] | None = None
-    #: Tentative cards whose box ran into this one's in a frame that gave the box to this one: where
-    #: they came from is where this card may have come from (see :meth:`PileTracker._slid_in`).
-    joined: list[Candidate] = field(default_factory=list)
     #: How far its box moved per frame when last seen (``None``: not yet seen twice).
     velocity: Box | None = None
 
@@ -221,22 +218,13 @@ class Candidate:
         """How well ``box`` continues this card: its best IoU with the card's last box moved on along
         its last motion, by up to as many frames as it has gone unseen plus this one (a card sliding
         in slows down as it lands, and can go unseen for a frame under the hand: dev seed 419, a blue
-        4 read once at 0.29 and lost, then found in its twin's pose, too far from its last box)."""
+        4 read once at 0.29 and lost, then found in its twin's pose, too far from its last box; dev
+        seed 559, a blue 6 coming to rest on its twin, over a misread of the twin that its last box
+        overlapped less than the misread's did)."""
         if self.velocity is None or not self.velocity.any():
             return iou(box, self.box)
         steps = self.misses + 1
         return max(iou(box, (self.box + self.velocity * (k / 2)).astype(np.float32)) for k in range(2 * steps + 1))
-
-    def lineage(self) -> list[Candidate]:
-        """This card and every tentative card that joined it, directly or through another."""
-        found: list[Candidate] = []
-        todo = [self]
-        while todo:
-            cand = todo.pop()
-            if not any(cand is f for f in found):
-                found.append(cand)
-                todo.extend(cand.joined)
-        return found
 
     @property
     def pose(self) -> Box:
@@ -713,7 +701,7 @@ class PileTracker:
             containment(c.origin, card.xyxy) < cfg.known_containment
             and iou(c.origin, card.xyxy) < cfg.same_pose_iou
             and (outside(_first_read_as(c, label)) or outside(_first_read_as(c, card.label)))
-            for cont in self._continued.get(id(box), ()) for c in cont.lineage()
+            for c in self._continued.get(id(box), ())
         )
 
     def _veto_misreads(self) -> None:
@@ -779,14 +767,6 @@ class PileTracker:
                 cand.hits += 1
                 cand.clear += not self._arm_over_pile
                 self._count_frame(cand, rows[i])
-        # A tentative card whose box ran into one given to another joins that one's history (dev seed
-        # 559: a blue 6 sliding onto its twin came to rest over a misread of the twin, and its box
-        # went on as that misread's: it came from outside the twin's pose all the same).
-        unmatched = [c for j, c in enumerate(self.candidates) if j not in used_cands]
-        for j in used_cands:
-            cand = self.candidates[j]
-            cand.joined.extend(c for c in unmatched
-                               if any(c is r for r in self._continued.get(id(cand.box), ())) and c not in cand.joined)
         for i, row in enumerate(rows):
             if i in used_rows:
                 continue

@@ -1444,20 +1444,19 @@ def test_the_top_card_misread_in_its_pose_and_read_closer_up_as_itself_is_no_new
         assert plays == (["red_5", "yellow_3"] if second_look else ["red_5", "yellow_3", "yellow_8"])
 
 
-def test_an_identical_card_sliding_onto_its_twin_through_a_misread_of_the_twin_is_a_play() -> None:
+def test_an_identical_card_sliding_onto_its_twin_past_a_misread_of_the_twin_is_a_play() -> None:
     """Dev seed 559: a second blue 6 slides in from the left onto the first. As it covers the twin,
     the twin's pose reads as a blue 0, then a skip (a tentative card that starts inside the pose).
-    The sliding card's box, coming to rest in the twin's pose, overlaps that misread more than its
-    own last box, so the misread's chain takes it; that chain began inside the pose, but the card
-    that joined it came from outside: it is a new card laid square on its twin."""
+    The sliding card's box, coming to rest in the twin's pose, overlaps that misread's box more than
+    its own last one, but just what its own would be had it kept moving: it continues the card that
+    came in, a new card laid square on its twin."""
     feed = Feed(PileTracker(CFG, expect_start=False))
     feed([card("blue_6")], 10)
     hand = MotionSample(pile_mask=np.zeros((48, 64), bool), pile_size=(640, 480), arm_over_pile=True)
-    feed([card("blue_6"), card("blue_6", (60.0, 160.0, 160.0, 310.0))], motion=hand)
-    feed([card("blue_0", (215.0, 150.0, 300.0, 300.0), 0.5), card("blue_6", (120.0, 158.0, 220.0, 308.0))], motion=hand)
-    feed([card("blue_skip", (212.0, 150.0, 300.0, 300.0), 0.5), card("blue_6", (150.0, 156.0, 250.0, 306.0))],
+    feed([card("blue_6"), card("blue_6", (115.0, 156.0, 215.0, 306.0))], motion=hand)
+    feed([card("blue_0", (225.0, 150.0, 300.0, 300.0), 0.5), card("blue_6", (145.0, 155.0, 245.0, 305.0))], motion=hand)
+    feed([card("blue_skip", (225.0, 150.0, 300.0, 300.0), 0.5), card("blue_6", (175.0, 154.0, 275.0, 304.0))],
          motion=hand)
-    feed([card("blue_6", (165.0, 154.0, 265.0, 304.0))], motion=hand)
     feed([card("blue_6", (205.0, 153.0, 303.0, 302.0))], 3, motion=hand)
     feed([card("blue_6", (205.0, 153.0, 303.0, 302.0))], 20, motion=MotionSample(disturbed=False))
     assert [o["card"] for _, o in feed.out] == ["blue_6", "blue_6"]
