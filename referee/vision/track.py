@@ -213,6 +213,9 @@ class Candidate:
     before: npt.NDArray[np.uint8] | None = None
     #: How far its box moved per frame when last seen (``None``: not yet seen twice).
     velocity: Box | None = None
+    #: The last frame a hand was at the pile when it was first seen (``None``: not measured): a card
+    #: laid comes with a hand, so a reading that starts with no hand there since is no card laid since.
+    hand_frame: int | None = None
 
     def overlap(self, box: Box) -> float:
         """How well ``box`` continues this card: its best IoU with the card's last box moved on along
@@ -348,6 +351,8 @@ class PileTracker:
         self.expect_start = expect_start
         #: Frames with motion over the pile: a new card comes with a hand (``None``: not measured).
         self._motion_frames: deque[int] | None = None
+        #: The last frame a hand or arm was over the pile (-1: none yet; ``None``: no motion measured).
+        self._hand_frame: int | None = None
         self._first_frame: int | None = None
         self._known_boxes: list[Box] = []
         self._identical_boxes: list[Box] = []
@@ -408,6 +413,10 @@ class PileTracker:
                 for old in [v for v in self._visit_seats if v < motion.pile_visit - 2 * cfg.memory]:
                     del self._visit_seats[old]
             self._pile_now, self._pile_size = motion.pile_now, motion.pile_size
+            if motion.hand_over_pile or motion.arm_over_pile:
+                self._hand_frame = frame_index
+            elif self._hand_frame is None:
+                self._hand_frame = -1
             out.extend(self._draws(motion, t, frame_index))
             if self._motion_frames is None:
                 self._motion_frames = deque(maxlen=256)
@@ -774,7 +783,7 @@ class PileTracker:
             cand = Candidate(anchor=box, box=box, first_frame=frame_index, seat=seat, first_t=t,
                              identical=id(box) in like_top, visit=self._visit,
                              before=motion.pile_before if motion is not None else None, origin=box,
-                             labels={row[1]: box})
+                             labels={row[1]: box}, hand_frame=self._hand_frame)
             if self._still(box, motion, blocked_frame):
                 cand.hits = 1
                 cand.clear = int(not self._arm_over_pile)
@@ -1184,7 +1193,9 @@ class PileTracker:
         """Hands that left the stock zone, unless the same hand laid a card meanwhile: it only
         crossed the stock on its way to the pile. While a card that hand may have laid is still
         tentative, the draw waits for it (see :meth:`_settle_draws`). Before the start card is down,
-        a hand at the stock is the dealer's turning it over."""
+        a hand at the stock is the dealer's turning it over. A reading that began with no hand at the
+        pile since the hand came to the stock is no card of its (a buried card's strip misread while the
+        hand is away): the draw does not wait for it."""
         if self.expect_start and not self.pile:
             return []
         out = []
@@ -1198,7 +1209,7 @@ class PileTracker:
             maybe_laid = [
                 c for c in self.candidates
                 if seat in (None, c.seat) and c.first_frame >= since and c.seen >= 3 and not c.absorbed
-                and not self._ghost(c)
+                and (c.hand_frame is None or c.hand_frame >= since) and not self._ghost(c)
             ]
             if maybe_laid:
                 self._pending_draws.append(_PendingDraw(draw, since, maybe_laid))

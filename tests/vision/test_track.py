@@ -657,6 +657,23 @@ def test_a_draw_waits_for_a_tentative_card_of_that_hand_and_counts_when_it_comes
         ("play", 1, 0.0), ("draw", 2, pytest.approx(14 / 30))]
 
 
+def test_a_reading_that_starts_with_no_hand_at_the_pile_does_not_hold_up_the_draw() -> None:
+    """Seat 2 lays a card and reaches to the stock; while its hand is there, the buried card's strip
+    is misread (no hand at the pile since the hand came to the stock). That reading is no card the
+    hand laid on its way: the draw counts at once (dev seed 577: it waited, the misread lingered,
+    and the draw was given up)."""
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    feed([card("green_4")], 8, motion=_stock_motion(1, seat=1))
+    feed([card("green_4"), card("green_7", B)], 3, motion=_stock_motion(2, arm=True))
+    feed([card("green_4"), card("green_7", B)], 10, motion=_stock_motion(2))
+    strip = (300.0, 300.0, 400.0, 450.0)
+    feed([card("green_4"), card("green_7", B), card("green_draw2", strip, conf=0.4)], 4, motion=_stock_motion(2))
+    feed([card("green_4"), card("green_7", B), card("green_draw2", strip, conf=0.4)],
+         motion=_stock_motion(2, draws=(2,)))
+    assert [(o["type"], o.get("card"), o.get("seat")) for _, o in feed.out] == [
+        ("play", "green_4", 1), ("play", "green_7", 2), ("draw", None, 2)]
+
+
 def test_a_hand_that_crosses_the_stock_to_lay_a_card_did_not_draw() -> None:
     feed = Feed(PileTracker(CFG, expect_start=False))
     feed([card("green_4")], 8, motion=_stock_motion(1, seat=1))
