@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, Protocol
+from typing import IO, Any, Literal, Protocol
 
 import cv2
 import numpy as np
@@ -60,12 +60,13 @@ class Session(Protocol):
     def add_listener(self, listener: Callable[[dict[str, Any]], None]) -> Callable[[], None]: ...
 
 
-def legal_check(session: Session, query: str = "legal_now") -> Callable[[str], bool] | None:
-    """``Referee.legal_now`` of the session's live referee (for the tracker's misread fixes), or
-    another of its card queries by name (``possible_now``)."""
+def card_query(session: Session, query: Literal["legal_now", "possible_now"]) -> Callable[[str], bool] | None:
+    """A card query of the session's live referee, by name: ``legal_now`` or ``possible_now`` (for
+    the tracker's misread fixes). ``None`` when the session has no referee that answers it."""
     direct = getattr(session, query, None)
     if callable(direct):
         return direct  # type: ignore[no-any-return]
+
     def live_referee() -> Any:
         # MatchSession keeps its Referee here and replaces it on undo/correct: look it up each time.
         return getattr(getattr(session, "_game", None), "referee", None)
@@ -172,8 +173,8 @@ class Pipeline:
         state = session.snapshot()
         self.tracker = PileTracker(
             tracker_config or TrackerConfig.for_fps(fps),
-            legal_now=legal_check(session),
-            possible_now=legal_check(session, "possible_now"),
+            legal_now=card_query(session, "legal_now"),
+            possible_now=card_query(session, "possible_now"),
             palette=self.palette,
             expect_start=state.get("top_card") is None,
             # A card about to be believed is read again closer up, by a model that can read a crop

@@ -305,11 +305,11 @@ def test_a_ghost_taken_back_after_a_draw_is_undone_and_the_rest_judged_again() -
     assert _alerts(outputs) == []
 
 
-def test_the_legality_check_follows_the_live_referee_after_an_undo() -> None:
-    from referee.pipeline import legal_check
+def test_the_card_queries_follow_the_live_referee_after_an_undo() -> None:
+    from referee.pipeline import card_query
 
     session = MatchSession(Store(":memory:"), players=4)
-    check = legal_check(session)
+    check = card_query(session, "legal_now")
     assert check is not None
     session.submit({"type": "start", "card": "red_5"}, source="operator")
     assert check("red_9") and not check("blue_9")
@@ -317,7 +317,7 @@ def test_the_legality_check_follows_the_live_referee_after_an_undo() -> None:
     assert check("blue_9")
     session.undo()
     assert check("red_9") and not check("blue_9")
-    possible = legal_check(session, "possible_now")
+    possible = card_query(session, "possible_now")
     assert possible is not None and possible("blue_9") and not possible("red_1/2")
 
 
