@@ -706,8 +706,13 @@ class PileTracker:
 
         # Read as this face, or as the pile card's own (dev seed 574: a second green 7 sliding in
         # read as a 7, then as a 1 as it landed near the first 7's pose; that 7 was read a 1 before).
+        # The box lies where the card would be, moving as it moved: a still reading beside the pile
+        # card, whose own box was lost, only overlaps it (dev seed 635: the strip of a green reverse
+        # read as a green draw two at 0.35, then too faint to count, "continued" into the draw two
+        # on top; the top card, taken for a card sliding in, went missing and was taken back).
         return any(
-            containment(c.origin, card.xyxy) < cfg.known_containment
+            c.overlap(box) >= cfg.reread_iou
+            and containment(c.origin, card.xyxy) < cfg.known_containment
             and iou(c.origin, card.xyxy) < cfg.same_pose_iou
             and (outside(_first_read_as(c, label)) or outside(_first_read_as(c, card.label)))
             for c in self._continued.get(id(box), ())

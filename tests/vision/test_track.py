@@ -1545,3 +1545,18 @@ def test_a_buried_cards_strip_read_as_its_own_label_like_the_top_card_is_that_ca
     feed([card("wild_draw4")], 8, motion=hand)
     feed([card("wild_draw4")], 20, motion=MotionSample(disturbed=False))
     assert [o["card"] for _, o in feed.out] == ["wild_draw4", "wild_draw4"]
+
+
+def test_a_still_misread_beside_the_top_card_does_not_carry_it_off_as_a_card_sliding_in() -> None:
+    """Dev seed 635: a green draw two laid over most of a green reverse; the reverse's strip reads as
+    a green draw two at 0.4 for two frames beside it while the arm is still there, then too faint to
+    count. That still reading
+    only overlaps the top card's box: it is no card sliding into the top card's pose, which is the
+    top card, seen, and not taken back a moment later."""
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    reverse, draw2, strip = (84.0, 119.0, 221.0, 250.0), (126.0, 114.0, 255.0, 209.0), (95.0, 120.0, 211.0, 247.0)
+    feed([card("green_reverse", reverse)], 8, motion=_visit(1, seat=0))
+    feed([card("green_reverse", reverse), card("green_draw2", draw2)], 6, motion=_visit(2, arm=True, seat=1))
+    feed([card("green_draw2", draw2), card("green_draw2", strip, conf=0.4)], 2, motion=_visit(2, arm=True, seat=1))
+    feed([card("green_draw2", draw2)], 30, motion=_visit(2, seat=1))
+    assert [(o["type"], o.get("card")) for _, o in feed.out] == [("play", "green_reverse"), ("play", "green_draw2")]
