@@ -697,26 +697,29 @@ class PileTracker:
         """``box`` read as ``label`` continues a tentative card (the box it overlaps most this frame)
         that came from outside ``card``'s pose and was first read as that face outside it: a pile card
         never moves, so it is a new card landing there (an identical card laid on its twin, or near
-        an older one)."""
+        an older one).
+
+        Read as this face, or as the pile card's own (dev seed 574: a second green 7 sliding in read
+        as a 7, then as a 1 as it landed near the first 7's pose; that 7 was read a 1 before). The box
+        lies where the card would be, moving as it moved: a still reading beside the pile card, whose
+        own box was lost, only overlaps it (dev seed 635: the strip of a green reverse read as a green
+        draw two at 0.35, then too faint to count, "continued" into the draw two on top; the top
+        card, taken for a card sliding in, went missing and was taken back)."""
+        return any(
+            c.overlap(box) >= self.config.reread_iou and self._came_in(c, card.xyxy, label, card.label)
+            for c in self._continued.get(id(box), ())
+        )
+
+    def _came_in(self, cand: Candidate, pose: Box, *labels: str) -> bool:
+        """``cand`` was first seen outside ``pose``, and first read as one of ``labels``' faces outside
+        it: a card coming in over what lies there, not a part of it read otherwise."""
         cfg = self.config
 
         def outside(first: Box | None) -> bool:
-            return (first is not None and containment(first, card.xyxy) < cfg.known_containment
-                    and iou(first, card.xyxy) < cfg.same_pose_iou)
+            return (first is not None and containment(first, pose) < cfg.known_containment
+                    and iou(first, pose) < cfg.same_pose_iou)
 
-        # Read as this face, or as the pile card's own (dev seed 574: a second green 7 sliding in
-        # read as a 7, then as a 1 as it landed near the first 7's pose; that 7 was read a 1 before).
-        # The box lies where the card would be, moving as it moved: a still reading beside the pile
-        # card, whose own box was lost, only overlaps it (dev seed 635: the strip of a green reverse
-        # read as a green draw two at 0.35, then too faint to count, "continued" into the draw two
-        # on top; the top card, taken for a card sliding in, went missing and was taken back).
-        return any(
-            c.overlap(box) >= cfg.reread_iou
-            and containment(c.origin, card.xyxy) < cfg.known_containment
-            and iou(c.origin, card.xyxy) < cfg.same_pose_iou
-            and (outside(_first_read_as(c, label)) or outside(_first_read_as(c, card.label)))
-            for c in self._continued.get(id(box), ())
-        )
+        return outside(cand.origin) and any(outside(_first_read_as(cand, label)) for label in labels)
 
     def _veto_misreads(self) -> None:
         """A tentative card over a pile card that shows whole in this frame cannot lie on it: it was
@@ -915,10 +918,14 @@ class PileTracker:
 
     def _part_of_top(self, cand: Candidate) -> bool:
         """``cand`` lies inside the top card's pose and is smaller: what a hand over the top card
-        leaves of it (a card laid there shows whole once the hand has gone)."""
+        leaves of it (a card laid there shows whole once the hand has gone). Not a card that came in
+        from outside that pose, read as itself there (dev seed 636: a green 9 slid onto a green draw
+        two turned askew, whose box held the 9's; the next hand came before the first had gone, and
+        the 9, waiting for a clear view, was covered unplayed)."""
         top = self.top
         return (top is not None and containment(cand.pose, top.xyxy) >= self.config.known_containment
-                and _area(cand.pose) < _area(top.xyxy))
+                and _area(cand.pose) < _area(top.xyxy)
+                and not (cand.votes and self._came_in(cand, top.xyxy, cand.ranked()[0][0])))
 
     def _reread_of_top(self, cand: Candidate) -> bool:
         """Another label in the top card's own pose, settled within half a take-back time of the top
@@ -965,7 +972,10 @@ class PileTracker:
         cfg = self.config
         card = next((c for c in reversed(self.pile[-cfg.memory:]) if iou(cand.pose, c.xyxy) >= cfg.reread_iou
                      or containment(cand.pose, c.xyxy) >= cfg.known_containment), None)
-        if card is None:
+        if card is None or self._came_in(cand, card.xyxy, label):
+            # Seen coming in from outside that card's pose, it was laid there: the next hand came
+            # before the last had gone, in one visit (dev seed 636: a yellow 9 slid onto a green 9
+            # while the arm that laid the 9 was still over the pile).
             return False
         card.reads = card.reads | cand.reads()
         log.info("%s read as %s with no hand at the pile since %s was laid: no new card", card.label, label,

@@ -1560,3 +1560,25 @@ def test_a_still_misread_beside_the_top_card_does_not_carry_it_off_as_a_card_sli
     feed([card("green_draw2", draw2), card("green_draw2", strip, conf=0.4)], 2, motion=_visit(2, arm=True, seat=1))
     feed([card("green_draw2", draw2)], 30, motion=_visit(2, seat=1))
     assert [(o["type"], o.get("card")) for _, o in feed.out] == [("play", "green_reverse"), ("play", "green_draw2")]
+
+
+def test_cards_slid_in_one_after_another_under_one_long_visit_are_each_a_play() -> None:
+    """Dev seed 636: a green 9 slides onto a green draw two turned askew, whose box holds the 9's;
+    the next hand (seat 1) comes before seat 0's has gone, so the pile sees one visit, and slides a
+    yellow 9 onto the green one. A card seen coming in from outside is laid, not a part of the card
+    under it read otherwise, nor that card read again: both are plays, by their seats."""
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    draw2 = (127.0, 106.0, 243.0, 242.0)
+    feed([card("green_draw2", draw2)], 8, motion=_visit(1, seat=2))
+    path = [(135.0, 260.0, 216.0, 345.0), (134.0, 217.0, 217.0, 338.0), (136.0, 194.0, 217.0, 311.0),
+            (135.0, 177.0, 218.0, 295.0), (134.0, 154.0, 218.0, 275.0), (137.0, 139.0, 220.0, 260.0)]
+    for box in path:
+        feed([card("green_draw2", draw2), card("green_9", box)], motion=_visit(2, arm=True, seat=0))
+    nine = (136.0, 130.0, 220.0, 253.0)
+    feed([card("green_9", nine)], 12, motion=_visit(2, arm=True, seat=0))
+    for dx in (150.0, 110.0, 70.0, 35.0, 10.0):
+        feed([card("green_9", nine), card("yellow_9", (138.0 + dx, 129.0, 222.0 + dx, 252.0))],
+             motion=_visit(2, arm=True, seat=1))
+    feed([card("yellow_9", (138.0, 129.0, 222.0, 252.0))], 6, motion=_visit(2, arm=True, seat=1))
+    feed([card("yellow_9", (138.0, 129.0, 222.0, 252.0))], 12, motion=_visit(2, seat=1))
+    assert [(o["card"], o["seat"]) for _, o in feed.out] == [("green_draw2", 2), ("green_9", 0), ("yellow_9", 1)]
