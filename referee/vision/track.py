@@ -1209,8 +1209,8 @@ class PileTracker:
         crossed the stock on its way to the pile. While a card that hand may have laid is still
         tentative, the draw waits for it (see :meth:`_settle_draws`). Before the start card is down,
         a hand at the stock is the dealer's turning it over. A reading that began with no hand at the
-        pile since the hand came to the stock is no card of its (a buried card's strip misread while the
-        hand is away): the draw does not wait for it."""
+        pile since the hand came to the stock is no card that hand laid (a buried card's strip misread
+        while the hand was away, dev seed 577): the draw does not wait for it."""
         if self.expect_start and not self.pile:
             return []
         out = []
