@@ -1582,3 +1582,20 @@ def test_cards_slid_in_one_after_another_under_one_long_visit_are_each_a_play() 
     feed([card("yellow_9", (138.0, 129.0, 222.0, 252.0))], 6, motion=_visit(2, arm=True, seat=1))
     feed([card("yellow_9", (138.0, 129.0, 222.0, 252.0))], 12, motion=_visit(2, seat=1))
     assert [(o["card"], o["seat"]) for _, o in feed.out] == [("green_draw2", 2), ("green_9", 0), ("yellow_9", 1)]
+
+
+def test_a_twin_sliding_in_fast_and_seen_once_on_its_way_is_a_play() -> None:
+    """Dev seed 632: a second wild slides onto the first at 40 px a frame. Seen once on its way, then
+    in a box mostly inside the first wild's pose: a card seen once may be on the move, so that box
+    continues it, a card coming in, not the first wild read in part."""
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    first = (119.0, 104.0, 254.0, 248.0)
+    feed([card("wild", first)], 8, motion=_visit(1, seat=0))
+    hand = _visit(2, arm=True, seat=3)
+    feed([card("wild", first), card("wild", (212.0, 126.0, 311.0, 217.0))], motion=hand)
+    feed([card("wild", (171.0, 125.0, 268.0, 219.0)), card("wild", (122.0, 109.0, 231.0, 246.0), 0.87)], motion=hand)
+    for box in [(149.0, 115.0, 257.0, 232.0), (132.0, 107.0, 251.0, 244.0), (122.0, 106.0, 246.0, 248.0)]:
+        feed([card("wild", box)], motion=hand)
+    feed([card("wild", (117.0, 104.0, 245.0, 248.0))], 6, motion=hand)
+    feed([card("wild", (117.0, 104.0, 245.0, 248.0))], 16, motion=_visit(2, seat=3))
+    assert [(o["card"], o["seat"]) for _, o in feed.out] == [("wild", 0), ("wild", 3)]
