@@ -700,21 +700,15 @@ class PileTracker:
         an older one).
 
         Read as this face, or as the pile card's own (dev seed 574: a second green 7 sliding in read
-        as a 7, then as a 1 as it landed near the first 7's pose; that 7 was read a 1 before). A card seen
-        still must continue into the box along its motion: a still reading beside the pile card,
-        whose own box was lost, only overlaps it (dev seed 635: the strip of a green reverse read as a
-        green draw two at 0.35, then too faint to count, "continued" into the draw two on top; the
-        top card, taken for a card sliding in, went missing and was taken back)."""
+        as a 7, then as a 1 as it landed near the first 7's pose; that 7 was read a 1 before). The box
+        lies where the card would be, moving as it moved: a still reading beside the pile card, whose
+        own box was lost, only overlaps it (dev seed 635: the strip of a green reverse read as a green
+        draw two at 0.35, then too faint to count, "continued" into the draw two on top; the top
+        card, taken for a card sliding in, went missing and was taken back)."""
         return any(
-            (c.overlap(box) >= self.config.reread_iou or not self._resting(c))
-            and self._came_in(c, card.xyxy, label, card.label)
+            c.overlap(box) >= self.config.reread_iou and self._came_in(c, card.xyxy, label, card.label)
             for c in self._continued.get(id(box), ())
         )
-
-    def _resting(self, cand: Candidate) -> bool:
-        """``cand`` held its place between the last two frames it was seen in (a card seen once may be
-        on the move: dev seed 632, a wild seen once beside its twin, sliding onto it 40 px a frame)."""
-        return cand.velocity is not None and iou(cand.box, cand.box - cand.velocity) >= self.config.stable_iou
 
     def _came_in(self, cand: Candidate, pose: Box, *labels: str) -> bool:
         """``cand`` was first seen outside ``pose``, and first read as one of ``labels``' faces outside
