@@ -480,8 +480,7 @@ class PileTracker:
                 # Its other reading, sticking out of its pose where no hand can make the box
                 # swell: a card laid nearly square on it (a 1 on a 7 sometimes read as a 1).
                 return False
-            return (iou(box, card.xyxy) >= cfg.same_pose_iou or containment(box, card.xyxy) >= cfg.known_containment
-                    or self._shows_more_in_its_visit(box, label, card))
+            return self._in_pose(box, card.xyxy) or self._shows_more_in_its_visit(box, label, card)
         if hides_top:
             # A card under the top one shows where the top card lay only if the top card was taken
             # off it, and then it lies exactly in its own pose; anything less is a new card laid over
@@ -599,9 +598,7 @@ class PileTracker:
                 # skip, read as a green skip at 0.36).
                 cfg = self.config
                 return (label == recent[last].label and confidence < cfg.unsure_confidence
-                        and (iou(box, card.xyxy) >= cfg.same_pose_iou
-                             or containment(box, card.xyxy) >= cfg.known_containment)
-                        and reaches_under_top(box))
+                        and self._in_pose(box, card.xyxy) and reaches_under_top(box))
 
             still_unknown = []
             for row in unknown:
@@ -713,13 +710,15 @@ class PileTracker:
     def _came_in(self, cand: Candidate, pose: Box, *labels: str) -> bool:
         """``cand`` was first seen outside ``pose``, and first read as one of ``labels``' faces outside
         it: a card coming in over what lies there, not a part of it read otherwise."""
-        cfg = self.config
 
         def outside(first: Box | None) -> bool:
-            return (first is not None and containment(first, pose) < cfg.known_containment
-                    and iou(first, pose) < cfg.same_pose_iou)
+            return first is not None and not self._in_pose(first, pose)
 
         return outside(cand.origin) and any(outside(_first_read_as(cand, label)) for label in labels)
+
+    def _in_pose(self, box: Box, pose: Box) -> bool:
+        """``box`` lies in ``pose``: nearly the same box, or mostly inside it (the part that shows)."""
+        return iou(box, pose) >= self.config.same_pose_iou or containment(box, pose) >= self.config.known_containment
 
     def _veto_misreads(self) -> None:
         """A tentative card over a pile card that shows whole in this frame cannot lie on it: it was
