@@ -255,6 +255,11 @@ class Candidate:
         total = sum(self.votes.values()) or 1.0
         return sorted(((k, v / total) for k, v in self.votes.items()), key=lambda kv: -kv[1])
 
+    @property
+    def leading(self) -> str | None:
+        """The label with the most votes (``None``: no steady frame voted yet)."""
+        return max(self.votes, key=self.votes.__getitem__) if self.votes else None
+
 
 @dataclass(frozen=True)
 class MotionSample:
@@ -515,9 +520,10 @@ class PileTracker:
         # Each tentative card continues into its best-overlapping box of this frame (if any).
         self._continued = {}
         for c in self.candidates:
-            best = max(rows, key=lambda row: c.overlap(row[0]), default=None)
-            if best is not None and c.overlap(best[0]) >= self.config.match_iou:
-                self._continued.setdefault(id(best[0]), []).append(c)
+            scored = ((c.overlap(row[0]), row[0]) for row in rows)
+            score, box = max(scored, key=lambda sb: sb[0], default=(0.0, None))
+            if box is not None and score >= self.config.match_iou:
+                self._continued.setdefault(id(box), []).append(c)
         spoiled = {k: self._colour_spoiled(rows, recent[k], top=k == last) for k in showing}
         top = recent[last] if recent else None
         for row in rows:
@@ -897,7 +903,7 @@ class PileTracker:
         """``cand`` is read as the top card: an identical card laid, or the strip of a card under the
         top one read as it while a hand was at the pile (see :meth:`_match_known`)."""
         top = self.top
-        return top is not None and bool(cand.votes) and cand.ranked()[0][0] == top.label
+        return top is not None and cand.leading == top.label
 
     def _in_top_pose(self, cand: Candidate) -> bool:
         """``cand`` lies in the top card's very pose: a card laid square on it, or the top card misread
@@ -908,8 +914,8 @@ class PileTracker:
 
     def _colour_doubtful(self, cand: Candidate) -> bool:
         """The leading label's colour was read with little confidence."""
-        best = cand.ranked()[0][0]
-        return cand.colour_confidence(best) < self.config.wait_colour
+        best = cand.leading
+        return best is not None and cand.colour_confidence(best) < self.config.wait_colour
 
     def _near_tie(self, ranked: Sequence[tuple[str, float]]) -> bool:
         """The runner-up's share of the vote is close to the leader's."""
@@ -924,7 +930,7 @@ class PileTracker:
         top = self.top
         return (top is not None and containment(cand.pose, top.xyxy) >= self.config.known_containment
                 and _area(cand.pose) < _area(top.xyxy)
-                and not (cand.votes and self._came_in(cand, top.xyxy, cand.ranked()[0][0])))
+                and not (cand.leading is not None and self._came_in(cand, top.xyxy, cand.leading)))
 
     def _reread_of_top(self, cand: Candidate) -> bool:
         """Another label in the top card's own pose, settled within half a take-back time of the top
@@ -936,7 +942,7 @@ class PileTracker:
         if cand.first_frame - top.frame_index >= self.config.takeback_frames // 2:
             return False
         top.reads = top.reads | cand.reads()
-        log.info("%s read again as %s in its own pose: no new card", top.label, cand.ranked()[0][0])
+        log.info("%s read again as %s in its own pose: no new card", top.label, cand.leading)
         return True
 
     def _top_read_closer(self, cand: Candidate, closer: str | None) -> bool:
@@ -949,7 +955,7 @@ class PileTracker:
             return False
         top.reads = top.reads | cand.reads()
         log.info("%s read as %s in its own pose, and as itself closer up: no new card", top.label,
-                 cand.ranked()[0][0])
+                 cand.leading)
         return True
 
     def _reread_in_same_visit(self, cand: Candidate, label: str, frame_index: int) -> bool:
