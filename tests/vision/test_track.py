@@ -1601,3 +1601,23 @@ def test_a_twin_sliding_in_fast_and_seen_once_on_its_way_is_a_play() -> None:
     feed([card("wild", (117.0, 104.0, 245.0, 248.0))], 6, motion=hand)
     feed([card("wild", (117.0, 104.0, 245.0, 248.0))], 16, motion=_visit(2, seat=3))
     assert [(o["card"], o["seat"]) for _, o in feed.out] == [("wild", 0), ("wild", 3)]
+
+
+def test_a_play_is_timed_from_when_its_card_was_first_read_not_from_a_misread_before_it() -> None:
+    """Dev seed 640: as seat 3's hand comes over a red 1, the 1's box, cut short by the hand, reads as
+    a red 7; a red 5 then lands in nearly that pose and continues the reading. The 5 lies there from
+    when it was first read as a 5, not from when the misread of the 1 began (0.32 s earlier)."""
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    one = (110.0, 103.0, 238.0, 242.0)
+    feed([card("red_1", one)], 8, motion=_visit(1, seat=2))
+    hand = _visit(2, arm=True, seat=3)
+    feed([card("red_7", (108.0, 102.0, 222.0, 242.0), 0.77)], motion=hand)
+    feed([], 2, motion=hand)
+    first_read = feed.frame
+    feed([card("red_5", (111.0, 104.0, 236.0, 236.0), 0.75), card("red_3", (111.0, 104.0, 237.0, 235.0), 0.35)],
+         motion=hand)
+    feed([card("red_5", (104.0, 103.0, 232.0, 238.0), 0.7)], 3, motion=hand)
+    feed([card("red_5", (102.0, 102.0, 235.0, 237.0), 0.96)], 12, motion=_visit(2, seat=3))
+    plays = [o for _, o in feed.out]
+    assert [(o["card"], o["seat"]) for o in plays] == [("red_1", 2), ("red_5", 3)]
+    assert plays[1]["t"] == pytest.approx(first_read / 30)
