@@ -1621,3 +1621,35 @@ def test_a_play_is_timed_from_when_its_card_was_first_read_not_from_a_misread_be
     plays = [o for _, o in feed.out]
     assert [(o["card"], o["seat"]) for o in plays] == [("red_1", 2), ("red_5", 3)]
     assert plays[1]["t"] == pytest.approx(first_read / 30)
+
+
+@pytest.mark.parametrize("stray", [(119.0, 130.0, 213.0, 260.0), (100.0, 145.0, 229.0, 273.0)])
+def test_a_pile_card_read_again_stays_a_pile_card_when_a_later_hand_stirs_its_box(
+    stray: tuple[float, float, float, float],
+) -> None:
+    """Seed 1040: as a green 7 slides onto a green 4, the 4 reads once as a green 7 (``stray``, a
+    tentative card). Once the 7 is played, that tentative card continues into the 7's box and is found
+    to be the 7 read again. A later hand passing over the pile stirs the 7's box: a red 7 in a box
+    mostly over it and swollen by the hand, then back. Neither is a card sliding in, to be played a
+    second time: a box first seen mostly over a pile card is that card, and a tentative card found to
+    be a pile card lies where it was found, wherever it was first seen (the second ``stray``, further
+    off the 7's pose than the first)."""
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    four = (118.0, 126.0, 213.0, 259.0)
+    feed([card("green_4", four)], 8, motion=_visit(1, seat=0))
+    hand = _visit(2, arm=True, seat=1)
+    feed([card("green_7", (77.0, 115.0, 202.0, 236.0), 0.93)], motion=hand)
+    feed([card("green_7", (87.0, 109.0, 221.0, 230.0), 0.96), card("green_7", stray, 0.39)], motion=hand)
+    feed([card("green_7", (96.0, 106.0, 229.0, 235.0), 0.94)], motion=hand)
+    assert not feed([card("green_7", (97.0, 107.0, 229.0, 235.0), 0.93)], motion=hand)
+    assert feed([card("green_7", (97.0, 107.0, 229.0, 235.0), 0.93)], motion=hand)
+    feed([card("green_7", (100.0, 107.0, 229.0, 235.0), 0.93)], motion=hand)
+    feed([card("green_7", (90.0, 107.0, 229.0, 234.0), 0.96)], 2, motion=hand)
+    feed([card("green_7", (91.0, 106.0, 231.0, 234.0), 0.95)], 20, motion=_visit(2, seat=1))
+    passing = MotionSample(seat=1, hand_over_pile=True, disturbed=True, pile_visit=3)
+    feed([card("red_7", (125.0, 108.0, 232.0, 259.0), 0.83, 0.61)], motion=passing)
+    feed([card("red_7", (133.0, 107.0, 235.0, 261.0), 0.28, 0.7)], 3, motion=passing)
+    feed([card("green_7", (114.0, 107.0, 230.0, 234.0), 0.94, 0.81)], motion=passing)
+    feed([card("green_7", (91.0, 107.0, 231.0, 235.0), 0.96)], 8, motion=passing)
+    feed([card("green_7", (91.0, 107.0, 231.0, 235.0), 0.96)], 30, motion=_visit(3, seat=1))
+    assert [(o["card"], o["seat"]) for _, o in feed.out] == [("green_4", 0), ("green_7", 1)]
