@@ -188,9 +188,10 @@ class Pipeline:
         self._frame_times: deque[float] = deque(maxlen=max(2, round(fps * 2)))
         self._last_detections = Detections.empty()
         cfg = self.tracker.config
-        #: Detect on every frame while things move and until a card has had time to settle, and at
-        #: least every ``refresh_every`` frames; in between the pile view has not changed, so the
-        #: last detections stand (frigate's motion-gated detection).
+        #: Detect on every frame while things move, until a card has had time to settle, and while
+        #: the tracker waits to settle a tentative card; at least every ``refresh_every`` frames. In
+        #: between the pile view has not changed, so the last detections stand (frigate's
+        #: motion-gated detection).
         self.settle_frames = cfg.min_hits + cfg.max_misses + 2
         self.refresh_every = max(1, round(fps / 2))
         self._since_motion = 10**9
@@ -230,7 +231,7 @@ class Pipeline:
         fresh = (
             self._since_motion <= self.settle_frames
             or self._since_detect >= self.refresh_every
-            or any(c.hits < self.tracker.config.min_hits for c in self.tracker.candidates)
+            or self.tracker.waiting
         )
         if fresh:
             if hasattr(self.detector, "frame_index"):

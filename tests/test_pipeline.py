@@ -22,6 +22,7 @@ from referee.session import MatchSession
 from referee.store import Store
 from referee.vision.capture import Capture, Frame
 from referee.vision.detections import Detections
+from referee.vision.track import PileTracker
 
 Image = npt.NDArray[np.uint8]
 W, H = 320, 240
@@ -160,6 +161,20 @@ def test_a_still_pile_is_detected_only_now_and_then(tmp_path: Path) -> None:
     assert stats.frames == 60
     assert believed <= detector.calls <= believed + 60 // pipeline.refresh_every + 1
     assert [c.label for c in pipeline.tracker.pile] == ["red_5"]
+
+
+def test_a_still_pile_is_detected_every_frame_while_the_tracker_waits_to_settle_a_card(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A card waiting for a clear view after an arm faded out without moving would otherwise wait for
+    the looks a still pile gets now and then (seed 1010)."""
+    still = _frame([("red_5", (150, 120))], None)
+    for i in range(60):
+        cv2.imwrite(str(tmp_path / f"{i:03d}.png"), still)
+    monkeypatch.setattr(PileTracker, "waiting", property(lambda self: True))
+    detector = ColourDetector()
+    stats = Pipeline(detector, MatchSession(Store(":memory:"), players=4), players=4, fps=30).run(Capture(tmp_path))
+    assert stats.frames == detector.calls == 60
 
 
 def test_operator_script_lines_arrive_at_their_time(tmp_path: Path, game_folder: Path) -> None:

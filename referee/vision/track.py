@@ -407,6 +407,15 @@ class PileTracker:
     def top(self) -> PileCard | None:
         return self.pile[-1] if self.pile else None
 
+    @property
+    def waiting(self) -> bool:
+        """A tentative card is neither believed nor found to be no card yet. The detector should look at
+        every frame until it is: on a still pile it looks only now and then, and a card waiting for a
+        clear view would wait for those looks (seed 1010: a wild draw four laid on another, believed
+        2.5 s after the arm had gone, after the next player's first draw, which then counted for
+        nothing and left the penalty a card short)."""
+        return any(not c.absorbed for c in self.candidates)
+
     # The frame step.
     def update(
         self,

@@ -1653,3 +1653,18 @@ def test_a_pile_card_read_again_stays_a_pile_card_when_a_later_hand_stirs_its_bo
     feed([card("green_7", (91.0, 107.0, 231.0, 235.0), 0.96)], 8, motion=passing)
     feed([card("green_7", (91.0, 107.0, 231.0, 235.0), 0.96)], 30, motion=_visit(3, seat=1))
     assert [(o["card"], o["seat"]) for _, o in feed.out] == [("green_4", 0), ("green_7", 1)]
+
+
+def test_the_tracker_waits_while_a_tentative_card_is_neither_believed_nor_found_to_be_no_card() -> None:
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    assert not feed.tracker.waiting
+    feed([card("red_5")])
+    assert feed.tracker.waiting
+    feed([card("red_5")], CFG.min_hits)
+    assert [o["card"] for _, o in feed.out] == ["red_5"] and not feed.tracker.waiting
+    # The top card read again in its own pose at once: found to be no new card, it waits for nothing.
+    feed([card("red_3", (202.0, 151.0, 301.0, 300.0))], CFG.min_hits - 1)
+    assert feed.tracker.waiting
+    feed([card("red_3", (202.0, 151.0, 301.0, 300.0))])
+    assert len(feed.out) == 1 and [c.absorbed for c in feed.tracker.candidates] == [True]
+    assert not feed.tracker.waiting
