@@ -237,6 +237,11 @@ class Candidate:
         steps = self.misses + 1
         return max(iou(box, (self.box + self.velocity * (k / 2)).astype(np.float32)) for k in range(2 * steps + 1))
 
+    def note_read(self, label: str, box: Box, t: float) -> None:
+        """Read as ``label`` in ``box`` at ``t``: kept if it is the first such read."""
+        self.labels.setdefault(label, box)
+        self.read_t.setdefault(label, t)
+
     def laid_t(self, label: str) -> float:
         """When the card read as ``label`` came to rest: not before it was first read so. A reading can
         begin as a misread of the card under it, cut short by the hand that brings this one, in nearly
@@ -790,8 +795,7 @@ class PileTracker:
                 cand.identical = True
             cand.velocity = ((box - cand.box) / (cand.misses + 1)).astype(np.float32)
             cand.box = box
-            cand.labels.setdefault(rows[i][1], box)
-            cand.read_t.setdefault(rows[i][1], t)
+            cand.note_read(rows[i][1], box, t)
             cand.misses = 0
             cand.seen += 1
             if iou(box, cand.anchor) < cfg.stable_iou:
@@ -822,7 +826,8 @@ class PileTracker:
             cand = Candidate(anchor=box, box=box, first_frame=frame_index, seat=seat, first_t=t,
                              identical=id(box) in like_top, visit=self._visit,
                              before=motion.pile_before if motion is not None else None, origin=box,
-                             labels={row[1]: box}, read_t={row[1]: t}, hand_frame=self._hand_frame)
+                             hand_frame=self._hand_frame)
+            cand.note_read(row[1], box, t)
             if self._still(box, motion, blocked_frame):
                 cand.hits = 1
                 cand.clear = int(not self._arm_over_pile)
