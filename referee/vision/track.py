@@ -112,11 +112,6 @@ class TrackerConfig:
     #: A new read overlapping a pile card this much (or inside it), with no hand visit since the top
     #: card was laid, is that card.
     reread_iou: float = 0.5
-    #: A card came in over a pile card only if first seen less than this much inside that card's
-    #: pose: a box mostly over it is that card, its box swollen by a hand passing (seed 1040: a green
-    #: 7 under a passing hand, read as a red 7 in a box 0.83 inside its pose, then as itself). Dev
-    #: seed 593's yellow 5, sliding onto its twin, was first seen 0.68 inside the twin's pose.
-    came_in_containment: float = 0.75
     #: Share of a box in a pile card's pose that a card outside that pose must cover before the
     #: box's colour reading is taken to be that card's (see ``PileTracker._colour_spoiled``).
     spoiling_overlap: float = 0.1
@@ -188,8 +183,7 @@ class Candidate:
     box: Box
     first_frame: int
     seat: int | None
-    #: Where it was first seen (kept while it moves: a card sliding in comes from outside the pile;
-    #: once found to be a pile card read again, where it was found).
+    #: Where it was first seen (kept while it moves: a card sliding in comes from outside the pile).
     origin: Box
     #: Every label it was read as since ``origin``, moving or not (its votes count only steady frames),
     #: with the box it was first read so in: a tentative card can pass from one card to another
@@ -747,8 +741,7 @@ class PileTracker:
         it: a card coming in over what lies there, not a part of it read otherwise."""
 
         def outside(first: Box | None) -> bool:
-            return (first is not None and not self._in_pose(first, pose)
-                    and containment(first, pose) < self.config.came_in_containment)
+            return first is not None and not self._in_pose(first, pose)
 
         return outside(cand.origin) and any(outside(_first_read_as(cand, label)) for label in labels)
 
@@ -882,12 +875,8 @@ class PileTracker:
             closer = None if absorbed else self._look_closer(cand.pose, label)
             if absorbed or self._top_read_closer(cand, closer):
                 # It stays, silent, while it keeps its pose: a misread that persists is no new card
-                # when the next hand comes by. Where it came from is spent: found to be a pile card,
-                # it lies where it was found, and a later hand stirring its box brings nothing in
-                # (seed 1040: a green 4 read once as the green 7 sliding over it; that reading went on
-                # into the 7, was found to be the 7, and was played again when the next hand passed).
+                # when the next hand comes by.
                 cand.absorbed = True
-                cand.origin = cand.pose
                 self.candidates.append(cand)
                 self._ghosts.append((label, cand.pose))
                 continue
