@@ -61,6 +61,18 @@ def containment(inner: Box, outer: Box) -> float:
     return _intersection(inner, outer) / area if area > 0 else 0.0
 
 
+def translation(first: Box, now: Box) -> float:
+    """How far a box moved as a whole from ``first`` to ``now``, as a share of its first size: along
+    the axis where both its edges moved the same way, the lesser of the two shifts (0.0 where no axis
+    did: a box that only grew or shrank on one side, or both ways, changed shape in place)."""
+    shifts = []
+    for lo, hi in ((0, 2), (1, 3)):
+        d_lo, d_hi = float(now[lo] - first[lo]), float(now[hi] - first[hi])
+        size = max(float(first[hi] - first[lo]), 1.0)
+        shifts.append(min(abs(d_lo), abs(d_hi)) / size if d_lo * d_hi > 0 else 0.0)
+    return max(shifts)
+
+
 def overhang(box: Box, pose: Box) -> float:
     """How far ``box`` sticks out of ``pose`` on its worst side, as a share of the pose's size that way."""
     w, h = max(float(pose[2] - pose[0]), 1.0), max(float(pose[3] - pose[1]), 1.0)
@@ -112,6 +124,12 @@ class TrackerConfig:
     #: A new read overlapping a pile card this much (or inside it), with no hand visit since the top
     #: card was laid, is that card.
     reread_iou: float = 0.5
+    #: A box first seen (or first read as its face) this much inside a pile card's pose came in over
+    #: it only if it has since moved as a whole by ``came_in_shift`` of its size (see
+    #: ``PileTracker._came_in``). Dev seed 593's yellow 5, sliding onto its twin, was first seen 0.68
+    #: inside the twin's pose; dev seeds 1006 and 1008's twins 0.83, and seed 1040's stirred box too.
+    came_in_containment: float = 0.75
+    came_in_shift: float = 0.06
     #: Share of a box in a pile card's pose that a card outside that pose must cover before the
     #: box's colour reading is taken to be that card's (see ``PileTracker._colour_spoiled``).
     spoiling_overlap: float = 0.1
@@ -732,16 +750,28 @@ class PileTracker:
         draw two at 0.35, then too faint to count, "continued" into the draw two on top; the top
         card, taken for a card sliding in, went missing and was taken back)."""
         return any(
-            c.overlap(box) >= self.config.reread_iou and self._came_in(c, card.xyxy, label, card.label)
+            c.overlap(box) >= self.config.reread_iou and self._came_in(c, card.xyxy, box, label, card.label)
             for c in self._continued.get(id(box), ())
         )
 
-    def _came_in(self, cand: Candidate, pose: Box, *labels: str) -> bool:
-        """``cand`` was first seen outside ``pose``, and first read as one of ``labels``' faces outside
-        it: a card coming in over what lies there, not a part of it read otherwise."""
+    def _came_in(self, cand: Candidate, pose: Box, now: Box, *labels: str) -> bool:
+        """``cand``, now in ``now``, was first seen outside ``pose``, and first read as one of
+        ``labels``' faces outside it: a card coming in over what lies there, not a part of it read
+        otherwise.
+
+        A first box mostly inside ``pose`` (``came_in_containment``) was outside only if the box has
+        since moved as a whole (``came_in_shift``): a card sliding in translates, both edges of its
+        box moving the same way, while the box of a card already there, swollen by a hand passing
+        over it, only changes shape (seed 1040: a green 7's box read as a red 7, 0.83 inside its
+        pose, then as itself, its left and bottom edges back, its right and top ones still; seed
+        1008's blue draw two, sliding onto its twin, was first seen as far inside, and its box went on
+        down, both edges).
+        """
+        cfg = self.config
 
         def outside(first: Box | None) -> bool:
-            return first is not None and not self._in_pose(first, pose)
+            return first is not None and not self._in_pose(first, pose) and (
+                containment(first, pose) < cfg.came_in_containment or translation(first, now) >= cfg.came_in_shift)
 
         return outside(cand.origin) and any(outside(_first_read_as(cand, label)) for label in labels)
 
@@ -875,8 +905,12 @@ class PileTracker:
             closer = None if absorbed else self._look_closer(cand.pose, label)
             if absorbed or self._top_read_closer(cand, closer):
                 # It stays, silent, while it keeps its pose: a misread that persists is no new card
-                # when the next hand comes by.
+                # when the next hand comes by. Where it came from is spent: found to be a pile card,
+                # it lies where it was found, and a later hand stirring its box brings nothing in
+                # (seed 1040: a green 4 read once as the green 7 sliding over it; that reading went on
+                # into the 7, was found to be the 7, and was played again when the next hand passed).
                 cand.absorbed = True
+                cand.origin = cand.pose
                 self.candidates.append(cand)
                 self._ghosts.append((label, cand.pose))
                 continue
@@ -954,7 +988,7 @@ class PileTracker:
         top = self.top
         return (top is not None and containment(cand.pose, top.xyxy) >= self.config.known_containment
                 and _area(cand.pose) < _area(top.xyxy)
-                and not (cand.leading is not None and self._came_in(cand, top.xyxy, cand.leading)))
+                and not (cand.leading is not None and self._came_in(cand, top.xyxy, cand.pose, cand.leading)))
 
     def _reread_of_top(self, cand: Candidate) -> bool:
         """Another label in the top card's own pose, settled within half a take-back time of the top
@@ -1001,7 +1035,7 @@ class PileTracker:
         cfg = self.config
         card = next((c for c in reversed(self.pile[-cfg.memory:]) if iou(cand.pose, c.xyxy) >= cfg.reread_iou
                      or containment(cand.pose, c.xyxy) >= cfg.known_containment), None)
-        if card is None or self._came_in(cand, card.xyxy, label):
+        if card is None or self._came_in(cand, card.xyxy, cand.pose, label):
             # Seen coming in from outside that card's pose, it was laid there: the next hand came
             # before the last had gone, in one visit (dev seed 636: a yellow 9 slid onto a green 9
             # while the arm that laid the 9 was still over the pile).
