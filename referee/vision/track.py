@@ -185,6 +185,9 @@ class PileCard:
     #: Judged on its clear view once already, re-read or not (a card is re-read at most once: no
     #: flip-flopping).
     judged_in_clear_view: bool = False
+    #: Where it came to rest: its box when last seen whole and still, with no arm over the pile,
+    #: during the visit that laid it (``None``: not yet seen so).
+    rest: Box | None = None
 
     def answers_to(self, label: str, colour_confidence: float, unsure_colour: float) -> bool:
         if label == self.label or label in self.reads:
@@ -589,8 +592,15 @@ class PileTracker:
                 unknown.append(row)
             else:
                 seen.add(match)
-                if iou(box, recent[match].xyxy) >= self.config.same_pose_iou:
+                if match == last and self._moved_off(box, recent[last]):
+                    # The top card, moved as a whole since it came to rest, with a hand visit
+                    # between: a card like it laid nearly square on it.
+                    like_top.append(row)
+                elif iou(box, recent[match].xyxy) >= self.config.same_pose_iou:
                     full.add(match)
+                    if (match == last and not self._arm_over_pile and self._still(box, motion, blocked_frame)
+                            and self._visit == recent[match].visit):
+                        recent[match].rest = box
                     self._known_boxes.append(recent[match].xyxy)
                     if not self._arm_over_pile and self._still(box, motion, blocked_frame):
                         self._grow(recent[match], box)
@@ -696,6 +706,16 @@ class PileTracker:
         return (confidence < cfg.unsure_confidence and iou(box, top.xyxy) >= cfg.same_pose_iou
                 and any(top.answers_to(label, colour_conf, cfg.unsure_colour)
                         for label, _, colour_conf in self._also_read.get(id(box), ())))
+
+    def _moved_off(self, box: Box, card: PileCard) -> bool:
+        """``box``, read as the top ``card`` in its pose, has moved as a whole (``came_in_shift``) from
+        where ``card`` came to rest, with another hand visit since the one that laid it: a pile card
+        never moves, so this is a card like it, laid nearly square on it (dev seed 685: a second blue 1
+        slid onto the first, coming to rest 0.78 IoU over it, 11 px up of 130; first seen far off, it
+        was lost under the hand on its way). A box only swollen or cut short by a hand changes shape;
+        it does not translate."""
+        return (card.rest is not None and card.visit is not None and self._visit is not None
+                and self._visit != card.visit and translation(card.rest, box) >= self.config.came_in_shift)
 
     def _shows_more_in_its_visit(self, box: Box, label: str, card: PileCard) -> bool:
         """``box``, read as ``card``, holds the pose ``card`` was believed in and more, during the hand

@@ -1709,3 +1709,40 @@ def test_a_twin_first_seen_mostly_over_the_first_on_its_way_in_is_a_play() -> No
     feed([card("blue_draw2", (111.0, 106.0, 226.0, 245.0), 0.96)], 4, motion=hand)
     feed([card("blue_draw2", (111.0, 106.0, 226.0, 245.0), 0.96)], 20, motion=_visit(2, seat=2))
     assert [(o["card"], o["seat"]) for _, o in feed.out] == [("blue_draw2", 3), ("blue_draw2", 2)]
+
+
+def test_a_twin_coming_to_rest_nearly_square_on_the_first_is_a_play() -> None:
+    """Dev seed 685: a second blue 1 slides up onto the first. Seen far off once (read as a draw two),
+    lost under the hand, it is next seen mostly inside the first one's pose and comes to rest over it
+    at 0.78 IoU, 11 px up of 130. The first 1's box cannot have moved since it came to rest: the box
+    that moved as a whole, after another hand came, is a second 1 on it."""
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    first = (100.0, 119.0, 234.0, 249.0)
+    feed([card("blue_1", first)], 8, motion=_visit(1, seat=3))
+    hand = _visit(2, arm=True, seat=0)
+    feed([card("blue_1", first), card("blue_draw2", (126.0, 274.0, 206.0, 351.0), 0.42)], motion=hand)
+    feed([card("blue_1", (101.0, 120.0, 236.0, 242.0), 0.95)], motion=hand)
+    feed([card("blue_1", (113.0, 143.0, 210.0, 266.0), 0.61)], motion=hand)
+    feed([card("blue_1", (103.0, 121.0, 231.0, 242.0), 0.81)], motion=hand)
+    feed([card("blue_1", (98.0, 109.0, 232.0, 235.0), 0.92)], motion=hand)
+    feed([card("blue_1", (98.0, 105.0, 232.0, 225.0), 0.97)], 3, motion=hand)
+    feed([card("blue_1", (98.0, 105.0, 231.0, 236.0), 0.99)], 2, motion=hand)
+    feed([card("blue_1", (97.0, 104.0, 230.0, 238.0), 0.99)], 20, motion=_visit(2, seat=0))
+    assert [(o["card"], o["seat"]) for _, o in feed.out] == [("blue_1", 3), ("blue_1", 0)]
+
+
+@pytest.mark.parametrize("shift", [0.0, 11.0])
+def test_a_top_card_that_only_settled_or_was_partly_hidden_is_no_second_card(shift: float) -> None:
+    """Moving as a whole counts from where the card came to rest in the visit that laid it: settling
+    on its way (``shift`` px while believed, before the hand has gone) is no card laid on it, and a
+    later hand hiding part of it changes its box's shape, not its place."""
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    first = (100.0, 118.0, 234.0, 246.0)
+    feed([card("blue_1", first)], 6, motion=_visit(1, arm=True, seat=3))
+    rest = (100.0, 118.0 - shift, 234.0, 246.0 - shift)
+    feed([card("blue_1", rest)], 10, motion=_visit(1, seat=3))
+    hand = _visit(2, arm=True, seat=0)
+    feed([card("blue_1", (100.0, 140.0 - shift, 234.0, 246.0 - shift), 0.9)], 4, motion=hand)
+    feed([card("blue_1", (100.0, 118.0 - shift, 210.0, 246.0 - shift), 0.9)], 4, motion=hand)
+    feed([card("blue_1", rest)], 20, motion=_visit(2, seat=0))
+    assert [(o["card"], o["seat"]) for _, o in feed.out] == [("blue_1", 3)]
