@@ -230,6 +230,9 @@ class Candidate:
     identical: bool = False
     #: The hand visit to the pile when it took this pose (``MotionSample.pile_visit``).
     visit: int | None = None
+    #: The hand's seat in each frame of its arrival in that visit (seen, not yet steady for
+    #: ``min_hits`` frames): its seat is the most common of them (see ``PileTracker._note_seat``).
+    arrival_seats: list[int] = field(default_factory=list)
     #: Found to be a card already on the pile read again: never a play unless it moves.
     absorbed: bool = False
     #: The pile image before the visit during which it took this pose (``MotionSample.pile_before``).
@@ -853,7 +856,10 @@ class PileTracker:
                     # hand's seat can flicker to another for a frame (dev seed 169: a green 5 shifted
                     # as it settled, in the one frame a hand read as seat 3's, and went to seat 3).
                     cand.seat = seat if seat is not None else cand.seat
+                    cand.arrival_seats = []
                 cand.visit = self._visit
+            if cand.hits < cfg.min_hits and cand.visit == self._visit:
+                self._note_seat(cand, seat)
                 cand.absorbed = False
                 # What it was before (the top card's label, partly hidden) says nothing of this pose.
                 cand.identical = id(box) in like_top
@@ -871,6 +877,7 @@ class PileTracker:
                              before=motion.pile_before if motion is not None else None, origin=box,
                              hand_frame=self._hand_frame)
             cand.note_read(row[1], box, t)
+            self._note_seat(cand, seat)
             if self._still(box, motion, blocked_frame):
                 cand.hits = 1
                 cand.clear = int(not self._arm_over_pile)
@@ -879,6 +886,17 @@ class PileTracker:
         for j, cand in enumerate(self.candidates):
             if j not in used_cands and cand.first_frame != frame_index:
                 cand.misses += 1
+
+    def _note_seat(self, cand: Candidate, seat: int | None) -> None:
+        """A frame of ``cand``'s arrival, with the hand's ``seat``: its seat is the one most frames of
+        its arrival give (the earliest of a tie). The hand's seat can flicker for a frame as the card
+        comes into view (dev seed 720: seat 1's yellow skip appeared in the one frame the hand read
+        as seat 3's), and can change within one visit when the next hand comes before the last has
+        gone (dev seed 636): what the frames of the card's own arrival say, they say of its hand."""
+        if seat is None:
+            return
+        cand.arrival_seats.append(seat)
+        cand.seat = Counter(cand.arrival_seats).most_common(1)[0][0]
 
     def _count_frame(self, cand: Candidate, row: tuple[Box, str, float, float]) -> None:
         """A steady frame of ``cand``: its reading (and the other readings of the same box) and pose."""

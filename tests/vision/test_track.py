@@ -1746,3 +1746,16 @@ def test_a_top_card_that_only_settled_or_was_partly_hidden_is_no_second_card(shi
     feed([card("blue_1", (100.0, 118.0 - shift, 210.0, 246.0 - shift), 0.9)], 4, motion=hand)
     feed([card("blue_1", rest)], 20, motion=_visit(2, seat=0))
     assert [(o["card"], o["seat"]) for _, o in feed.out] == [("blue_1", 3)]
+
+
+def test_a_card_keeps_the_seat_most_frames_of_its_arrival_give() -> None:
+    """Dev seed 720: seat 1's hand brings a yellow skip; in the one frame the skip comes into view,
+    the hand reads as seat 3's. The frames of its arrival mostly say seat 1: the play is seat 1's
+    (out of turn for seat 3 it was not)."""
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    feed([card("yellow_8")], 8, motion=_visit(1, seat=2))
+    feed([card("yellow_8")], 6, motion=_visit(2, arm=True, seat=1))
+    feed([card("yellow_8"), card("yellow_skip", (133.0, 103.0, 252.0, 226.0))], motion=_visit(2, arm=True, seat=3))
+    feed([card("yellow_8"), card("yellow_skip", (116.0, 104.0, 251.0, 226.0))], 3, motion=_visit(2, arm=True, seat=1))
+    feed([card("yellow_8"), card("yellow_skip", (116.0, 104.0, 251.0, 226.0))], 12, motion=_visit(2, seat=1))
+    assert [(o["card"], o["seat"]) for _, o in feed.out] == [("yellow_8", 2), ("yellow_skip", 1)]
