@@ -48,6 +48,8 @@ Mask = npt.NDArray[np.bool_]
 _DILATE = np.ones((3, 3), np.uint8)
 #: Share of the frame unlike the background above which the camera moved (arms cover ~10%).
 _MAX_FOREGROUND = 0.3
+#: Share of the stock zone standing out from the table that is a hand there (see ``MotionDetector._step``).
+_HELD_SHARE = 0.02
 Observation = dict[str, Any]
 
 
@@ -1389,6 +1391,8 @@ class _Episode:
     roots: list[tuple[float, float]] = field(default_factory=list)
     #: Whether the hand was seen moving around the zone as it came, not only inside it already.
     came_in: bool = False
+    #: Frames something unlike the table lay in the zone (see ``MotionDetector._step``'s ``reach``).
+    held: int = 0
 
 
 class MotionDetector:
@@ -1424,6 +1428,7 @@ class MotionDetector:
         # is there for a few frames.
         min_draw_frames = min_draw_frames if min_draw_frames is not None else max(2, round(0.3 * fps))
         self.min_draw_in_zone = max(2, round(0.25 * fps))
+        self.max_held_frames = round(3.0 * fps)
         self.stock_quiet_frames = stock_quiet_frames
         self.profile = profile
         iw, ih = profile.image_size
@@ -1567,8 +1572,15 @@ class MotionDetector:
                 stock_ended is not None
                 and stock_ended.touched
                 and stock_ended.in_zone >= self.min_draw_in_zone
-                # A hand that moved little there (it held still on the deck) is seen by its arm.
-                and (stock_ended.frames >= self.min_draw_frames or len(stock_ended.roots) >= 2)
+                # A hand that moved little there (it held still on the deck) is seen by its arm, or,
+                # come from outside, by standing out in the zone as long as a hand takes to draw and
+                # no longer (a thing left there is learnt into the table slowly: gone, it is no hand).
+                # Dev seeds 652 and 727: seat 2's hand, come down from the top edge beside the stock,
+                # its arm short of the zone's corners, stood out there 4-6 frames before the frame
+                # differencing saw it move, and moved only 2-3 frames: three draws missed.
+                and (stock_ended.frames >= self.min_draw_frames or len(stock_ended.roots) >= 2
+                     or (stock_ended.came_in and stock_ended.held >= self.min_draw_in_zone
+                         and self._frame - stock_ended.start_frame <= self.max_held_frames))
             ):
                 # A hand seen neither coming nor by its arm (an arm the colour of the table, in the
                 # stock by the first frame it moved) has no seat: the referee gives the draw to the
@@ -1608,17 +1620,21 @@ class MotionDetector:
         An episode runs while there is motion near the zone; with ``end_on_zone``, once it has
         reached into the zone it ends when the zone itself has been still for ``quiet_frames``.
         ``reach``: the seat is where the arm comes from rather than the side the hand came in by
-        (a zone off to one side, like the stock, sees several seats' hands come in from one side).
+        (a zone off to one side, like the stock, sees several seats' hands come in from one side),
+        and a hand is in the zone whenever it stands out from the table there, moving or not.
         """
         active_px = moving & near
         active = active_px.sum() >= max(3, self.min_pixels * near.sum())
-        # A hand holding still in the zone does not move, but its arm still stands out.
+        # A hand holding still in the zone does not move, but its arm still stands out; a hand come
+        # slowly from the near side, its arm short of the zone's corners, stands out itself.
         root = self._arm_root(self._foreground, zone) if reach else None
-        in_zone = int((moving & zone).sum()) >= 3 or root is not None
+        held = reach and int((self._foreground & zone).sum()) >= max(3, _HELD_SHARE * int(zone.sum()))
+        in_zone = int((moving & zone).sum()) >= 3 or root is not None or held
         if ep is None:
-            if not active and root is None:
+            if not active and root is None and not held:
                 return None, None
             ep = _Episode(self._frame)
+        ep.held += held
         if in_zone:
             ep.touched = True
             ep.in_zone += 1

@@ -1759,3 +1759,34 @@ def test_a_card_keeps_the_seat_most_frames_of_its_arrival_give() -> None:
     feed([card("yellow_8"), card("yellow_skip", (116.0, 104.0, 251.0, 226.0))], 3, motion=_visit(2, arm=True, seat=1))
     feed([card("yellow_8"), card("yellow_skip", (116.0, 104.0, 251.0, 226.0))], 12, motion=_visit(2, seat=1))
     assert [(o["card"], o["seat"]) for _, o in feed.out] == [("yellow_8", 2), ("yellow_skip", 1)]
+
+
+def test_a_hand_come_slowly_into_the_stock_from_beside_it_is_a_draw() -> None:
+    """Dev seeds 652 and 727: seat 2's hand comes down from the top edge onto the stock beside it, its
+    arm short of the zone's corners, so slowly that frame differencing sees no motion until it leaves
+    (two frames). It stood out in the zone all the while: a draw, by the seat it came from."""
+    pile = ((100.0, 80.0), (180.0, 80.0), (180.0, 170.0), (100.0, 170.0))
+    stock = ((240.0, 10.0), (290.0, 10.0), (290.0, 70.0), (240.0, 70.0))
+    seats = ((150.0, 235.0), (5.0, 120.0), (150.0, 5.0), (315.0, 120.0))
+    motion = MotionDetector(CalibrationProfile((320, 240), pile, seats, stock=stock), fps=15, width=80)
+    draws: list[int | None] = []
+    for tip in [0] * 5 + list(range(4, 52, 4)) + [48] * 4 + [24, 0] + [0] * 8:
+        image = np.full((240, 320, 3), 200, np.uint8)
+        image[0:tip, 255:275] = 40
+        draws += motion.update(image, image[80:170, 100:180]).draws
+    assert draws == [2]
+
+
+def test_a_thing_eased_onto_the_stock_and_left_there_is_no_draw() -> None:
+    """Something eased onto the stock from beside it and left there (a phone, a cup) stands out in the
+    zone until the table's model learns it, long after any hand would have gone."""
+    pile = ((100.0, 80.0), (180.0, 80.0), (180.0, 170.0), (100.0, 170.0))
+    stock = ((240.0, 10.0), (290.0, 10.0), (290.0, 70.0), (240.0, 70.0))
+    seats = ((150.0, 235.0), (5.0, 120.0), (150.0, 5.0), (315.0, 120.0))
+    motion = MotionDetector(CalibrationProfile((320, 240), pile, seats, stock=stock), fps=15, width=80)
+    draws: list[int | None] = []
+    for tip in [0] * 5 + list(range(4, 52, 4)) + [48] * 900:
+        image = np.full((240, 320, 3), 200, np.uint8)
+        image[0:tip, 255:275] = 40
+        draws += motion.update(image, image[80:170, 100:180]).draws
+    assert draws == []
