@@ -1790,3 +1790,25 @@ def test_a_thing_eased_onto_the_stock_and_left_there_is_no_draw() -> None:
         image[0:tip, 255:275] = 40
         draws += motion.update(image, image[80:170, 100:180]).draws
     assert draws == []
+
+
+def test_a_buried_card_read_two_ways_in_its_own_pose_is_that_card() -> None:
+    """Dev seed 1056: a blue 4 lands half over a red 4. Once the hand has gone, the red 4's box, tinted
+    by the blue card over it, reads as a blue reverse at 0.83 and a blue 4 at 0.82: one box read two
+    ways, in the red 4's very pose, and one way answers to it by its face. It is the red 4, not a
+    second blue 4."""
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    red = (136.0, 140.0, 216.0, 263.0)
+    feed([card("red_4", red)], 8, motion=_visit(1, seat=2))
+    hand = _visit(2, arm=True, seat=0)
+    for box in [(102.0, 188.0, 190.0, 287.0), (101.0, 159.0, 189.0, 255.0), (100.0, 143.0, 186.0, 254.0),
+                (99.0, 110.0, 180.0, 233.0)]:
+        feed([card("red_4", red, 0.9), card("blue_4", box, 0.93)], motion=hand)
+    blue = (95.0, 97.0, 181.0, 223.0)
+    feed([card("red_4", red, 0.9), card("blue_4", blue, 0.97)], 8, motion=hand)
+    feed([card("blue_4", blue, 0.97), card("blue_4", (136.0, 140.0, 216.0, 264.0), 0.82, 0.55),
+          card("blue_reverse", (137.0, 141.0, 215.0, 264.0), 0.5, 0.55)], 6, motion=_visit(2, seat=0))
+    tinted = [card("blue_reverse", (139.0, 141.0, 216.0, 263.0), 0.83, 0.54),
+              card("blue_4", (138.0, 140.0, 217.0, 263.0), 0.83, 0.56)]
+    feed([card("blue_4", blue, 0.97), *tinted], 30, motion=_visit(2, seat=0))
+    assert [(o["card"], o["seat"]) for _, o in feed.out] == [("red_4", 2), ("blue_4", 0)]
