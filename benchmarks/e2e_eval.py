@@ -5,8 +5,9 @@
 Each game is a video from :mod:`referee.synth.video` (seeds ``--first-seed`` onwards). Seeds 2000+ are
 kept for this evaluation: never trace or tune the tracker on them. The demo is seed 11, the tests use
 single digits, and the dev games the tracker is tuned on are 101-739 and 1000-1059 (the held-out hour
-until 2026-11-24, traced since, game by game). Every frame goes through :class:`referee.pipeline.Pipeline` (calibration warp, detector,
-pile tracker, motion/seat attribution, ``MatchSession.submit``) exactly as ``referee run`` does, and
+until 2026-11-24, traced since, game by game). Every frame goes through
+:class:`referee.pipeline.Pipeline` (calibration warp, detector, pile tracker, motion/seat attribution,
+``MatchSession.submit``) exactly as ``referee run`` does, and
 the video's operator log (wild colours, UNO calls, passes, challenges, reveals) is submitted at its
 times as the dashboard would. What the session received from the camera is then matched against
 the truth log, and the referee's alerts against the expected ones.
