@@ -48,7 +48,7 @@ Mask = npt.NDArray[np.bool_]
 _DILATE = np.ones((3, 3), np.uint8)
 #: Share of the frame unlike the background above which the camera moved (arms cover ~10%).
 _MAX_FOREGROUND = 0.3
-#: Share of the stock zone standing out from the table that is a hand there (see ``MotionDetector._step``).
+#: Share of the stock zone standing out from the table that is a hand there (``MotionDetector._slow_hand``).
 _HELD_SHARE = 0.02
 Observation = dict[str, Any]
 
@@ -1406,7 +1406,8 @@ class _Episode:
     roots: list[tuple[float, float]] = field(default_factory=list)
     #: Whether the hand was seen moving around the zone as it came, not only inside it already.
     came_in: bool = False
-    #: Frames something unlike the table lay in the zone (see ``MotionDetector._step``'s ``reach``).
+    #: Frames something stood out from the table in the zone, from the run of them it began in
+    #: (see ``MotionDetector._slow_hand``).
     held: int = 0
 
 
@@ -1470,6 +1471,8 @@ class MotionDetector:
         self._prev_pile: npt.NDArray[np.uint8] | None = None
         self._pile_ep: _Episode | None = None
         self._stock_ep: _Episode | None = None
+        self._held_run = 0
+        self._stock_area = int(self.stock_zone.sum()) if self.stock_zone is not None else 0
         self._seat: int | None = None
         self._frame = 0
         self._visits = 0
@@ -1579,23 +1582,24 @@ class MotionDetector:
         if self.stock_zone is not None and self.stock_near is not None:
             # A draw ends when the hand leaves the stock itself, so it reaches the referee before
             # whatever the operator says next.
+            held = int((self._foreground & self.stock_zone).sum()) >= max(3, _HELD_SHARE * self._stock_area)
+            self._held_run = self._held_run + 1 if held else 0
             self._stock_ep, stock_ended = self._step(
                 self._stock_ep, moving, self.stock_near, self.stock_zone, self.stock_quiet_frames,
                 end_on_zone=True, reach=True,
             )
+            if self._stock_ep is not None:
+                ep = self._stock_ep
+                ep.held = self._held_run if ep.start_frame == self._frame else ep.held + held
             if (
                 stock_ended is not None
                 and stock_ended.touched
-                and stock_ended.in_zone >= self.min_draw_in_zone
-                # A hand that moved little there (it held still on the deck) is seen by its arm, or,
-                # come from outside, by standing out in the zone as long as a hand takes to draw and
-                # no longer (a thing left there is learnt into the table slowly: gone, it is no hand).
-                # Dev seeds 652 and 727: seat 2's hand, come down from the top edge beside the stock,
-                # its arm short of the zone's corners, stood out there 4-6 frames before the frame
-                # differencing saw it move, and moved only 2-3 frames: three draws missed.
-                and (stock_ended.frames >= self.min_draw_frames or len(stock_ended.roots) >= 2
-                     or (stock_ended.came_in and stock_ended.held >= self.min_draw_in_zone
-                         and self._frame - stock_ended.start_frame <= self.max_held_frames))
+                and (
+                    (stock_ended.in_zone >= self.min_draw_in_zone
+                     # A hand that moved little there (it held still on the deck) is seen by its arm.
+                     and (stock_ended.frames >= self.min_draw_frames or len(stock_ended.roots) >= 2))
+                    or self._slow_hand(stock_ended)
+                )
             ):
                 # A hand seen neither coming nor by its arm (an arm the colour of the table, in the
                 # stock by the first frame it moved) has no seat: the referee gives the draw to the
@@ -1635,21 +1639,17 @@ class MotionDetector:
         An episode runs while there is motion near the zone; with ``end_on_zone``, once it has
         reached into the zone it ends when the zone itself has been still for ``quiet_frames``.
         ``reach``: the seat is where the arm comes from rather than the side the hand came in by
-        (a zone off to one side, like the stock, sees several seats' hands come in from one side),
-        and a hand is in the zone whenever it stands out from the table there, moving or not.
+        (a zone off to one side, like the stock, sees several seats' hands come in from one side).
         """
         active_px = moving & near
         active = active_px.sum() >= max(3, self.min_pixels * near.sum())
-        # A hand holding still in the zone does not move, but its arm still stands out; a hand come
-        # slowly from the near side, its arm short of the zone's corners, stands out itself.
+        # A hand holding still in the zone does not move, but its arm still stands out.
         root = self._arm_root(self._foreground, zone) if reach else None
-        held = reach and int((self._foreground & zone).sum()) >= max(3, _HELD_SHARE * int(zone.sum()))
-        in_zone = int((moving & zone).sum()) >= 3 or root is not None or held
+        in_zone = int((moving & zone).sum()) >= 3 or root is not None
         if ep is None:
-            if not active and root is None and not held:
+            if not active and root is None:
                 return None, None
             ep = _Episode(self._frame)
-        ep.held += held
         if in_zone:
             ep.touched = True
             ep.in_zone += 1
@@ -1675,6 +1675,17 @@ class MotionDetector:
         if ep.quiet >= quiet_frames:
             return None, ep
         return ep, None
+
+    def _slow_hand(self, ep: _Episode) -> bool:
+        """``ep``, just ended, was a hand that came into the stock too slowly for the differencing: seen
+        coming from outside, it stood out from the table in the zone as long as a hand takes to draw
+        and no longer, and has gone. Dev seeds 652 and 727: seat 2's hand, come down from the top edge
+        beside the stock with its arm short of the zone's corners, stood out there 4-6 frames before
+        it was seen to move, and moved 2-3 frames: three draws missed. Anything that stays (a thing
+        left on the stock, learnt into the table only slowly) keeps standing out: no hand, and no
+        bar to draws seen the usual way (dev seed 1047 lost nine to a first try that let it)."""
+        return (ep.came_in and self.min_draw_in_zone <= ep.held <= self.max_held_frames
+                and self._held_run == 0)
 
     def _zone_shape(self, zone: Mask) -> tuple[float, float, float]:
         """Centre (x, y) and equal-area radius of a zone mask, in low-resolution pixels (the zones
