@@ -860,12 +860,12 @@ class PileTracker:
                     cand.seat = seat if seat is not None else cand.seat
                     cand.arrival_seats = []
                 cand.visit = self._visit
-            if cand.hits < cfg.min_hits and cand.visit == self._visit:
-                self._note_seat(cand, seat)
                 cand.absorbed = False
                 # What it was before (the top card's label, partly hidden) says nothing of this pose.
                 cand.identical = id(box) in like_top
                 cand.before = motion.pile_before if motion is not None else None
+            if cand.hits < cfg.min_hits and cand.visit == self._visit:
+                self._note_seat(cand, seat)
             if self._still(box, motion, blocked_frame):
                 cand.hits += 1
                 cand.clear += not self._arm_over_pile
