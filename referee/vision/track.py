@@ -603,11 +603,10 @@ class PileTracker:
                     like_top.append(row)
                 elif iou(box, recent[match].xyxy) >= self.config.same_pose_iou:
                     full.add(match)
-                    if (match == last and not self._arm_over_pile and self._still(box, motion, blocked_frame)
-                            and self._visit == recent[match].visit):
-                        recent[match].rest = box
                     self._known_boxes.append(recent[match].xyxy)
                     if not self._arm_over_pile and self._still(box, motion, blocked_frame):
+                        if match == last and self._visit == recent[match].visit:
+                            recent[match].rest = box
                         self._grow(recent[match], box)
                 elif match == last and self._shows_more_in_its_visit(box, label, recent[last]):
                     # Seen, and once the hand has gone this is its whole pose.
