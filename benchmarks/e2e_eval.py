@@ -74,11 +74,13 @@ from referee.vision.detections import Detector
 
 if TYPE_CHECKING:
     from referee.pipeline import Pipeline
+    from referee.vision.classify import FaceClassifier
 
 log = logging.getLogger("e2e_eval")
 
 Line = dict[str, Any]
 DEFAULT_MODEL = Path("models/detector.onnx")
+DEFAULT_CLASSIFIER = Path("models/classifier.onnx")
 
 
 @dataclass
@@ -112,7 +114,8 @@ def _read_jsonl(path: Path) -> list[Line]:
 
 
 def run_game(
-    video: Path, detector_factory: Any, *, oracle: bool, on_pipeline: Callable[[Pipeline], None] | None = None
+    video: Path, detector_factory: Any, *, oracle: bool, on_pipeline: Callable[[Pipeline], None] | None = None,
+    classifier: FaceClassifier | None = None,
 ) -> GameResult:
     """Feed every frame of ``video`` to the pipeline and the operator lines at their times.
     ``on_pipeline`` is shown the pipeline before the first frame (``trace_game.py`` listens in)."""
@@ -160,7 +163,8 @@ def run_game(
 
     session.add_listener(listen)
     fps = float(meta["fps"])
-    pipeline = Pipeline(detector, session, profile=profile, players=int(setup["players"]), fps=fps)
+    pipeline = Pipeline(detector, session, profile=profile, players=int(setup["players"]), fps=fps,
+                        classifier=None if oracle else classifier)
     if on_pipeline is not None:
         on_pipeline(pipeline)
     capture = cv2.VideoCapture(str(video))
@@ -387,6 +391,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--first-seed", type=int, default=2000)
     parser.add_argument("--model", type=Path, default=DEFAULT_MODEL)
     parser.add_argument("--oracle", action="store_true", help="use the ground-truth detector double")
+    parser.add_argument("--classifier", type=Path, default=DEFAULT_CLASSIFIER,
+                        help="face classifier for the closer look ('none': the detector alone)")
     parser.add_argument("--work", type=Path, default=Path("out/e2e"), help="where the videos are written")
     parser.add_argument("--window", type=float, default=2.0, help="seconds allowed from truth to observation")
     parser.add_argument("--report", type=Path, help="write every mismatch here as JSON lines")
@@ -403,6 +409,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return load_detector(args.model)
 
+    classifier = None
+    if not oracle and str(args.classifier) != "none":
+        from referee.vision.classify import FaceClassifier
+
+        if args.classifier.is_file():
+            classifier = FaceClassifier(args.classifier)
+        else:
+            log.warning("no classifier at %s: the detector reads faces alone", args.classifier)
     config = replace(VideoConfig(), seconds=args.seconds, fps=args.fps, players=args.players)
     results = []
     for seed in range(args.first_seed, args.first_seed + args.games):
@@ -412,7 +426,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "seconds") == args.seconds and video.is_file()
         if not fresh:
             write_video(video, seed, config)
-        result = run_game(video, factory, oracle=oracle)
+        result = run_game(video, factory, oracle=oracle, classifier=classifier)
         results.append(result)
         if args.verbose:
             game = score([result], args.window)
@@ -425,6 +439,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             for r in results:
                 f.writelines(json.dumps(m) + "\n" for m in mismatches(r, args.window))
     out = {"detector": "oracle" if oracle else str(args.model), "oracle": oracle,
+           "classifier": str(classifier.path) if classifier is not None else None,
            "seeds": [args.first_seed, args.first_seed + args.games - 1], **score(results, args.window)}
     print(json.dumps(out))
     return 0

@@ -57,6 +57,12 @@ def _cmd_train(args: argparse.Namespace) -> int:
     return train_main(args)
 
 
+def _cmd_train_classifier(args: argparse.Namespace) -> int:
+    from referee.train_classifier import main as train_classifier_main
+
+    return train_classifier_main(args)
+
+
 def _cmd_calibrate(args: argparse.Namespace) -> int:
     from referee.vision.calibration import main as calibrate_main
 
@@ -77,6 +83,8 @@ def _add_serve_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--db", type=Path, default=None, help="SQLite file for the match record")
     p.add_argument("--token", default=None, help="admin token for the controls (default: random, printed)")
     p.add_argument("--model", type=Path, default=None, help="detector weights (.onnx or .pt)")
+    p.add_argument("--classifier", type=Path, default=None,
+                   help="face classifier for the closer look (default: models/classifier.onnx when present)")
     p.add_argument("--log", type=Path, default=None,
                    help="write every observation and referee output line here (JSON lines)")
 
@@ -120,6 +128,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--imgsz", type=int, default=None, help="inference size (default: the model's)")
     p.add_argument("--conf", type=float, default=0.001, help="confidence threshold for mAP")
     p.add_argument("--limit", type=int, default=None, help="evaluate at most this many images")
+    p.add_argument("--classifier", type=Path, default=None,
+                   help="face classifier for photo folders (default: models/classifier.onnx when present)")
 
     p = add("bench", _cmd_bench, "throughput and latency of the full pipeline beside plain ultralytics")
     p.add_argument("--frames", type=int, default=300)
@@ -146,6 +156,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="scene recipe JSON (default: datasets/recipe.json when present)")
     p.add_argument("--relative-paths", action="store_true",
                    help="yaml roots relative to the yaml file (for a dataset kept in the repository)")
+    p.add_argument("--crops", action="store_true",
+                   help="instead: square crops of single cards (OUT/{train,val}/FACE/*.jpg) for the face classifier;"
+                        " --train/--val count scenes, --imgsz is the scene size")
 
     p = add("train", _cmd_train, "train the detector (ultralytics) and export ONNX into models/")
     p.add_argument("--data", type=Path, default=Path("datasets/generated/data.yaml"))
@@ -162,6 +175,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--cache", action="store_true", help="cache decoded images in RAM")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="overrides",
                    help="any other ultralytics training argument, e.g. --set warmup_epochs=1 (repeatable)")
+
+    p = add("train-classifier", _cmd_train_classifier,
+            "train the face classifier (torch, from scratch) on `referee synth --crops` and export ONNX")
+    p.add_argument("--data", type=Path, default=Path("datasets/crops"))
+    p.add_argument("--epochs", type=int, default=12)
+    p.add_argument("--batch", type=int, default=128)
+    p.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (one cycle)")
+    p.add_argument("--weights", type=Path, default=None, help="start from these weights (a classifier .pt)")
+    p.add_argument("--out", type=Path, default=Path("models/classifier.onnx"), help="ONNX file; the .pt goes beside it")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--log", type=Path, default=None, help="write the summary with every epoch's figures here (JSON)")
 
     p = add("calibrate", _cmd_calibrate, "calibrate the table and pile zone into calibration/")
     p.add_argument("--source", default=None, help="camera index, video or image to calibrate from")

@@ -32,6 +32,7 @@ from referee.cards import CLASSIC_COLOURS, Colour
 from referee.rules import ObservationError, find_preset
 from referee.vision.calibration import CalibrationError, CalibrationProfile, WhiteBalance
 from referee.vision.capture import DEFAULT_FPS, Capture, Frame, parse_source, probe_fps
+from referee.vision.classify import FaceClassifier, second_look
 from referee.vision.colour import DeckColours
 from referee.vision.detect import OnnxDetector, UltralyticsDetector, look_closer
 from referee.vision.detections import Detections, Detector
@@ -151,8 +152,11 @@ class Pipeline:
         stream_width: int = 960,
         timer: Callable[[], float] | None = None,
         script: Sequence[Mapping[str, Any]] = (),
+        classifier: FaceClassifier | None = None,
     ) -> None:
         self.detector = detector
+        #: Reads the card about to be believed once more, alone in a crop (beside the detector's closer look).
+        self.classifier = classifier
         if hasattr(detector, "deck") and detector.deck is None:
             # One camera, one deck: colours are read against its own printing, learned as it plays.
             detector.deck = DeckColours(palette)
@@ -263,6 +267,8 @@ class Pipeline:
         t0 = self.timer() if self.timer else 0.0
         faces = look_closer(self.detector, self._pile_view, pose)
         self.stats.detector_calls += 2  # the crop as it lies and turned
+        if self.classifier is not None:
+            faces = second_look(faces, self.classifier.read(self._pile_view, pose))
         if self.timer:
             self.stats.detector_ms.append((self.timer() - t0) * 1000)
         return faces
@@ -432,6 +438,17 @@ def _load_detector(model: Path | None, palette: Sequence[Colour]) -> Detector:
         raise CommandError(str(exc)) from None
 
 
+def _load_classifier(path: Path | None) -> FaceClassifier | None:
+    """The face classifier at ``path``; by default ``models/classifier.onnx`` when it is there."""
+    from referee.vision.classify import load_classifier
+    from referee.vision.detect import DetectorError
+
+    try:
+        return load_classifier(path)
+    except DetectorError as exc:
+        raise CommandError(str(exc)) from None
+
+
 @contextmanager
 def _log_file(path: Path | None) -> Iterator[IO[str] | None]:
     if path is None:
@@ -514,6 +531,8 @@ def execute(
             profile = CalibrationProfile.from_corners(profile.pile, *profile.image_size, players=args.players,
                                                       stock=profile.stock)
     detector = detector or _load_detector(getattr(args, "model", None), palette)
+    classifier = _load_classifier(getattr(args, "classifier", None)) if isinstance(
+        detector, OnnxDetector | UltralyticsDetector) else None
     capture = Capture(spec, realtime=realtime)
     with _log_file(args.log) as log_handle:
         session = _open_session(args, options)
@@ -522,7 +541,7 @@ def execute(
         if args.no_serve:
             writer.write_all(initial)
         pipeline = Pipeline(detector, session, profile=profile, players=args.players, palette=palette,
-                            fps=probe_fps(spec) or DEFAULT_FPS, script=script)
+                            fps=probe_fps(spec) or DEFAULT_FPS, script=script, classifier=classifier)
         remove_writer = session.add_listener(writer.on_event)
         remove_pipeline = session.add_listener(pipeline.on_event)
         try:

@@ -243,6 +243,13 @@ def main(args: argparse.Namespace) -> int:
         recipe_path = DEFAULT_RECIPE
     try:
         recipe = load_recipe(recipe_path)
+        if getattr(args, "crops", False):
+            from referee.synth.crops import write_crops
+
+            crops = write_crops(args.out, train=args.train, val=args.val, seed=args.seed, size=args.imgsz,
+                                workers=args.workers, recipe=recipe)
+            print(json.dumps({k: v for k, v in crops.items() if k != "per_class"}))
+            return 0
         summary = write_dataset(args.out, train=args.train, val=args.val, seed=args.seed,
                                 size=args.imgsz, workers=args.workers, recipe=recipe,
                                 absolute_paths=not getattr(args, "relative_paths", False))

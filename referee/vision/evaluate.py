@@ -28,8 +28,9 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from referee.cards import CLASSIC_COLOURS, FACE_CLASSES, Card, CardError, Colour
-from referee.vision.detect import OnnxDetector, UltralyticsDetector, load_detector
+from referee.cards import BLACK_VALUES, CLASSIC_COLOURS, FACE_CLASSES, Card, CardError, Colour
+from referee.vision.classify import FaceClassifier, load_classifier
+from referee.vision.detect import DetectorError, OnnxDetector, UltralyticsDetector, load_detector
 from referee.vision.detections import Detections
 
 log = logging.getLogger(__name__)
@@ -333,7 +334,8 @@ def _visible_shares(image_path: Path, gt_boxes: npt.NDArray[np.float32]) -> list
 
 
 def evaluate_folders(
-    detector: OnnxDetector | UltralyticsDetector, root: Path, limit: int | None = None
+    detector: OnnxDetector | UltralyticsDetector, root: Path, limit: int | None = None,
+    classifier: FaceClassifier | None = None,
 ) -> dict[str, Any]:
     folders = sorted(p for p in root.iterdir() if p.is_dir())
     if not folders:
@@ -346,6 +348,8 @@ def evaluate_folders(
     hits: dict[str, int] = defaultdict(int)
     totals: dict[str, int] = defaultdict(int)
     confusions: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    read_hits = 0  # the face classifier's reading of the same box
+    read_confusions: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     images = skipped = 0
     for folder in folders:
         files = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
@@ -364,7 +368,17 @@ def evaluate_folders(
                 hits[folder.name] += 1
             else:
                 confusions[folder.name][predicted] += 1
+            if classifier is not None:
+                read = _classifier_label(classifier, image, det, cards)
+                read_hits += read == folder.name
+                if read != folder.name:
+                    read_confusions[folder.name][read] += 1
     per_class = {name: round(hits[name] / totals[name], 4) for name in totals}
+    extra: dict[str, Any] = {}
+    if classifier is not None:
+        extra = {"classifier": str(classifier.path),
+                 "top1_accuracy_classifier": round(read_hits / max(images, 1), 4),
+                 "confusions_classifier": {k: dict(v) for k, v in read_confusions.items()}}
     return {
         "data": str(root),
         "model": str(getattr(detector, "path", "")),
@@ -374,11 +388,28 @@ def evaluate_folders(
         "skipped": skipped,
         "per_class": per_class,
         "confusions": {k: dict(v) for k, v in confusions.items()},
+        **extra,
     }
 
 
+def _classifier_label(classifier: FaceClassifier, image: npt.NDArray[np.uint8], det: Detections,
+                      cards: list[int]) -> str:
+    """The label of the most confident card box with its face read by ``classifier`` (colour as read)."""
+    if not cards:
+        return "none"
+    best = max(cards, key=lambda i: det.confidence[i])
+    faces = classifier.read(image, det.xyxy[best])
+    if not faces:
+        return det.labels[best]
+    face = faces[0][0]
+    if face in BLACK_VALUES or face == "back":
+        return face
+    colour = det.labels[best].split("_", 1)[0]
+    return f"{colour}_{face}" if colour not in BLACK_VALUES else face
+
+
 def evaluate(data: Path, model: Path | None = None, *, imgsz: int | None = None, conf: float = 0.001,
-             limit: int | None = None) -> dict[str, Any]:
+             limit: int | None = None, classifier: Path | None = None) -> dict[str, Any]:
     if not data.exists():
         raise EvalError(f"no such dataset: {data}")
     if data.is_dir() and (data / "data.yaml").is_file():
@@ -391,13 +422,14 @@ def evaluate(data: Path, model: Path | None = None, *, imgsz: int | None = None,
         detector = load_detector(model, imgsz=imgsz, conf=conf, palette=palette)
         return evaluate_yolo(detector, data, limit)
     detector = load_detector(model, imgsz=imgsz, conf=0.25 if conf < 0.25 else conf)
-    return evaluate_folders(detector, data, limit)
+    return evaluate_folders(detector, data, limit, load_classifier(classifier))
 
 
 def main(args: argparse.Namespace) -> int:
     try:
-        result = evaluate(args.data, args.model, imgsz=args.imgsz, conf=args.conf, limit=args.limit)
-    except EvalError as exc:
+        result = evaluate(args.data, args.model, imgsz=args.imgsz, conf=args.conf, limit=args.limit,
+                          classifier=getattr(args, "classifier", None))
+    except (EvalError, DetectorError) as exc:
         print(json.dumps({"error": str(exc)}))
         return 2
     print(json.dumps(result), file=sys.stdout)

@@ -1,0 +1,224 @@
+"""``referee train-classifier``: the face classifier, a small CNN trained from scratch on card crops.
+
+The detector finds cards and names their faces from a 320 px view of the whole pile, where a card is
+60 px tall and a 6 differs from a 9 by a line a pixel or two thick. The classifier reads one card, the
+one the tracker is about to believe, from a 96 px square crop around it (:func:`referee.synth.crops.square_crop`),
+turned any way. It is trained here with torch on the crops of ``referee synth --crops`` and exported to
+ONNX for onnxruntime, so the run time needs no torch (:mod:`referee.vision.classify`).
+
+Augmentation happens on the batch: quarter turns (cards lie at any angle), shuffled colour channels and
+a grey share (faces are colour-blind: the colour is read from pixels), brightness and contrast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import time
+import warnings
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from referee.cards import FACE_CLASSES
+from referee.vision.classify import CROP_SIDE
+
+log = logging.getLogger(__name__)
+
+MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
+
+
+def build_model(classes: int = len(FACE_CLASSES), width: int = 32) -> Any:
+    """A plain CNN: five stride-2 stages of conv-BN-SiLU pairs, global average pool, linear head
+    (about 0.4 M parameters, 0.05 GFLOPs at 96 px)."""
+    import torch.nn as nn
+
+    def conv(cin: int, cout: int, stride: int) -> Any:
+        return nn.Sequential(nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.SiLU())
+
+    w = width
+    return nn.Sequential(
+        conv(3, w // 2, 2), conv(w // 2, w, 1),
+        conv(w, w, 2), conv(w, 2 * w, 1),
+        conv(2 * w, 2 * w, 2), conv(2 * w, 3 * w, 1),
+        conv(3 * w, 4 * w, 2), conv(4 * w, 4 * w, 1),
+        nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.1), nn.Linear(4 * w, classes),
+    )
+
+
+def load_split(root: Path, split: str) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]:
+    """Every crop of ``root/split/<face>/*.jpg`` as one (N, side, side, 3) BGR array, and its class ids."""
+    images: list[npt.NDArray[np.uint8]] = []
+    labels: list[int] = []
+    folder = root / split
+    if not folder.is_dir():
+        raise FileNotFoundError(f"no {split} crops in {root}: make them with `referee synth --crops --out {root}`")
+    for face_dir in sorted(p for p in folder.iterdir() if p.is_dir()):
+        if face_dir.name not in FACE_CLASSES:
+            raise ValueError(f"{face_dir}: {face_dir.name!r} is not a face class ({', '.join(FACE_CLASSES)})")
+        cid = FACE_CLASSES.index(face_dir.name)
+        for path in sorted(face_dir.glob("*.jpg")):
+            image = cv2.imread(str(path))
+            if image is None or image.shape != (CROP_SIDE, CROP_SIDE, 3):
+                log.warning("skipped %s: unreadable or not %d px square", path, CROP_SIDE)
+                continue
+            images.append(image)
+            labels.append(cid)
+    if not images:
+        raise ValueError(f"no crops under {folder}")
+    return np.stack(images), np.asarray(labels, np.int64)
+
+
+def augment(batch: Any, generator: Any) -> Any:
+    """Quarter turns, shuffled channels (a tenth grey), brightness and contrast; uint8 NHWC -> float NCHW."""
+    import torch
+
+    x = batch.permute(0, 3, 1, 2).float() / 255.0
+    n = x.shape[0]
+    turns = torch.randint(0, 4, (n,), generator=generator)
+    for k in range(1, 4):
+        idx = (turns == k).nonzero().flatten()
+        if len(idx):
+            x[idx] = torch.rot90(x[idx], k, dims=(2, 3))
+    perm = torch.argsort(torch.rand(n, 3, generator=generator), dim=1)
+    x = torch.gather(x, 1, perm[:, :, None, None].expand_as(x))
+    grey = torch.rand(n, generator=generator) < 0.1
+    if grey.any():
+        x[grey] = x[grey].mean(dim=1, keepdim=True).expand(-1, 3, -1, -1)
+    contrast = torch.empty(n, 1, 1, 1).uniform_(0.6, 1.4, generator=generator)
+    bright = torch.empty(n, 1, 1, 1).uniform_(-0.15, 0.15, generator=generator)
+    mean = x.mean(dim=(1, 2, 3), keepdim=True)
+    return ((x - mean) * contrast + mean + bright).clamp(0, 1)
+
+
+def to_input(batch: Any) -> Any:
+    """uint8 NHWC BGR -> float NCHW in [0, 1]: what the exported model takes."""
+    return batch.permute(0, 3, 1, 2).float() / 255.0
+
+
+def evaluate(model: Any, images: npt.NDArray[np.uint8], labels: npt.NDArray[np.int64], batch: int = 256
+             ) -> dict[str, Any]:
+    """Top-1 accuracy (as cut, and averaged over the crop and its half turn, as run time does), per class."""
+    import torch
+
+    model.eval()
+    hits = hits_tta = 0
+    per_class: dict[str, list[int]] = {face: [0, 0] for face in FACE_CLASSES}
+    confusions: dict[str, dict[str, int]] = {}
+    with torch.no_grad():
+        for start in range(0, len(images), batch):
+            x = to_input(torch.from_numpy(images[start:start + batch]))
+            y = torch.from_numpy(labels[start:start + batch])
+            p = model(x).softmax(1)
+            p_tta = (p + model(torch.rot90(x, 2, dims=(2, 3))).softmax(1)) / 2
+            hits += int((p.argmax(1) == y).sum())
+            pred = p_tta.argmax(1)
+            hits_tta += int((pred == y).sum())
+            for t, q in zip(y.tolist(), pred.tolist(), strict=True):
+                per_class[FACE_CLASSES[t]][0] += int(t == q)
+                per_class[FACE_CLASSES[t]][1] += 1
+                if t != q:
+                    row = confusions.setdefault(FACE_CLASSES[t], {})
+                    row[FACE_CLASSES[q]] = row.get(FACE_CLASSES[q], 0) + 1
+    model.train()
+    return {"accuracy": round(hits / len(images), 4), "accuracy_half_turn_mean": round(hits_tta / len(images), 4),
+            "per_class": {f: round(h / n, 4) for f, (h, n) in per_class.items() if n},
+            "confusions": confusions}
+
+
+def export_onnx(model: Any, path: Path) -> Path:
+    """Export with a dynamic batch axis, the class names in the metadata (as ultralytics does)."""
+    import onnx
+    import torch
+
+    model.eval()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    dummy = torch.zeros(1, 3, CROP_SIDE, CROP_SIDE)
+    with warnings.catch_warnings():
+        # The TorchScript exporter (as ultralytics uses): the torch.export one needs onnxscript, and a
+        # plain CNN gains nothing from it.
+        warnings.simplefilter("ignore", DeprecationWarning)
+        torch.onnx.export(model, (dummy,), str(path), input_names=["images"], output_names=["logits"],
+                          opset_version=17, dynamo=False,
+                          dynamic_axes={"images": {0: "batch"}, "logits": {0: "batch"}})
+    proto = onnx.load(str(path))
+    names = {i: name for i, name in enumerate(FACE_CLASSES)}
+    for key, value in {"names": repr(names), "imgsz": repr([CROP_SIDE, CROP_SIDE]), "task": "classify",
+                       "input": "BGR, 0-1, NCHW; a square crop around one card"}.items():
+        entry = proto.metadata_props.add()
+        entry.key, entry.value = key, value
+    onnx.save(proto, str(path))
+    return path
+
+
+def train(data: Path, *, epochs: int, batch: int = 128, lr: float = 3e-3, weights: Path | None = None,
+          out: Path = MODELS_DIR / "classifier.onnx", seed: int = 0, threads: int = 2) -> dict[str, Any]:
+    """Train (from scratch, or from ``weights``: a state dict saved here), keep the best epoch by
+    validation accuracy, save it beside ``out`` as ``.pt`` and export ``out``; return a summary."""
+    import torch
+
+    torch.set_num_threads(threads)
+    torch.manual_seed(seed)
+    generator = torch.Generator().manual_seed(seed)
+    started = time.time()
+    x_train, y_train = load_split(data, "train")
+    x_val, y_val = load_split(data, "val")
+    log.info("crops: %d train, %d val (loaded in %.0f s)", len(x_train), len(x_val), time.time() - started)
+    model = build_model()
+    if weights is not None:
+        model.load_state_dict(torch.load(weights, map_location="cpu", weights_only=True))
+    optimizer = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
+    steps = epochs * (len(x_train) // batch)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=lr, total_steps=max(steps, 1),
+                                                   pct_start=0.1 if weights is None else 0.02)
+    loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
+    images = torch.from_numpy(x_train)
+    targets = torch.from_numpy(y_train)
+    history: list[dict[str, Any]] = []
+    best: tuple[float, dict[str, Any]] | None = None
+    pt_path = out.with_suffix(".pt")
+    for epoch in range(1, epochs + 1):
+        order = torch.randperm(len(images), generator=generator)
+        total = 0.0
+        for step in range(len(images) // batch):
+            idx = order[step * batch:(step + 1) * batch]
+            loss = loss_fn(model(augment(images[idx], generator)), targets[idx])
+            optimizer.zero_grad(set_to_none=True)
+            loss.backward()
+            optimizer.step()
+            schedule.step()
+            total += loss.item()
+        metrics = evaluate(model, x_val, y_val)
+        row = {"epoch": epoch, "seconds": round(time.time() - started), "loss": round(total / max(step + 1, 1), 4),
+               "val_accuracy": metrics["accuracy"], "val_accuracy_half_turn_mean": metrics["accuracy_half_turn_mean"]}
+        history.append(row)
+        log.info("%s", json.dumps(row))
+        if best is None or metrics["accuracy_half_turn_mean"] >= best[0]:
+            best = (metrics["accuracy_half_turn_mean"], {k: v.clone() for k, v in model.state_dict().items()})
+            pt_path.parent.mkdir(parents=True, exist_ok=True)
+            torch.save(best[1], pt_path)
+    assert best is not None
+    model.load_state_dict(best[1])
+    final = evaluate(model, x_val, y_val)
+    export_onnx(model, out)
+    return {"data": str(data), "onnx": str(out), "weights": str(pt_path), "epochs": epochs, "batch": batch,
+            "lr": lr, "train_crops": len(x_train), "val_crops": len(x_val),
+            "seconds": round(time.time() - started), "history": history, "val": final}
+
+
+def main(args: argparse.Namespace) -> int:
+    """Entry point of ``referee train-classifier``."""
+    try:
+        summary = train(args.data, epochs=args.epochs, batch=args.batch, lr=args.lr, weights=args.weights,
+                        out=args.out, seed=args.seed)
+    except (FileNotFoundError, ValueError) as exc:
+        log.error("%s", exc)
+        return 2
+    if args.log is not None:
+        args.log.write_text(json.dumps(summary, indent=1) + "\n")
+    print(json.dumps({k: v for k, v in summary.items() if k not in ("history",)}))
+    return 0

@@ -1,0 +1,128 @@
+"""The face classifier: reads one card, from a square crop around its box, with onnxruntime.
+
+The detector reads a whole pile at 320 px; this model reads the one card the tracker is about to believe,
+at 96 px for the card alone (:func:`square_crop`), as it lies and turned half a turn,
+the two softmax outputs averaged. Trained by ``referee train-classifier`` (:mod:`referee.train_classifier`).
+"""
+
+from __future__ import annotations
+
+import ast
+import logging
+from collections.abc import Sequence
+from pathlib import Path
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from referee.vision.detect import MODELS_DIR, DetectorError
+
+log = logging.getLogger(__name__)
+
+DEFAULT_CLASSIFIER = MODELS_DIR / "classifier.onnx"
+
+Image = npt.NDArray[np.uint8]
+
+#: Side of a crop in pixels: the classifier's input.
+CROP_SIDE = 96
+#: A crop's side is the box's longer side times ``1 + 2 * CROP_PAD`` (the pipeline's choice; training
+#: jitters it).
+CROP_PAD = 0.15
+
+def square_crop(image: Image, box: Sequence[float] | npt.NDArray[np.float32], *, pad: float = CROP_PAD,
+                side: int = CROP_SIDE, shift: tuple[float, float] = (0.0, 0.0)) -> Image | None:
+    """The square around ``box`` (xyxy; its longer side times ``1 + 2 * pad``, centre moved by ``shift``
+    of that side), resized to ``side`` x ``side``; outside the image is grey 114. ``None`` for a box
+    too small to read (under 8 px) or wholly outside the image."""
+    x1, y1, x2, y2 = (float(v) for v in box)
+    extent = max(x2 - x1, y2 - y1) * (1 + 2 * pad)
+    if extent < 8:
+        return None
+    cx = (x1 + x2) / 2 + shift[0] * extent
+    cy = (y1 + y2) / 2 + shift[1] * extent
+    scale = side / extent
+    # Only the pixels the square covers (and a margin for the blur) are touched.
+    height, width = image.shape[:2]
+    margin = extent / 2 + 4 / scale
+    left, top = max(0, int(cx - margin)), max(0, int(cy - margin))
+    right, bottom = min(width, int(cx + margin) + 1), min(height, int(cy + margin) + 1)
+    if right <= left or bottom <= top:
+        return None
+    src = image[top:bottom, left:right]
+    if scale < 0.5:  # shrinking a lot: blur first, or thin strokes (a 6's underline) alias away
+        src = cv2.GaussianBlur(src, (0, 0), 0.3 / scale)
+    cx, cy = cx - left, cy - top
+    matrix = np.array([[scale, 0.0, side / 2 - cx * scale], [0.0, scale, side / 2 - cy * scale]], np.float64)
+    out: Image = cv2.warpAffine(src, matrix, (side, side), flags=cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_CONSTANT, borderValue=(114, 114, 114))
+    return out
+
+
+class FaceClassifier:
+    """onnxruntime on ``models/classifier.onnx``: face probabilities for the card at a box."""
+
+    def __init__(self, path: Path = DEFAULT_CLASSIFIER, *, threads: int | None = None) -> None:
+        import onnxruntime as ort
+
+        if not Path(path).is_file():
+            raise DetectorError(f"no classifier model at {path}: train one with `referee train-classifier`")
+        options = ort.SessionOptions()
+        if threads:
+            options.intra_op_num_threads = threads
+        options.log_severity_level = 3
+        try:
+            self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        except Exception as exc:  # onnxruntime raises its own untyped errors
+            raise DetectorError(f"cannot load classifier model {path}: {exc}") from exc
+        meta = self.session.get_modelmeta().custom_metadata_map
+        if "names" not in meta or meta.get("task") != "classify":
+            raise DetectorError(f"{path} is not a face classifier (exported by `referee train-classifier`)")
+        names = ast.literal_eval(meta["names"])
+        self.face_names: tuple[str, ...] = tuple(names[i] for i in sorted(names))
+        self.side = int(ast.literal_eval(meta.get("imgsz", "[96, 96]"))[0])
+        self.input_name = self.session.get_inputs()[0].name
+        self.path = Path(path)
+
+    def probabilities(self, crops: Sequence[Image]) -> npt.NDArray[np.float32]:
+        """Softmax over the faces for each ``side`` x ``side`` BGR crop, (N, classes)."""
+        batch = np.stack([np.asarray(c, np.float32) for c in crops]).transpose(0, 3, 1, 2) / 255.0
+        (logits,) = self.session.run(None, {self.input_name: np.ascontiguousarray(batch, np.float32)})
+        z = logits - logits.max(axis=1, keepdims=True)
+        e = np.exp(z)
+        probs: npt.NDArray[np.float32] = (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
+        return probs
+
+    def read(self, image: Image, box: Sequence[float] | npt.NDArray[np.float32], *, pad: float = CROP_PAD
+             ) -> list[tuple[str, float]]:
+        """The faces of the card at ``box`` (xyxy in ``image``), surest first with their probabilities:
+        the crop as it lies and turned half a turn, averaged. ``[]`` for a box too small to read."""
+        crop = square_crop(image, box, pad=pad, side=self.side)
+        if crop is None:
+            return []
+        probs = self.probabilities([crop, np.ascontiguousarray(crop[::-1, ::-1])]).mean(axis=0)
+        order = np.argsort(-probs)
+        return [(self.face_names[int(i)], float(probs[i])) for i in order]
+
+
+def load_classifier(path: Path | str | None = None) -> FaceClassifier | None:
+    """The classifier at ``path`` (default ``models/classifier.onnx``), or ``None`` when the default is
+    absent (the pipeline then runs on the detector alone). A named file that cannot load is an error."""
+    if path is None:
+        if not DEFAULT_CLASSIFIER.is_file():
+            log.info("no face classifier at %s: the detector reads faces alone", DEFAULT_CLASSIFIER)
+            return None
+        return FaceClassifier(DEFAULT_CLASSIFIER)
+    return FaceClassifier(Path(path))
+
+
+def second_look(detector_faces: Sequence[tuple[str, float]], classifier_faces: Sequence[tuple[str, float]]
+                ) -> list[tuple[str, float]]:
+    """One closer look from two readers: each face scored by the mean of the detector's closer look
+    (:func:`referee.vision.detect.look_closer`, 0 where it read nothing) and the classifier's
+    probability; surest first, faces scoring 0 left out."""
+    looked = dict(detector_faces)
+    scores = {face: (looked.get(face, 0.0) + p) / 2 for face, p in classifier_faces}
+    for face, score in looked.items():
+        scores.setdefault(face, score / 2)
+    return sorted(((f, s) for f, s in scores.items() if s > 0), key=lambda kv: -kv[1])

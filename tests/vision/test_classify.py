@@ -1,0 +1,124 @@
+"""The face classifier: its crops, its training data, a real (tiny) training run and the ONNX it exports."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from referee.cards import FACE_CLASSES
+from referee.synth.crops import write_crops
+from referee.vision.classify import CROP_SIDE, FaceClassifier, load_classifier, second_look, square_crop
+from referee.vision.detect import DEFAULT_MODEL, DetectorError
+
+
+def test_square_crop_centres_the_box_and_pads_with_grey() -> None:
+    image = np.zeros((200, 300, 3), np.uint8)
+    image[50:150, 100:160] = 255  # a white card, 60 x 100
+    crop = square_crop(image, [100, 50, 160, 150], pad=0.0)
+    assert crop is not None and crop.shape == (CROP_SIDE, CROP_SIDE, 3)
+    # The box's long side fills the crop; its short side is 60 % of it, centred.
+    row = crop[CROP_SIDE // 2, :, 0]
+    white = np.flatnonzero(row > 200)
+    assert abs(white[0] - 0.2 * CROP_SIDE) <= 2 and abs(white[-1] - 0.8 * CROP_SIDE) <= 2
+    edge = square_crop(image, [0, 0, 40, 40], pad=0.5)  # half of it lies outside the image
+    assert edge is not None and tuple(edge[2, 2]) == (114, 114, 114)
+    assert square_crop(image, [10, 10, 13, 14]) is None
+
+
+def test_square_crop_shift_moves_the_window() -> None:
+    image = np.zeros((200, 200, 3), np.uint8)
+    image[90:110, 90:110] = 255
+    centred = square_crop(image, [80, 80, 120, 120], pad=0.0)
+    shifted = square_crop(image, [80, 80, 120, 120], pad=0.0, shift=(0.25, 0.0))
+    assert centred is not None and shifted is not None
+    col = lambda c: np.flatnonzero(c[CROP_SIDE // 2, :, 0] > 200).mean()  # noqa: E731
+    assert col(shifted) < col(centred) - 0.2 * CROP_SIDE
+
+
+def _files(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*.jpg"))}
+
+
+def test_write_crops_layout_counts_and_reproducible(tmp_path: Path) -> None:
+    summary = write_crops(tmp_path / "a", train=8, val=3, seed=5, size=192, workers=1, progress=False)
+    files = _files(tmp_path / "a")
+    assert summary["crops"]["train"] + summary["crops"]["val"] == len(files) > 0
+    assert {Path(f).parts[1] for f in files} <= set(FACE_CLASSES)
+    saved = json.loads((tmp_path / "a" / "crops.json").read_text())
+    assert saved["scenes"] == {"train": 8, "val": 3} and "recipe" in saved
+    image = cv2.imread(str(tmp_path / "a" / next(iter(files))))
+    assert image.shape == (CROP_SIDE, CROP_SIDE, 3)
+    # The same seed gives the same crops whatever the worker count.
+    write_crops(tmp_path / "b", train=8, val=3, seed=5, size=192, workers=2, progress=False)
+    assert _files(tmp_path / "b") == files
+
+
+def test_second_look_averages_the_two_readers() -> None:
+    faces = second_look([("6", 0.9), ("9", 0.2)], [("9", 0.7), ("6", 0.25), ("8", 0.05)])
+    assert [f for f, _ in faces] == ["6", "9", "8"]
+    assert dict(faces)["6"] == pytest.approx(0.575) and dict(faces)["9"] == pytest.approx(0.45)
+    # A face only the detector read scores half its reading; nothing read by either is left out.
+    assert second_look([("skip", 0.8)], [("skip", 0.0), ("3", 0.0)]) == [("skip", 0.4)]
+
+
+def test_missing_or_foreign_model_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(DetectorError, match="no classifier"):
+        FaceClassifier(tmp_path / "nope.onnx")
+    with pytest.raises(DetectorError, match="not a face classifier"):
+        FaceClassifier(DEFAULT_MODEL)  # the detector: names, but not a classifier
+    broken = tmp_path / "broken.onnx"
+    broken.write_bytes(b"not onnx")
+    with pytest.raises(DetectorError, match="cannot load"):
+        load_classifier(broken)
+
+
+def test_training_exports_a_model_that_matches_torch(tmp_path: Path) -> None:
+    torch = pytest.importorskip("torch")
+    from referee import train_classifier as tc
+
+    write_crops(tmp_path / "crops", train=40, val=10, seed=1, size=192, workers=1, progress=False)
+    out = tmp_path / "models" / "classifier.onnx"
+    summary = tc.train(tmp_path / "crops", epochs=1, batch=16, out=out)
+    assert out.is_file() and out.with_suffix(".pt").is_file()
+    assert summary["train_crops"] > 0 and len(summary["history"]) == 1
+    assert 0.0 <= summary["val"]["accuracy"] <= 1.0
+
+    classifier = FaceClassifier(out)
+    assert classifier.face_names == FACE_CLASSES and classifier.side == CROP_SIDE
+    crops, _ = tc.load_split(tmp_path / "crops", "val")
+    probs = classifier.probabilities(list(crops[:4]))
+    assert probs.shape == (4, len(FACE_CLASSES)) and np.allclose(probs.sum(axis=1), 1.0, atol=1e-5)
+    model = tc.build_model()
+    model.load_state_dict(torch.load(out.with_suffix(".pt"), weights_only=True))
+    model.eval()
+    with torch.no_grad():
+        expected = model(tc.to_input(torch.from_numpy(crops[:4]))).softmax(1).numpy()
+    assert np.allclose(probs, expected, atol=1e-4)
+
+    faces = classifier.read(crops[0], [10, 10, 86, 86])
+    assert len(faces) == len(FACE_CLASSES) and faces[0][1] >= faces[-1][1]
+    assert sum(p for _, p in faces) == pytest.approx(1.0, abs=1e-4)
+
+
+def test_augment_keeps_shape_and_range() -> None:
+    torch = pytest.importorskip("torch")
+    from referee.train_classifier import augment
+
+    batch = torch.randint(0, 256, (8, CROP_SIDE, CROP_SIDE, 3), dtype=torch.uint8)
+    x = augment(batch, torch.Generator().manual_seed(0))
+    assert x.shape == (8, 3, CROP_SIDE, CROP_SIDE) and float(x.min()) >= 0.0 and float(x.max()) <= 1.0
+
+
+def test_unknown_face_folder_is_an_error(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    from referee.train_classifier import load_split
+
+    (tmp_path / "train" / "cats").mkdir(parents=True)
+    with pytest.raises(ValueError, match="cats"):
+        load_split(tmp_path, "train")
+    with pytest.raises(FileNotFoundError, match="synth --crops"):
+        load_split(tmp_path, "val")
