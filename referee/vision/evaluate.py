@@ -196,7 +196,8 @@ def _read_labels(path: Path, shape: tuple[int, ...], n_classes: int) -> tuple[np
 
 
 def evaluate_yolo(
-    detector: OnnxDetector | UltralyticsDetector, yaml_path: Path, limit: int | None = None
+    detector: OnnxDetector | UltralyticsDetector, yaml_path: Path, limit: int | None = None,
+    classifier: FaceClassifier | None = None,
 ) -> dict[str, Any]:
     dataset = load_yolo_dataset(yaml_path)
     mode = _names_mode(dataset.names)
@@ -205,8 +206,9 @@ def evaluate_yolo(
     # Per class: list of (confidence, tp flags at 10 IoU thresholds); count of ground truths.
     records: dict[str, list[tuple[float, npt.NDArray[np.bool_]]]] = defaultdict(list)
     n_gt: dict[str, int] = defaultdict(int)
-    card_hits = card_total = 0
-    by_visible: dict[str, list[int]] = {}  # bucket -> [hits, cards], where meta sidecars say how much shows
+    card_hits = card_total = read_hits = 0
+    # bucket -> [hits, cards, classifier hits], where meta sidecars say how much shows
+    by_visible: dict[str, list[int]] = {}
     tp50 = fp50 = 0
     images = skipped = 0
     for image_path in dataset.images[:limit]:
@@ -229,13 +231,19 @@ def evaluate_yolo(
         visible = _visible_shares(image_path, gt_boxes)
         # Card accuracy: each labelled card's best-overlapping prediction names it right.
         for g, name in enumerate(gt_names):
-            hit = bool(len(det) and iou[:, g].max() > 0.3 and pred_names[int(iou[:, g].argmax())] == name)
+            found = bool(len(det) and iou[:, g].max() > 0.3)
+            hit = found and pred_names[int(iou[:, g].argmax())] == name
             card_total += 1
             card_hits += hit
+            # The same box read again by the face classifier (the colour stays the detector's).
+            read_hit = found and classifier is not None and _reread(
+                classifier, image, det, int(iou[:, g].argmax()), pred_names, mode) == name
+            read_hits += read_hit
             if visible is not None:
-                bucket = by_visible.setdefault(_visible_bucket(visible[g]), [0, 0])
+                bucket = by_visible.setdefault(_visible_bucket(visible[g]), [0, 0, 0])
                 bucket[0] += hit
                 bucket[1] += 1
+                bucket[2] += read_hit
         # Matching for AP: per IoU threshold, greedy by confidence among ground truths of the same name.
         order = np.argsort(-det.confidence)
         flags = np.zeros((len(det), len(IOU_THRESHOLDS)), bool)
@@ -285,10 +293,26 @@ def evaluate_yolo(
         "skipped": skipped,
         "per_class": per_class,
         **({"card_accuracy_by_visible": {
-            bucket: {"cards": n, "accuracy": round(hits / n, 4)}
-            for bucket, (hits, n) in sorted(by_visible.items())
+            bucket: {"cards": n, "accuracy": round(hits / n, 4),
+                     **({"accuracy_classifier": round(read / n, 4)} if classifier is not None else {})}
+            for bucket, (hits, n, read) in sorted(by_visible.items())
         }} if by_visible else {}),
+        **({"classifier": str(classifier.path),
+            "card_accuracy_classifier": round(read_hits / max(card_total, 1), 4)} if classifier is not None else {}),
     }
+
+
+def _reread(classifier: FaceClassifier, image: npt.NDArray[np.uint8], det: Detections, index: int,
+            pred_names: Sequence[str], mode: str) -> str:
+    """Prediction ``index``'s name with its face read by ``classifier`` (a face, or colour + face)."""
+    faces = classifier.read(image, det.xyxy[index])
+    if not faces:
+        return pred_names[index]
+    face = faces[0][0]
+    if mode != "label" or face in BLACK_VALUES or face == "back":
+        return face
+    colour = pred_names[index].split("_", 1)[0]
+    return face if colour in BLACK_VALUES or colour == "back" else f"{colour}_{face}"
 
 
 VISIBLE_BUCKETS = (0.5, 0.7, 0.9)  # edges: how much of a card shows, from `referee synth`'s meta sidecars
@@ -369,7 +393,8 @@ def evaluate_folders(
             else:
                 confusions[folder.name][predicted] += 1
             if classifier is not None:
-                read = _classifier_label(classifier, image, det, cards)
+                read = _reread(classifier, image, det, max(cards, key=lambda i: det.confidence[i]), det.labels,
+                               "label") if cards else "none"
                 read_hits += read == folder.name
                 if read != folder.name:
                     read_confusions[folder.name][read] += 1
@@ -392,22 +417,6 @@ def evaluate_folders(
     }
 
 
-def _classifier_label(classifier: FaceClassifier, image: npt.NDArray[np.uint8], det: Detections,
-                      cards: list[int]) -> str:
-    """The label of the most confident card box with its face read by ``classifier`` (colour as read)."""
-    if not cards:
-        return "none"
-    best = max(cards, key=lambda i: det.confidence[i])
-    faces = classifier.read(image, det.xyxy[best])
-    if not faces:
-        return det.labels[best]
-    face = faces[0][0]
-    if face in BLACK_VALUES or face == "back":
-        return face
-    colour = det.labels[best].split("_", 1)[0]
-    return f"{colour}_{face}" if colour not in BLACK_VALUES else face
-
-
 def evaluate(data: Path, model: Path | None = None, *, imgsz: int | None = None, conf: float = 0.001,
              limit: int | None = None, classifier: Path | None = None) -> dict[str, Any]:
     if not data.exists():
@@ -420,7 +429,7 @@ def evaluate(data: Path, model: Path | None = None, *, imgsz: int | None = None,
         colours = {Card.from_label(n).colour for n in names if _names_mode(names) == "label"}
         palette = [c for c in Colour if c in colours] or list(CLASSIC_COLOURS)
         detector = load_detector(model, imgsz=imgsz, conf=conf, palette=palette)
-        return evaluate_yolo(detector, data, limit)
+        return evaluate_yolo(detector, data, limit, load_classifier(classifier))
     detector = load_detector(model, imgsz=imgsz, conf=0.25 if conf < 0.25 else conf)
     return evaluate_folders(detector, data, limit, load_classifier(classifier))
 

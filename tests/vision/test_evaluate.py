@@ -150,3 +150,38 @@ def test_no_visible_breakdown_without_sidecars_or_with_a_broken_one(tmp_path: Pa
     (tmp_path / "meta/val/100.json").write_text("{not json")
     result = ev.evaluate_yolo(det, yaml)  # type: ignore[arg-type]
     assert "card_accuracy_by_visible" not in result and result["card_accuracy"] == 1.0
+
+
+class WidthClassifier:
+    """A face classifier double: reads the face from a table keyed by the box's width."""
+
+    path = Path("double.onnx")
+
+    def __init__(self, faces: dict[int, str]) -> None:
+        self.faces = faces
+
+    def read(self, image: np.ndarray, box: np.ndarray) -> list[tuple[str, float]]:
+        face = self.faces.get(round(float(box[2] - box[0])))
+        return [(face, 0.9)] if face else []
+
+
+def test_classifier_rereads_the_matched_box_keeping_the_detectors_colour(tmp_path: Path) -> None:
+    yaml = _dataset(tmp_path, ["red_7", "blue_skip", "red_1"], {100: [(0, [10, 10, 50, 80])], 101: [(1, [20, 20, 90, 90])]})
+    det = TableDetector({100: [("red_1", 0.9, [10, 10, 50, 80])], 101: [("blue_skip", 0.8, [20, 20, 90, 90])]})
+    # The classifier reads the 40 px box as a 7 (right: red_7) and the 70 px one as a reverse (wrong).
+    result = ev.evaluate_yolo(det, yaml, classifier=WidthClassifier({40: "7", 70: "reverse"}))  # type: ignore[arg-type]
+    assert result["card_accuracy"] == 0.5 and result["card_accuracy_classifier"] == 0.5
+    assert result["classifier"] == "double.onnx"
+    no_reads = ev.evaluate_yolo(det, yaml, classifier=WidthClassifier({}))  # type: ignore[arg-type]
+    assert no_reads["card_accuracy_classifier"] == 0.5  # nothing read: the detector's name stands
+
+
+def test_folders_with_classifier(tmp_path: Path) -> None:
+    for label, height in [("red_7", 100), ("wild", 101), ("blue_9", 102)]:
+        (tmp_path / label).mkdir()
+        cv2.imwrite(str(tmp_path / label / "a.png"), np.zeros((height, 50, 3), np.uint8))
+    det = TableDetector({100: [("red_1", 0.5, [0, 0, 10, 10])], 101: [("wild_draw4", 0.9, [0, 0, 20, 10])]})
+    result = ev.evaluate_folders(det, tmp_path, classifier=WidthClassifier({10: "7", 20: "wild"}))  # type: ignore[arg-type]
+    assert result["top1_accuracy"] == 0.0
+    assert result["top1_accuracy_classifier"] == pytest.approx(2 / 3, abs=1e-3)
+    assert result["confusions_classifier"] == {"blue_9": {"none": 1}}
