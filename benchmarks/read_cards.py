@@ -14,7 +14,7 @@ and read four ways:
   pipeline now takes them.
 
 The tracker believes the pile view and lets a closer look replace a face it is sure of (0.85 by default):
-so besides each reader's accuracy, ``replace`` counts, for each closer reader at that confidence, the
+so besides each reader's accuracy, ``replace`` counts, for each closer reader at each ``--sure`` level, the
 pile-view misreads it would put right (``fixed``) and the right readings it would spoil (``spoiled``).
 One JSON line last.
 """
@@ -43,7 +43,7 @@ READERS = ("pile_view", "closer", "classifier", "combined")
 
 
 def read_game(video: Path, detector: Any, classifier: FaceClassifier, *, every: int, min_visible: float,
-              sure: float, tally: Counter[str], errors: Counter[str]) -> None:
+              sure: Sequence[float], tally: Counter[str], errors: Counter[str]) -> None:
     profile = CalibrationProfile.load(sidecar(video, "calibration"))
     truth = OracleDetector(load_boxes(video), profile, min_visible=min_visible)
     capture = cv2.VideoCapture(str(video))
@@ -80,8 +80,9 @@ def read_game(video: Path, detector: Any, classifier: FaceClassifier, *, every: 
                 tally[name] += top == face
                 if top != face:
                     errors[f"{name} {face}->{top}"] += 1
-                if conf >= sure and top != pile:  # the tracker would take the closer look's face
-                    tally[f"{name}_fixed" if top == face else f"{name}_spoiled"] += 1
+                for level in sure:
+                    if conf >= level and top != pile:  # the tracker would take the closer look's face
+                        tally[f"{name}_{level}_fixed" if top == face else f"{name}_{level}_spoiled"] += 1
     capture.release()
 
 
@@ -91,7 +92,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seeds", type=int, nargs=2, default=None, metavar=("FIRST", "LAST"))
     parser.add_argument("--every", type=int, default=15, help="read every N-th frame")
     parser.add_argument("--min-visible", type=float, default=0.95, help="cards at least this much in view")
-    parser.add_argument("--sure", type=float, default=0.85, help="a closer look this sure replaces the pile view")
+    parser.add_argument("--sure", type=float, nargs="+", default=[0.85],
+                        help="a closer look this sure replaces the pile view's face (several: each is counted)")
     parser.add_argument("--model", type=Path, default=None)
     parser.add_argument("--classifier", type=Path, default=None)
     args = parser.parse_args(argv)
@@ -111,8 +113,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     n = max(tally["cards"], 1)
     out = {"videos": len(videos), "cards": tally["cards"], "every": args.every, "min_visible": args.min_visible,
            "accuracy": {r: round(tally[r] / n, 4) for r in READERS},
-           "replace_at": args.sure,
-           "replace": {r: {"fixed": tally[f"{r}_fixed"], "spoiled": tally[f"{r}_spoiled"]} for r in READERS[1:]},
+           "replace": {str(level): {r: {"fixed": tally[f"{r}_{level}_fixed"], "spoiled": tally[f"{r}_{level}_spoiled"]}
+                                    for r in READERS[1:]} for level in args.sure},
            "errors": dict(errors.most_common(25))}
     print(json.dumps(out))
     return 0

@@ -37,8 +37,9 @@ import numpy as np
 import numpy.typing as npt
 
 from referee.cards import CLASSIC_COLOURS, Card
-from referee.pipeline import CommandError, Pipeline, _load_detector
+from referee.pipeline import CommandError, Pipeline, _load_classifier, _load_detector
 from referee.vision.capture import Capture
+from referee.vision.classify import FaceClassifier
 from referee.vision.detections import Detections, Detector
 
 log = logging.getLogger(__name__)
@@ -138,12 +139,21 @@ def _session() -> Any:
     return MatchSession(Store(":memory:"), players=len(SEAT_DIRECTIONS))
 
 
+def _classifier(detector: Detector) -> FaceClassifier | None:
+    """The pipeline's face classifier (``models/classifier.onnx`` when present) for a real detector."""
+    from referee.vision.detect import OnnxDetector, UltralyticsDetector
+
+    return _load_classifier(None) if isinstance(detector, OnnxDetector | UltralyticsDetector) else None
+
+
 def throughput(detector: Detector, video: Path) -> dict[str, Any]:
     """Pass 1: every frame, as fast as the pipeline goes."""
     import psutil
 
     process = psutil.Process()
-    pipeline = Pipeline(detector, _session(), players=len(SEAT_DIRECTIONS), fps=FPS, timer=time.perf_counter)
+    classifier = _classifier(detector)
+    pipeline = Pipeline(detector, _session(), players=len(SEAT_DIRECTIONS), fps=FPS, timer=time.perf_counter,
+                        classifier=classifier)
     cpu0 = process.cpu_times()
     start = time.perf_counter()
     stats = pipeline.run(Capture(video, realtime=False))
@@ -159,12 +169,14 @@ def throughput(detector: Detector, video: Path) -> dict[str, Any]:
         "cpu_percent": round(100 * cpu / wall, 1) if wall > 0 else None,
         "rss_mb": round(process.memory_info().rss / 2**20, 1),
         "observations": stats.observations,
+        "classifier": str(classifier.path) if classifier is not None else None,
     }
 
 
 def latency(detector: Detector, video: Path, landings: Sequence[Landing]) -> dict[str, Any]:
     """Pass 2: paced like a live camera; card at rest (as the camera would deliver it) -> verdict."""
-    pipeline = Pipeline(detector, _session(), players=len(SEAT_DIRECTIONS), fps=FPS, timer=time.monotonic)
+    pipeline = Pipeline(detector, _session(), players=len(SEAT_DIRECTIONS), fps=FPS, timer=time.monotonic,
+                        classifier=_classifier(detector))
     capture = Capture(video, realtime=True)
     stats = pipeline.run(capture)
     latencies: list[float] = []
@@ -443,7 +455,7 @@ def evaluate_game(
     session.add_listener(listen)
     fps = float(json.loads(sidecar(video, "meta").read_text()).get("fps", FPS))
     pipeline = Pipeline(det, session, profile=profile, players=int(setup.get("players", 4)), fps=fps,
-                        script=script)
+                        script=script, classifier=_classifier(det))
     pipeline.run(Capture(video, realtime=False))
     cards = _match(truth, seen, ("start", "play"))
     hits = [(w, s) for w, s in cards if s is not None]

@@ -9,6 +9,11 @@
 - A folder of class-named folders of photos (``red_7/*.jpg``): the top-1 card label per photo (the most
   confident detection) against the folder's name. Prints ``top1_accuracy``, ``images``, ``per_class``.
 
+With a face classifier (``--classifier``, or ``models/classifier.onnx`` when present) the same boxes are
+read again, the colour kept: ``card_accuracy_classifier`` (and per visible share) on a data.yaml;
+``top1_accuracy_classifier`` (the classifier alone) and ``top1_accuracy_second_look`` (the pipeline's
+closer look: the detector on a crop around the card averaged with the classifier) on photo folders.
+
 A missing or unreadable image is reported and skipped; an unknown class name is a clear error.
 """
 
@@ -29,8 +34,8 @@ import numpy as np
 import numpy.typing as npt
 
 from referee.cards import BLACK_VALUES, CLASSIC_COLOURS, FACE_CLASSES, Card, CardError, Colour
-from referee.vision.classify import FaceClassifier, load_classifier
-from referee.vision.detect import DetectorError, OnnxDetector, UltralyticsDetector, load_detector
+from referee.vision.classify import FaceClassifier, load_classifier, second_look
+from referee.vision.detect import DetectorError, OnnxDetector, UltralyticsDetector, load_detector, look_closer
 from referee.vision.detections import Detections
 
 log = logging.getLogger(__name__)
@@ -236,8 +241,11 @@ def evaluate_yolo(
             card_total += 1
             card_hits += hit
             # The same box read again by the face classifier (the colour stays the detector's).
-            read_hit = found and classifier is not None and _reread(
-                classifier, image, det, int(iou[:, g].argmax()), pred_names, mode) == name
+            if found and classifier is not None:
+                best = int(iou[:, g].argmax())
+                read_hit = _relabel(classifier.read(image, det.xyxy[best]), pred_names[best], mode) == name
+            else:
+                read_hit = False
             read_hits += read_hit
             if visible is not None:
                 bucket = by_visible.setdefault(_visible_bucket(visible[g]), [0, 0, 0])
@@ -302,16 +310,15 @@ def evaluate_yolo(
     }
 
 
-def _reread(classifier: FaceClassifier, image: npt.NDArray[np.uint8], det: Detections, index: int,
-            pred_names: Sequence[str], mode: str) -> str:
-    """Prediction ``index``'s name with its face read by ``classifier`` (a face, or colour + face)."""
-    faces = classifier.read(image, det.xyxy[index])
+def _relabel(faces: Sequence[tuple[str, float]], name: str, mode: str) -> str:
+    """``name`` (a prediction's face, or colour + face) with its face replaced by the surest of ``faces``;
+    the colour stays (``name`` itself when ``faces`` is empty)."""
     if not faces:
-        return pred_names[index]
+        return name
     face = faces[0][0]
     if mode != "label" or face in BLACK_VALUES or face == "back":
         return face
-    colour = pred_names[index].split("_", 1)[0]
+    colour = name.split("_", 1)[0]
     return face if colour in BLACK_VALUES or colour == "back" else f"{colour}_{face}"
 
 
@@ -372,8 +379,11 @@ def evaluate_folders(
     hits: dict[str, int] = defaultdict(int)
     totals: dict[str, int] = defaultdict(int)
     confusions: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-    read_hits = 0  # the face classifier's reading of the same box
-    read_confusions: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    # The same box read again: by the face classifier alone, and by the pipeline's closer look (the
+    # detector on a crop around it, as it lies and turned, averaged with the classifier).
+    read_hits = {"classifier": 0, "second_look": 0}
+    read_confusions: dict[str, dict[str, dict[str, int]]] = {
+        k: defaultdict(lambda: defaultdict(int)) for k in read_hits}
     images = skipped = 0
     for folder in folders:
         files = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
@@ -393,17 +403,17 @@ def evaluate_folders(
             else:
                 confusions[folder.name][predicted] += 1
             if classifier is not None:
-                read = _reread(classifier, image, det, max(cards, key=lambda i: det.confidence[i]), det.labels,
-                               "label") if cards else "none"
-                read_hits += read == folder.name
-                if read != folder.name:
-                    read_confusions[folder.name][read] += 1
+                for kind, read in _rereads(detector, classifier, image, det, cards).items():
+                    read_hits[kind] += read == folder.name
+                    if read != folder.name:
+                        read_confusions[kind][folder.name][read] += 1
     per_class = {name: round(hits[name] / totals[name], 4) for name in totals}
     extra: dict[str, Any] = {}
     if classifier is not None:
-        extra = {"classifier": str(classifier.path),
-                 "top1_accuracy_classifier": round(read_hits / max(images, 1), 4),
-                 "confusions_classifier": {k: dict(v) for k, v in read_confusions.items()}}
+        extra = {"classifier": str(classifier.path)}
+        for kind, n in read_hits.items():
+            extra[f"top1_accuracy_{kind}"] = round(n / max(images, 1), 4)
+            extra[f"confusions_{kind}"] = {k: dict(v) for k, v in read_confusions[kind].items()}
     return {
         "data": str(root),
         "model": str(getattr(detector, "path", "")),
@@ -415,6 +425,19 @@ def evaluate_folders(
         "confusions": {k: dict(v) for k, v in confusions.items()},
         **extra,
     }
+
+
+def _rereads(detector: OnnxDetector | UltralyticsDetector, classifier: FaceClassifier,
+             image: npt.NDArray[np.uint8], det: Detections, cards: list[int]) -> dict[str, str]:
+    """The most confident card's label with its face read again by the classifier alone and by the
+    pipeline's closer look (:func:`referee.vision.classify.second_look`)."""
+    if not cards:
+        return {"classifier": "none", "second_look": "none"}
+    best = max(cards, key=lambda i: det.confidence[i])
+    read = classifier.read(image, det.xyxy[best])
+    both = second_look(look_closer(detector, image, det.xyxy[best]), read)
+    return {"classifier": _relabel(read, det.labels[best], "label"),
+            "second_look": _relabel(both, det.labels[best], "label")}
 
 
 def evaluate(data: Path, model: Path | None = None, *, imgsz: int | None = None, conf: float = 0.001,
