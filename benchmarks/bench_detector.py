@@ -7,6 +7,9 @@ fly by the synthesiser). Prints one JSON line: per-frame milliseconds p50/p95 fo
 ``onnx`` (letterbox + onnxruntime + decode + NMS + colour reading: everything the pipeline calls),
 ``ultralytics_onnx`` (``YOLO(model.onnx).predict`` at its defaults) and ``ultralytics_pt``
 (``YOLO(model.pt).predict`` at its defaults, i.e. imgsz 640 unless the weights say otherwise).
+With ``models/classifier.onnx`` there, also the closer look on each frame's surest card:
+``closer_detector`` (:func:`look_closer`: two detector calls on a crop), ``classifier`` (one read: the
+crop as it lies and turned, one batch) and ``second_look`` (both, as the pipeline runs them).
 """
 
 from __future__ import annotations
@@ -27,7 +30,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from referee import yolo_env  # noqa: E402
-from referee.vision.detect import OnnxDetector  # noqa: E402
+from referee.vision.classify import DEFAULT_CLASSIFIER, FaceClassifier, second_look  # noqa: E402
+from referee.vision.detect import OnnxDetector, look_closer  # noqa: E402
 
 
 def _frames(source: Path | None, n: int) -> list[np.ndarray]:
@@ -73,6 +77,17 @@ def main() -> int:
     detector = OnnxDetector(args.model)
     result["imgsz"] = detector.imgsz
     result["onnx"] = _stats(_time(detector.detect, frames))
+    if DEFAULT_CLASSIFIER.is_file():
+        classifier = FaceClassifier()
+        boxes: dict[int, np.ndarray] = {}
+        for frame in frames:
+            raw_boxes, confidence, _ = detector.raw(frame)
+            box = raw_boxes[int(np.argmax(confidence))] if len(confidence) else np.array([0, 0, 64, 96], np.float32)
+            boxes[id(frame)] = box
+        result["closer_detector"] = _stats(_time(lambda f: look_closer(detector, f, boxes[id(f)]), frames))
+        result["classifier"] = _stats(_time(lambda f: classifier.read(f, boxes[id(f)]), frames))
+        result["second_look"] = _stats(_time(lambda f: second_look(
+            look_closer(detector, f, boxes[id(f)]), classifier.read(f, boxes[id(f)])), frames))
     if not args.no_baseline:
         try:
             yolo_env.prepare()

@@ -76,6 +76,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--frames", type=int, nargs=2, metavar=("FIRST", "LAST"), required=True)
     parser.add_argument("--model", type=Path, default=e2e_eval.DEFAULT_MODEL)
     parser.add_argument("--oracle", action="store_true", help="use the ground-truth detector double")
+    parser.add_argument("--classifier", type=Path, default=e2e_eval.DEFAULT_CLASSIFIER,
+                        help="face classifier for the closer look ('none': the detector alone)")
     parser.add_argument("--pile", type=int, default=3, metavar="N", help="pile cards shown, from the top (default 3)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s", stream=sys.stdout)
@@ -103,7 +105,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return load_detector(args.model)
 
-    e2e_eval.run_game(args.video, factory, oracle=args.oracle, on_pipeline=listen)
+    classifier = None
+    if not args.oracle and str(args.classifier) != "none" and args.classifier.is_file():
+        from referee.vision.classify import FaceClassifier
+
+        classifier = FaceClassifier(args.classifier)
+    e2e_eval.run_game(args.video, factory, oracle=args.oracle, on_pipeline=listen, classifier=classifier)
     return 0
 
 

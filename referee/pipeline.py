@@ -21,7 +21,7 @@ import threading
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, Any, Literal, Protocol
 
@@ -32,7 +32,7 @@ from referee.cards import CLASSIC_COLOURS, Colour
 from referee.rules import ObservationError, find_preset
 from referee.vision.calibration import CalibrationError, CalibrationProfile, WhiteBalance
 from referee.vision.capture import DEFAULT_FPS, Capture, Frame, parse_source, probe_fps
-from referee.vision.classify import FaceClassifier, second_look
+from referee.vision.classify import SECOND_LOOK_CONFIDENCE, FaceClassifier, second_look
 from referee.vision.colour import DeckColours
 from referee.vision.detect import OnnxDetector, UltralyticsDetector, look_closer
 from referee.vision.detections import Detections, Detector
@@ -175,8 +175,12 @@ class Pipeline:
             auto=profile is None or profile.white_balance is None,
         )
         state = session.snapshot()
+        if tracker_config is None:
+            tracker_config = TrackerConfig.for_fps(fps)
+            if classifier is not None:  # two closer readers averaged: a lower bar (see the constant)
+                tracker_config = replace(tracker_config, second_look_confidence=SECOND_LOOK_CONFIDENCE)
         self.tracker = PileTracker(
-            tracker_config or TrackerConfig.for_fps(fps),
+            tracker_config,
             legal_now=card_query(session, "legal_now"),
             possible_now=card_query(session, "possible_now"),
             palette=self.palette,

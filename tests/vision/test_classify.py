@@ -122,3 +122,51 @@ def test_unknown_face_folder_is_an_error(tmp_path: Path) -> None:
         load_split(tmp_path, "train")
     with pytest.raises(FileNotFoundError, match="synth --crops"):
         load_split(tmp_path, "val")
+
+
+@pytest.mark.skipif(not (Path(__file__).resolve().parents[2] / "models" / "classifier.onnx").is_file(),
+                    reason="no models/classifier.onnx")
+def test_shipped_classifier_reads_generated_cards() -> None:
+    """The shipped model, through the run-time path (crop, both turns, softmax), reads whole cards of
+    scenes it never saw (seed 999, not a training seed)."""
+    from referee.synth.scene import SceneParams, random_scene
+
+    classifier = load_classifier()
+    assert classifier is not None
+    params = SceneParams(random_hue_share=0.0, hand_share=0.0)
+    right = total = 0
+    for i in range(40):
+        scene = random_scene(np.random.default_rng([999, i]), 384, params)
+        for box in scene.boxes:
+            if box.visible < 0.95:
+                continue
+            total += 1
+            right += classifier.read(scene.image, box.xyxy)[0][0] == box.face
+    assert total >= 40 and right / total >= 0.95, (right, total)
+
+
+@pytest.mark.skipif(not (Path(__file__).resolve().parents[2] / "models" / "classifier.onnx").is_file(),
+                    reason="no models/classifier.onnx")
+def test_pipeline_closer_look_averages_detector_and_classifier() -> None:
+    from referee.pipeline import Pipeline
+    from referee.session import MatchSession
+    from referee.store import Store
+    from referee.synth.scene import SceneParams, random_scene
+    from referee.vision.classify import SECOND_LOOK_CONFIDENCE
+    from referee.vision.detect import OnnxDetector, look_closer
+
+    detector = OnnxDetector()
+    classifier = load_classifier()
+    session = MatchSession(Store(":memory:"), players=4)
+    with_classifier = Pipeline(detector, session, players=4, classifier=classifier)
+    alone = Pipeline(detector, session, players=4)
+    assert with_classifier.tracker.config.second_look_confidence == SECOND_LOOK_CONFIDENCE
+    assert alone.tracker.config.second_look_confidence == 0.85
+    scene = random_scene(np.random.default_rng([999, 3]), 384, SceneParams(single_card_share=0.0, hand_share=0.0))
+    top = next(b for b in scene.boxes if b.visible >= 0.95)
+    with_classifier._pile_view = alone._pile_view = scene.image
+    both = with_classifier._look_closer(np.asarray(top.xyxy, np.float32))
+    assert classifier is not None and both == second_look(
+        look_closer(detector, scene.image, top.xyxy), classifier.read(scene.image, top.xyxy))
+    assert both[0][0] == top.face
+    assert alone._look_closer(np.asarray(top.xyxy, np.float32)) == look_closer(detector, scene.image, top.xyxy)
