@@ -11,8 +11,9 @@
 
 With a face classifier (``--classifier``, or ``models/classifier.onnx`` when present) the same boxes are
 read again, the colour kept: ``card_accuracy_classifier`` (and per visible share) on a data.yaml;
-``top1_accuracy_classifier`` (the classifier alone) and ``top1_accuracy_second_look`` (the pipeline's
-closer look: the detector on a crop around the card averaged with the classifier) on photo folders.
+``top1_accuracy_classifier`` (the classifier alone) and ``top1_accuracy_second_look`` (the label the
+pipeline gives the card: the detector's, its face replaced when the closer look, the detector on a crop
+around the card averaged with the classifier, is sure of another) on photo folders.
 
 A missing or unreadable image is reported and skipped; an unknown class name is a clear error.
 """
@@ -34,7 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from referee.cards import BLACK_VALUES, CLASSIC_COLOURS, FACE_CLASSES, Card, CardError, Colour
-from referee.vision.classify import FaceClassifier, load_classifier, second_look
+from referee.vision.classify import SECOND_LOOK_CONFIDENCE, FaceClassifier, load_classifier, second_look
 from referee.vision.detect import DetectorError, OnnxDetector, UltralyticsDetector, load_detector, look_closer
 from referee.vision.detections import Detections
 
@@ -429,15 +430,19 @@ def evaluate_folders(
 
 def _rereads(detector: OnnxDetector | UltralyticsDetector, classifier: FaceClassifier,
              image: npt.NDArray[np.uint8], det: Detections, cards: list[int]) -> dict[str, str]:
-    """The most confident card's label with its face read again by the classifier alone and by the
-    pipeline's closer look (:func:`referee.vision.classify.second_look`)."""
+    """The most confident card's label with its face read again: by the classifier alone, and as the
+    pipeline names a card (its closer look, :func:`referee.vision.classify.second_look`, replaces the face
+    when at least :data:`~referee.vision.classify.SECOND_LOOK_CONFIDENCE` sure of one of the same kind)."""
     if not cards:
         return {"classifier": "none", "second_look": "none"}
     best = max(cards, key=lambda i: det.confidence[i])
+    label = det.labels[best]
     read = classifier.read(image, det.xyxy[best])
     both = second_look(look_closer(detector, image, det.xyxy[best]), read)
-    return {"classifier": _relabel(read, det.labels[best], "label"),
-            "second_look": _relabel(both, det.labels[best], "label")}
+    sure = bool(both) and both[0][1] >= SECOND_LOOK_CONFIDENCE and both[0][0] != "back" and (
+        (both[0][0] in BLACK_VALUES) == (label in BLACK_VALUES))
+    return {"classifier": _relabel(read, label, "label"),
+            "second_look": _relabel(both, label, "label") if sure else label}
 
 
 def evaluate(data: Path, model: Path | None = None, *, imgsz: int | None = None, conf: float = 0.001,
