@@ -256,6 +256,8 @@ def test_a_run_log_with_a_correction_and_an_undo_replays_as_the_session_judged_i
     ("kw", "message"),
     [
         ({"model": Path("no/such/model.onnx")}, "no detector model"),
+        ({"classifier": Path("no/such/classifier.onnx")}, "no classifier model"),
+        ({"classifier": Path(__file__).resolve().parents[1] / "models" / "detector.onnx"}, "not a face classifier"),
         ({"rules": "chess"}, "unknown rule preset"),
         ({"option": ["stack_draw2"]}, "NAME=VALUE"),
         ({"option": ["flying=yes"]}, "unknown rule option"),

@@ -31,6 +31,7 @@ from referee.vision.classify import CROP_SIDE, square_crop
 
 __all__ = ["write_crops"]
 
+
 @dataclass(frozen=True)
 class _Job:
     out: Path

@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from referee.vision.detect import MODELS_DIR, DetectorError
+from referee.vision.detect import MODELS_DIR, DetectorError, onnx_session
 
 log = logging.getLogger(__name__)
 
@@ -63,18 +63,7 @@ class FaceClassifier:
     """onnxruntime on ``models/classifier.onnx``: face probabilities for the card at a box."""
 
     def __init__(self, path: Path = DEFAULT_CLASSIFIER, *, threads: int | None = None) -> None:
-        import onnxruntime as ort
-
-        if not Path(path).is_file():
-            raise DetectorError(f"no classifier model at {path}: train one with `referee train-classifier`")
-        options = ort.SessionOptions()
-        if threads:
-            options.intra_op_num_threads = threads
-        options.log_severity_level = 3
-        try:
-            self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
-        except Exception as exc:  # onnxruntime raises its own untyped errors
-            raise DetectorError(f"cannot load classifier model {path}: {exc}") from exc
+        self.session = onnx_session(path, threads, "classifier", "`referee train-classifier`")
         meta = self.session.get_modelmeta().custom_metadata_map
         if "names" not in meta or meta.get("task") != "classify":
             raise DetectorError(f"{path} is not a face classifier (exported by `referee train-classifier`)")

@@ -16,6 +16,7 @@ import logging
 import math
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -139,6 +140,23 @@ def _scale_back(
     return out
 
 
+def onnx_session(path: Path, threads: int | None, what: str, how: str) -> Any:
+    """An onnxruntime CPU session on ``path``; a missing or unloadable file is a :class:`DetectorError`
+    naming ``what`` it should have been and ``how`` to make one."""
+    import onnxruntime as ort
+
+    if not Path(path).is_file():
+        raise DetectorError(f"no {what} model at {path}: train one with {how}")
+    options = ort.SessionOptions()
+    if threads:
+        options.intra_op_num_threads = threads
+    options.log_severity_level = 3
+    try:
+        return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+    except Exception as exc:  # onnxruntime raises its own untyped errors
+        raise DetectorError(f"cannot load {what} model {path}: {exc}") from exc
+
+
 class OnnxDetector:
     """onnxruntime backend for an ultralytics YOLO detection model exported to ONNX."""
 
@@ -152,18 +170,7 @@ class OnnxDetector:
         palette: Sequence[Colour] = CLASSIC_COLOURS,
         threads: int | None = None,
     ) -> None:
-        import onnxruntime as ort
-
-        if not Path(path).is_file():
-            raise DetectorError(f"no detector model at {path}: train one with `referee train` or restore models/")
-        options = ort.SessionOptions()
-        if threads:
-            options.intra_op_num_threads = threads
-        options.log_severity_level = 3
-        try:
-            self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
-        except Exception as exc:  # onnxruntime raises its own untyped errors
-            raise DetectorError(f"cannot load detector model {path}: {exc}") from exc
+        self.session = onnx_session(path, threads, "detector", "`referee train` or restore models/")
         meta = self.session.get_modelmeta().custom_metadata_map
         names = ast.literal_eval(meta["names"]) if "names" in meta else {}
         self._face_names = tuple(names[i] for i in sorted(names))
