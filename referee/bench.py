@@ -39,7 +39,6 @@ import numpy.typing as npt
 from referee.cards import CLASSIC_COLOURS, Card
 from referee.pipeline import CommandError, Pipeline, _load_classifier, _load_detector
 from referee.vision.capture import Capture
-from referee.vision.classify import FaceClassifier
 from referee.vision.detections import Detections, Detector
 
 log = logging.getLogger(__name__)
@@ -139,19 +138,12 @@ def _session() -> Any:
     return MatchSession(Store(":memory:"), players=len(SEAT_DIRECTIONS))
 
 
-def _classifier(detector: Detector) -> FaceClassifier | None:
-    """The pipeline's face classifier (``models/classifier.onnx`` when present) for a real detector."""
-    from referee.vision.detect import OnnxDetector, UltralyticsDetector
-
-    return _load_classifier(None) if isinstance(detector, OnnxDetector | UltralyticsDetector) else None
-
-
 def throughput(detector: Detector, video: Path) -> dict[str, Any]:
     """Pass 1: every frame, as fast as the pipeline goes."""
     import psutil
 
     process = psutil.Process()
-    classifier = _classifier(detector)
+    classifier = _load_classifier(None, detector)
     pipeline = Pipeline(detector, _session(), players=len(SEAT_DIRECTIONS), fps=FPS, timer=time.perf_counter,
                         classifier=classifier)
     cpu0 = process.cpu_times()
@@ -176,7 +168,7 @@ def throughput(detector: Detector, video: Path) -> dict[str, Any]:
 def latency(detector: Detector, video: Path, landings: Sequence[Landing]) -> dict[str, Any]:
     """Pass 2: paced like a live camera; card at rest (as the camera would deliver it) -> verdict."""
     pipeline = Pipeline(detector, _session(), players=len(SEAT_DIRECTIONS), fps=FPS, timer=time.monotonic,
-                        classifier=_classifier(detector))
+                        classifier=_load_classifier(None, detector))
     capture = Capture(video, realtime=True)
     stats = pipeline.run(capture)
     latencies: list[float] = []
@@ -455,7 +447,7 @@ def evaluate_game(
     session.add_listener(listen)
     fps = float(json.loads(sidecar(video, "meta").read_text()).get("fps", FPS))
     pipeline = Pipeline(det, session, profile=profile, players=int(setup.get("players", 4)), fps=fps,
-                        script=script, classifier=_classifier(det))
+                        script=script, classifier=_load_classifier(None, det))
     pipeline.run(Capture(video, realtime=False))
     cards = _match(truth, seen, ("start", "play"))
     hits = [(w, s) for w, s in cards if s is not None]

@@ -442,11 +442,14 @@ def _load_detector(model: Path | None, palette: Sequence[Colour]) -> Detector:
         raise CommandError(str(exc)) from None
 
 
-def _load_classifier(path: Path | None) -> FaceClassifier | None:
-    """The face classifier at ``path``; by default ``models/classifier.onnx`` when it is there."""
+def _load_classifier(path: Path | None, detector: Detector) -> FaceClassifier | None:
+    """The face classifier at ``path`` (by default ``models/classifier.onnx`` when it is there) for a
+    model detector; none for a double (it replays the footage's truth: nothing to read closer up)."""
     from referee.vision.classify import load_classifier
     from referee.vision.detect import DetectorError
 
+    if not isinstance(detector, OnnxDetector | UltralyticsDetector):
+        return None
     try:
         return load_classifier(path)
     except DetectorError as exc:
@@ -535,8 +538,7 @@ def execute(
             profile = CalibrationProfile.from_corners(profile.pile, *profile.image_size, players=args.players,
                                                       stock=profile.stock)
     detector = detector or _load_detector(getattr(args, "model", None), palette)
-    classifier = _load_classifier(getattr(args, "classifier", None)) if isinstance(
-        detector, OnnxDetector | UltralyticsDetector) else None
+    classifier = _load_classifier(getattr(args, "classifier", None), detector)
     capture = Capture(spec, realtime=realtime)
     with _log_file(args.log) as log_handle:
         session = _open_session(args, options)

@@ -25,7 +25,7 @@ from typing import Any
 import cv2
 
 from referee.cards import FACE_CLASSES
-from referee.synth.export import SPLITS, Recipe, image_rng
+from referee.synth.export import SPLITS, Recipe, SceneJob, image_rng
 from referee.synth.scene import random_scene
 from referee.vision.classify import CROP_SIDE, square_crop
 
@@ -33,13 +33,7 @@ __all__ = ["write_crops"]
 
 
 @dataclass(frozen=True)
-class _Job:
-    out: Path
-    seed: int
-    split: str
-    index: int
-    size: int
-    recipe: Recipe
+class _Job(SceneJob):
     min_visible: float
 
 

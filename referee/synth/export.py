@@ -129,7 +129,9 @@ def generate_image(seed: int, split: str, index: int, size: int, recipe: Recipe
 
 
 @dataclass(frozen=True)
-class _Job:
+class SceneJob:
+    """One scene of a split to generate (a worker's unit of work)."""
+
     out: Path
     seed: int
     split: str
@@ -138,7 +140,7 @@ class _Job:
     recipe: Recipe
 
 
-def _write_one(job: _Job) -> list[str]:
+def _write_one(job: SceneJob) -> list[str]:
     """Generate and write one image with its three label files; returns its face classes."""
     image, boxes, quality = generate_image(job.seed, job.split, job.index, job.size, job.recipe)
     stem = f"{job.split}_{job.index:06d}"
@@ -184,10 +186,10 @@ def _prepare(out: Path) -> None:
             d.mkdir(parents=True)
 
 
-def _jobs(out: Path, counts: dict[str, int], seed: int, size: int, recipe: Recipe) -> Iterator[_Job]:
+def _jobs(out: Path, counts: dict[str, int], seed: int, size: int, recipe: Recipe) -> Iterator[SceneJob]:
     for split in SPLITS:
         for index in range(counts[split]):
-            yield _Job(out, seed, split, index, size, recipe)
+            yield SceneJob(out, seed, split, index, size, recipe)
 
 
 def write_dataset(out: Path, *, train: int, val: int, seed: int = 0, size: int = 640,

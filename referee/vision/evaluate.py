@@ -38,6 +38,7 @@ from referee.cards import BLACK_VALUES, CLASSIC_COLOURS, FACE_CLASSES, Card, Car
 from referee.vision.classify import SECOND_LOOK_CONFIDENCE, FaceClassifier, load_classifier, second_look
 from referee.vision.detect import DetectorError, OnnxDetector, UltralyticsDetector, load_detector, look_closer
 from referee.vision.detections import Detections
+from referee.vision.track import closer_label
 
 log = logging.getLogger(__name__)
 
@@ -237,16 +238,13 @@ def evaluate_yolo(
         visible = _visible_shares(image_path, gt_boxes)
         # Card accuracy: each labelled card's best-overlapping prediction names it right.
         for g, name in enumerate(gt_names):
-            found = bool(len(det) and iou[:, g].max() > 0.3)
-            hit = found and pred_names[int(iou[:, g].argmax())] == name
+            best = int(iou[:, g].argmax()) if len(det) and iou[:, g].max() > 0.3 else None
+            hit = best is not None and pred_names[best] == name
             card_total += 1
             card_hits += hit
             # The same box read again by the face classifier (the colour stays the detector's).
-            if found and classifier is not None:
-                best = int(iou[:, g].argmax())
-                read_hit = _relabel(classifier.read(image, det.xyxy[best]), pred_names[best], mode) == name
-            else:
-                read_hit = False
+            read_hit = best is not None and classifier is not None and _relabel(
+                classifier.read(image, det.xyxy[best]), pred_names[best], mode) == name
             read_hits += read_hit
             if visible is not None:
                 bucket = by_visible.setdefault(_visible_bucket(visible[g]), [0, 0, 0])
@@ -431,18 +429,16 @@ def evaluate_folders(
 def _rereads(detector: OnnxDetector | UltralyticsDetector, classifier: FaceClassifier,
              image: npt.NDArray[np.uint8], det: Detections, cards: list[int]) -> dict[str, str]:
     """The most confident card's label with its face read again: by the classifier alone, and as the
-    pipeline names a card (its closer look, :func:`referee.vision.classify.second_look`, replaces the face
-    when at least :data:`~referee.vision.classify.SECOND_LOOK_CONFIDENCE` sure of one of the same kind)."""
+    pipeline names a card (the tracker's :func:`~referee.vision.track.closer_label` on its closer look,
+    :func:`referee.vision.classify.second_look`, at :data:`~referee.vision.classify.SECOND_LOOK_CONFIDENCE`)."""
     if not cards:
         return {"classifier": "none", "second_look": "none"}
     best = max(cards, key=lambda i: det.confidence[i])
     label = det.labels[best]
     read = classifier.read(image, det.xyxy[best])
     both = second_look(look_closer(detector, image, det.xyxy[best]), read)
-    sure = bool(both) and both[0][1] >= SECOND_LOOK_CONFIDENCE and both[0][0] != "back" and (
-        (both[0][0] in BLACK_VALUES) == (label in BLACK_VALUES))
     return {"classifier": _relabel(read, label, "label"),
-            "second_look": _relabel(both, label, "label") if sure else label}
+            "second_look": closer_label(label, both, SECOND_LOOK_CONFIDENCE) or label}
 
 
 def evaluate(data: Path, model: Path | None = None, *, imgsz: int | None = None, conf: float = 0.001,

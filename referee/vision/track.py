@@ -57,6 +57,21 @@ def _face(label: str) -> str:
     return label.split("_", 1)[1] if "_" in label and label not in BLACK_VALUES else label
 
 
+def closer_label(label: str, faces: Sequence[tuple[str, float]], confidence: float) -> str | None:
+    """The label a closer look's ``faces`` (surest first) give the card read as ``label``: its surest
+    face when at least ``confidence`` and another than ``label``'s, with ``label``'s colour. ``None``
+    when it agrees, is unsure, or names a face of the other kind (a black card for a coloured one, the
+    back, a label with a colour)."""
+    if not faces:
+        return None
+    face, sure = faces[0]
+    if sure < confidence or face in (_face(label), "back"):
+        return None
+    if (face in BLACK_VALUES) != (label in BLACK_VALUES) or ("_" in face and face not in BLACK_VALUES):
+        return None
+    return face if face in BLACK_VALUES else f"{label.split('_', 1)[0]}_{face}"
+
+
 def containment(inner: Box, outer: Box) -> float:
     """How much of ``inner`` lies inside ``outer`` (1.0: all of it)."""
     area = _area(inner)
@@ -1258,15 +1273,9 @@ class PileTracker:
         if self.second_look is None or self._arm_over_pile:
             return None
         faces = self.second_look(pose)
-        if not faces:
-            return None
-        face, confidence = faces[0]
-        if confidence < self.config.second_look_confidence or face in (_face(label), "back"):
-            return None
-        if (face in BLACK_VALUES) != (label in BLACK_VALUES) or ("_" in face and face not in BLACK_VALUES):
-            return None
-        closer = face if face in BLACK_VALUES else f"{label.split('_', 1)[0]}_{face}"
-        log.info("%s read closer up as %s (%.2f)", label, closer, confidence)
+        closer = closer_label(label, faces, self.config.second_look_confidence)
+        if closer is not None:
+            log.info("%s read closer up as %s (%.2f)", label, closer, faces[0][1])
         return closer
 
     def _check_take_back(

@@ -1815,3 +1815,15 @@ def test_a_buried_card_read_two_ways_in_its_own_pose_is_that_card() -> None:
               card("blue_4", (138.0, 140.0, 217.0, 263.0), 0.83, 0.56)]
     feed([card("blue_4", blue, 0.97), *tinted], 30, motion=_visit(2, seat=0))
     assert [(o["card"], o["seat"]) for _, o in feed.out] == [("red_4", 2), ("blue_4", 0)]
+
+
+def test_closer_label_keeps_the_colour_and_the_kind() -> None:
+    from referee.vision.track import closer_label
+
+    assert closer_label("red_7", [("1", 0.9)], 0.85) == "red_1"
+    assert closer_label("red_7", [("1", 0.8)], 0.85) is None  # unsure
+    assert closer_label("red_7", [("7", 0.99)], 0.85) is None  # agrees
+    assert closer_label("red_7", [("wild", 0.99)], 0.85) is None  # a black card for a coloured one
+    assert closer_label("wild", [("wild_draw4", 0.9)], 0.85) == "wild_draw4"
+    assert closer_label("red_7", [("back", 0.99)], 0.85) is None
+    assert closer_label("red_7", [], 0.85) is None
