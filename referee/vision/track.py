@@ -72,6 +72,16 @@ def closer_label(label: str, faces: Sequence[tuple[str, float]], confidence: flo
     return face if face in BLACK_VALUES else f"{label.split('_', 1)[0]}_{face}"
 
 
+def turned(first: Box, now: Box) -> float:
+    """How much a box changed shape the way a card turned in place changes it: the lesser of its
+    growth along one axis and its shrinking along the other, as shares of its first size (0.0 where
+    it grew on both axes or shrank on both, as a box swollen by a hand or cut short by a card over
+    it does)."""
+    dw = float(now[2] - now[0]) / max(float(first[2] - first[0]), 1.0) - 1.0
+    dh = float(now[3] - now[1]) / max(float(first[3] - first[1]), 1.0) - 1.0
+    return max(min(dw, -dh), min(-dw, dh), 0.0)
+
+
 def containment(inner: Box, outer: Box) -> float:
     """How much of ``inner`` lies inside ``outer`` (1.0: all of it)."""
     area = _area(inner)
@@ -732,9 +742,14 @@ class PileTracker:
         never moves, so this is a card like it, laid nearly square on it (dev seed 685: a second blue 1
         slid onto the first, coming to rest 0.78 IoU over it, 11 px up of 130; first seen far off, it
         was lost under the hand on its way). A box only swollen or cut short by a hand changes shape;
-        it does not translate."""
-        return (card.rest is not None and card.visit is not None and self._visit is not None
-                and self._visit != card.visit and translation(card.rest, box) >= self.config.came_in_shift)
+        it does not translate. Nor does it turn: with no arm over the pile, a box grown along one axis
+        and shrunk along the other (:func:`turned`) is a card like it laid on it at another angle,
+        about the same centre (dev seed 1108: a second green reverse laid over the first, its box 9 %
+        wider and 16 % shorter, 0.77 IoU over the first one's pose, was taken for the first)."""
+        if card.rest is None or card.visit is None or self._visit is None or self._visit == card.visit:
+            return False
+        shift = self.config.came_in_shift
+        return translation(card.rest, box) >= shift or (not self._arm_over_pile and turned(card.rest, box) >= shift)
 
     def _shows_more_in_its_visit(self, box: Box, label: str, card: PileCard) -> bool:
         """``box``, read as ``card``, holds the pose ``card`` was believed in and more, during the hand
@@ -951,7 +966,7 @@ class PileTracker:
             if self._restore(cand.anchor, label):
                 continue
             absorbed = (self._reread_of_top(cand) or self._reread_in_same_visit(cand, label, frame_index)
-                        or self._nothing_laid_there(cand, label)
+                        or self._nothing_laid_there(cand, label) or self._strip_of_card_below(cand, label)
                         or self._buried_card_beside(cand, label, [*ready, *self.candidates]))
             # The closer look names a card judged new on the pile view's reading; it never turns a
             # reading found to be no card into one (held-out seed 1007: a yellow 2 in no new card's
@@ -1136,6 +1151,29 @@ class PileTracker:
                  float(np.mean(cand.confidence)), 100 * changed)
         return True
 
+    def _strip_of_card_below(self, cand: Candidate, label: str) -> bool:
+        """An unsure reading that showed up in place (never moved in) inside the pose of a card under
+        the top one, over little of the top card: the part of that card that shows beside the top
+        one, misread, not a card laid. A card laid now lies over the top card, and slides or drops in
+        with the hand (dev seed 1137: the strip of a red 1 beside a red 5 laid on it, read as a red 4
+        at 0.3-0.48 from the moment the 5 settled; a hand reaching to the stock later stirred the
+        pile image there, and the 4 was played)."""
+        cfg = self.config
+        if len(self.pile) < 2 or not self._unsure(cand):
+            return False
+        top, pose = self.pile[-1], cand.pose
+        if _intersection(pose, top.xyxy) >= cfg.hides_top_share * _area(top.xyxy):
+            return False
+        card = next((c for c in reversed(self.pile[-cfg.memory:-1])
+                     if containment(pose, c.xyxy) >= cfg.known_containment
+                     and containment(cand.origin, c.xyxy) >= cfg.known_containment
+                     and translation(cand.origin, pose) < cfg.came_in_shift), None)
+        if card is None:
+            return False
+        log.info("%s read unsure (%.2f) in place inside %s's pose, beside the top card: that card showing, no new "
+                 "card", label, float(np.mean(cand.confidence)), card.label)
+        return True
+
     def _buried_card_beside(self, cand: Candidate, label: str, others: Sequence[Candidate]) -> bool:
         """A reading inside the pose of a card on the pile, as that card (or its face, the colour read
         unsure) or read unsure, that reaches under a card being laid since before it was read (one of
@@ -1232,7 +1270,8 @@ class PileTracker:
         cfg = self.config
         top = self.top
         if (top is None or top.judged_in_clear_view or top.clear_when_believed >= cfg.min_hits or self._arm_over_pile
-                or top.frame_index >= frame_index or not self._still(top.xyxy, motion, blocked_frame)):
+                or top.frame_index >= frame_index or not self._still(top.xyxy, motion, blocked_frame)
+                or self._being_covered(top)):
             return None
         # The surest reading of the top card's pose this frame (colour counted in).
         best: tuple[float, str, float] | None = None
@@ -1264,6 +1303,17 @@ class PileTracker:
         was, top.label = top.label, leader
         top.reads = top.reads | {leader}
         return {"type": "reread", "card": leader, "was": was, "seat": top.seat, "t": t, "frame_index": frame_index}
+
+    def _being_covered(self, top: PileCard) -> bool:
+        """A card brought by a later hand visit than ``top``'s lies (tentative) over part of its pose:
+        what shows there is that card, not ``top`` to be read again (dev seed 1106: a green draw two
+        laid over a green 1 still waiting for its clear-view re-read, near its pose; read closer up
+        there, the 1 was re-read as a draw two, and the draw two played after it)."""
+        if top.visit is None:
+            return False
+        share = self.config.spoiling_overlap * _area(top.xyxy)
+        return any(not c.absorbed and c.visit is not None and c.visit > top.visit
+                   and _intersection(c.pose, top.xyxy) >= share for c in self.candidates)
 
     def _look_closer(self, pose: Box, label: str) -> str | None:
         """The label a closer look at ``pose`` gives the card read as ``label``: its face when the look
