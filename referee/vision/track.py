@@ -10,7 +10,7 @@ are voted over the frames of the steady pose.
 The pile is remembered as the cards already on it (label and pose): a detection that matches one
 of them (same label, same place, or a part of it peeking out from under the top card) is that
 card, not a new play. A card laid on an identical one (jump-in, stacking) is new because it lies
-in a new pose. A top card that disappears for ``takeback_frames`` while the card under it shows
+in a new pose (moved, or turned about the same centre: a pile card never moves or turns). A top card that disappears for ``takeback_frames`` while the card under it shows
 again was taken back.
 
 When the vote is unsure (close labels, or a doubtful colour reading) and the winner is illegal
