@@ -10,8 +10,8 @@ are voted over the frames of the steady pose.
 The pile is remembered as the cards already on it (label and pose): a detection that matches one
 of them (same label, same place, or a part of it peeking out from under the top card) is that
 card, not a new play. A card laid on an identical one (jump-in, stacking) is new because it lies
-in a new pose (moved, or turned about the same centre: a pile card never moves or turns). A top card that disappears for ``takeback_frames`` while the card under it shows
-again was taken back.
+in a new pose (moved, or turned about the same centre: a pile card never moves or turns). A top
+card that disappears for ``takeback_frames`` while the card under it shows again was taken back.
 
 When the vote is unsure (close labels, or a doubtful colour reading) and the winner is illegal
 right now, a legal runner-up (or the same face in the only legal colour) is preferred, and the
@@ -1496,6 +1496,8 @@ class MotionDetector:
         self.threshold = threshold
         self.chroma_threshold = chroma_threshold
         self.entry_frames = entry_frames
+        #: At the stock, the arm is followed longer: it may show whole only once the hand is there.
+        self.reach_frames = max(entry_frames, round(0.5 * fps))
         self.quiet_frames = quiet_frames
         self.min_draw_frames = min_draw_frames
         self.min_pixels = min_pixels
@@ -1696,9 +1698,9 @@ class MotionDetector:
         if in_zone:
             ep.touched = True
             ep.in_zone += 1
-        if root is not None and len(ep.roots) < self.entry_frames:
+        if root is not None and len(ep.roots) < (self.reach_frames if reach else self.entry_frames):
             ep.roots.append(root)
-            rx, ry = np.mean(ep.roots, axis=0)
+            rx, ry = self._farthest(ep.roots, zone) if reach else np.mean(ep.roots, axis=0)
             ep.seat = self._seat_of_arm((float(rx), float(ry)), zone)
         going_on = in_zone if (end_on_zone and ep.touched) else active or root is not None
         if active:
@@ -1707,7 +1709,7 @@ class MotionDetector:
                 ep.came_in = ep.came_in or int(np.count_nonzero(active_px & ~zone)) >= 3
                 ys, xs = np.nonzero(active_px)
                 ep.entry.append((float(xs.mean()) / self.scale, float(ys.mean()) / self.scale))
-                cx, cy = np.mean(ep.entry, axis=0)
+                cx, cy = self._farthest(ep.entry, zone) if reach else np.mean(ep.entry, axis=0)
                 origin = self._zone_centre(zone) if zone.any() else None
                 if not ep.roots:
                     ep.seat = self.profile.seat_towards((float(cx), float(cy)), origin)
@@ -1748,6 +1750,15 @@ class MotionDetector:
         the top right corner, were given to seat 2 at the top). Draw seats right, nearest seat ->
         direction: dev oracle seeds 200-279 0.9935 -> 0.9957 (920 draws), 290-349 0.9969 -> 1.0 (639)."""
         return self.profile.seat_towards(root, self._zone_centre(zone))
+
+    def _farthest(self, points: Sequence[tuple[float, float]], zone: Mask) -> tuple[float, float]:
+        """The point farthest from ``zone``'s centre (camera pixels): at a zone off to one side, the
+        hand's or arm's reach from its seat. Two neighbouring seats' hands reach a stock in a corner
+        from nearly one direction, and what lies nearer the zone (the hand moving about in it, an arm
+        seen only in part as it comes) points between them (dev seeds 1115, 1121: a draw given to the
+        seat beside the one that drew; in 1121 the arm showed whole only on its seventh frame)."""
+        cx, cy = self._zone_centre(zone)
+        return max(points, key=lambda p: (p[0] - cx) ** 2 + (p[1] - cy) ** 2)
 
     def _zone_centre(self, zone: Mask) -> Point:
         """A zone's centre in camera pixels."""

@@ -1196,6 +1196,28 @@ def test_an_arm_seen_only_near_the_hand_still_points_at_its_seat() -> None:
     assert _reach_for_the_stock((0, 120), seen_from=0.5) == [1]
 
 
+def test_an_arm_that_shows_whole_only_once_its_hand_is_at_the_stock_gives_its_seat() -> None:
+    """Seat 0's arm, bent at the elbow, reaches the stock in the top right corner; for its first frames
+    only the forearm shows, pointing left, between seats 0 and 1, and the upper arm stands out only
+    once the hand is on the deck (dev seed 1121, its seventh frame). The arm's farthest reach over the
+    first half second is its seat: seat 0's draw, not seat 1's."""
+    pile = ((100.0, 80.0), (180.0, 80.0), (180.0, 170.0), (100.0, 170.0))
+    stock = ((240.0, 10.0), (290.0, 10.0), (290.0, 70.0), (240.0, 70.0))
+    seats = ((150.0, 235.0), (5.0, 120.0), (150.0, 5.0), (315.0, 120.0))
+    motion = MotionDetector(CalibrationProfile((320, 240), pile, seats, stock=stock), fps=15, width=80)
+    cv2 = pytest.importorskip("cv2")
+    shoulder, elbow, hand = (150, 239), (215, 60), (265, 40)
+    draws: list[int | None] = []
+    for shown in [None] * 5 + ["forearm"] * 4 + ["arm"] * 8 + [None] * 8:
+        image = np.full((240, 320, 3), CLOTH, np.uint8)
+        if shown is not None:
+            cv2.line(image, elbow, hand, ARM, 16)
+        if shown == "arm":
+            cv2.line(image, shoulder, elbow, ARM, 16)
+        draws += motion.update(image, image[80:170, 100:180]).draws
+    assert draws == [0]
+
+
 def test_a_hand_found_in_the_stock_without_being_seen_coming_draws_for_no_seat() -> None:
     """An arm the colour of the table shows nothing but the hand, already on the deck the first frame
     it moves: no side to tell the seat by, so the draw has none (the referee gives it to the player
