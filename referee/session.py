@@ -336,19 +336,22 @@ class MatchSession:
             self._publish(event)
             log.info("match %d: observation %d undone", self._match_id, dropped.seq)
 
-    def last_play(self) -> tuple[int, dict[str, Any]] | None:
-        """``(seq, observation)`` of the newest active ``play``, or ``None``."""
+    def last_play(self, *, start: bool = False) -> tuple[int, dict[str, Any]] | None:
+        """``(seq, observation)`` of the newest active ``play`` (with ``start``, or the round's
+        ``start`` card when no play came after it), or ``None``."""
+        kinds = ("play", "start") if start else ("play",)
         with self._lock:
             for stored in reversed(self._game.observations):
-                if stored.observation.get("type") == "play":
+                if stored.observation.get("type") in kinds:
                     return stored.seq, copy.deepcopy(stored.observation)
             return None
 
     def correct(self, card: str, color: str | None = None, source: str = "operator") -> Event:
-        """Replace the last play's card (a misread) and judge the play again; returns the event."""
+        """Replace the last play's card (a misread), or the start card's while nothing came after it,
+        and judge it again; returns the event."""
         with self._lock:
             active = self._game.observations
-            if not active or active[-1].observation.get("type") != "play":
+            if not active or active[-1].observation.get("type") not in ("play", "start"):
                 raise ObservationError("the last observation is not a play: nothing to correct")
             last = active[-1]
             fixed = dict(last.observation, card=card)

@@ -390,6 +390,18 @@ def test_a_card_read_otherwise_in_clear_view_corrects_its_play() -> None:
     assert pipeline.submit({"type": "reread", "card": "red_1", "was": "red_9", "seat": 1}, frame) == []
 
 
+def test_a_start_card_read_otherwise_in_clear_view_is_corrected() -> None:
+    """A blue 5 start card read as a 3 as it landed, then as a 5 where it lay (dev seed 2030): the start
+    card is corrected while nothing came after it, so the next play is judged on the 5."""
+    session = MatchSession(Store(":memory:"), players=4)
+    pipeline = Pipeline(ColourDetector(), session, players=4)
+    frame = Frame(np.zeros((H, W, 3), np.uint8), 0, 0.0)
+    pipeline.submit({"type": "start", "card": "blue_3"}, frame)
+    pipeline.submit({"type": "reread", "card": "blue_5", "was": "blue_3", "seat": 0}, frame)
+    assert session.snapshot()["top_card"] == "blue_5"
+    assert _alerts(pipeline.submit({"type": "play", "card": "red_5", "seat": 1}, frame)) == []
+
+
 def test_the_pipeline_gives_a_colour_reading_detector_the_decks_printing_to_learn() -> None:
     from referee.cards import LB_COLOURS
     from referee.vision.colour import DeckColours

@@ -191,6 +191,19 @@ def test_correct_replaces_a_misread_card_in_one_event() -> None:
         session.correct("red_8")
 
 
+def test_correct_replaces_a_misread_start_card_while_nothing_came_after_it() -> None:
+    session = MatchSession(Store(":memory:"), players=3)
+    session.submit({"type": "start", "card": "blue_3"})
+    assert session.last_play() is None and session.last_play(start=True) is not None
+    event = session.correct("blue_5")
+    assert event["kind"] == "correct" and session.snapshot()["top_card"] == "blue_5"
+    assert session.export_log()[-1] == {"type": "start", "card": "blue_5"}
+    session.submit({"type": "play", "card": "blue_7", "seat": 1})
+    assert session.last_play(start=True) == session.last_play()
+    assert session.correct("blue_8")["kind"] == "correct"
+    assert [o["card"] for o in session.export_log()[-2:]] == ["blue_5", "blue_8"]
+
+
 def test_new_match_closes_the_old_one_and_names_are_kept(tmp_path: Path) -> None:
     store = Store(tmp_path / "two.db")
     session = MatchSession(store, players=3, names=["Ann", "Bob"])

@@ -1356,6 +1356,18 @@ def test_a_card_believed_under_an_arm_is_read_again_in_clear_view() -> None:
     assert feed([card("red_6", B, conf=0.97)], 3 * CFG.min_hits + 5, motion=_visit(2, seat=2)) == []
 
 
+def test_a_card_believed_on_an_unsure_vote_is_read_again_in_clear_view() -> None:
+    """A blue 5 start card read as a 3 at 0.70 as it came to rest, with no arm over the pile, then as a 5
+    at 0.96 where it lies (dev seed 2030): believed on an unsure vote, it is read again like a card
+    believed under an arm, and re-read as the 5 once."""
+    feed = Feed(PileTracker(CFG))
+    feed([card("blue_3", B, conf=0.68), card("blue_5", B, conf=0.6)], CFG.min_hits + 1, motion=_visit(1, seat=0))
+    assert [(o["type"], o["card"]) for _, o in feed.out] == [("start", "blue_3")]
+    got = feed([card("blue_5", B, conf=0.96)], 3 * CFG.min_hits + 5, motion=_visit(1, seat=0))
+    assert [(o["type"], o["card"], o["was"]) for o in got] == [("reread", "blue_5", "blue_3")]
+    assert feed([card("blue_3", B, conf=0.97)], 3 * CFG.min_hits + 5, motion=_visit(1, seat=0)) == []
+
+
 def test_a_card_believed_in_clear_view_or_read_two_ways_since_is_not_read_again() -> None:
     """Believed in a clear view, a card keeps its label whatever is read of it later (the later view is
     no better); believed under an arm, it keeps it unless one other label leads nearly every clear frame."""
