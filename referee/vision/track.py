@@ -1707,7 +1707,7 @@ class MotionDetector:
             ep.in_zone += 1
         if root is not None and len(ep.roots) < (self.reach_frames if reach else self.entry_frames):
             ep.roots.append(root)
-            rx, ry = self._farthest(ep.roots, zone) if reach else np.mean(ep.roots, axis=0)
+            rx, ry = self._farthest(ep.roots, self._zone_centre(zone)) if reach else np.mean(ep.roots, axis=0)
             ep.seat = self._seat_of_arm((float(rx), float(ry)), zone)
         going_on = in_zone if (end_on_zone and ep.touched) else active or root is not None
         if active:
@@ -1716,8 +1716,8 @@ class MotionDetector:
                 ep.came_in = ep.came_in or int(np.count_nonzero(active_px & ~zone)) >= 3
                 ys, xs = np.nonzero(active_px)
                 ep.entry.append((float(xs.mean()) / self.scale, float(ys.mean()) / self.scale))
-                cx, cy = self._farthest(ep.entry, zone) if reach else np.mean(ep.entry, axis=0)
                 origin = self._zone_centre(zone) if zone.any() else None
+                cx, cy = self._farthest(ep.entry, origin) if reach and origin is not None else np.mean(ep.entry, axis=0)
                 if not ep.roots:
                     ep.seat = self.profile.seat_towards((float(cx), float(cy)), origin)
         if going_on:
@@ -1758,13 +1758,14 @@ class MotionDetector:
         direction: dev oracle seeds 200-279 0.9935 -> 0.9957 (920 draws), 290-349 0.9969 -> 1.0 (639)."""
         return self.profile.seat_towards(root, self._zone_centre(zone))
 
-    def _farthest(self, points: Sequence[tuple[float, float]], zone: Mask) -> tuple[float, float]:
-        """The point farthest from ``zone``'s centre (camera pixels): at a zone off to one side, the
+    @staticmethod
+    def _farthest(points: Sequence[tuple[float, float]], centre: Point) -> tuple[float, float]:
+        """The point farthest from a zone's ``centre`` (camera pixels): at a zone off to one side, the
         hand's or arm's reach from its seat. Two neighbouring seats' hands reach a stock in a corner
         from nearly one direction, and what lies nearer the zone (the hand moving about in it, an arm
         seen only in part as it comes) points between them (dev seeds 1115, 1121: a draw given to the
         seat beside the one that drew; in 1121 the arm showed whole only on its seventh frame)."""
-        cx, cy = self._zone_centre(zone)
+        cx, cy = centre
         return max(points, key=lambda p: (p[0] - cx) ** 2 + (p[1] - cy) ** 2)
 
     def _zone_centre(self, zone: Mask) -> Point:
