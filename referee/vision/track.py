@@ -601,7 +601,7 @@ class PileTracker:
             score, box = max(scored, key=lambda sb: sb[0], default=(0.0, None))
             if box is not None and score >= self.config.match_iou:
                 self._continued.setdefault(id(box), []).append(c)
-        spoiled = {k: self._colour_spoiled(rows, recent[k], top=k == last) for k in showing}
+        spoiled = {k: self._colour_spoiled(rows, recent[k], recent[:k], top=k == last) for k in showing}
         top = recent[last] if recent else None
         for row in rows:
             box, label, _, colour_conf = row
@@ -777,20 +777,31 @@ class PileTracker:
         if _area(box) > _area(card.xyxy) and containment(card.xyxy, box) >= self.config.known_containment:
             card.xyxy = box
 
-    def _colour_spoiled(self, rows: Sequence[tuple[Box, str, float, float]], card: PileCard, *, top: bool) -> set[int]:
+    def _colour_spoiled(
+        self, rows: Sequence[tuple[Box, str, float, float]], card: PileCard, below: Sequence[PileCard], *, top: bool
+    ) -> set[int]:
         """Boxes (by ``id``) in ``card``'s pose that a box outside that pose overlaps: a card landing
         over it lends it its colour where it covers it (a blue skip half under a yellow one reads
-        yellow), so there only its face is read, not its colour."""
+        yellow), so there only its face is read, not its colour.
+
+        Not a box in the pose of a card ``below`` it, read as that card's face: that card showing
+        beside it, under it, lends it nothing (dev seed 2053: a red 9 dropped nearly square on a blue
+        9 lent its red to the strip of a blue 6 below, read as a red 6; the strip, taken for a card
+        over the 9's pose, had the red 9 read as the blue one, and the 9 went unplayed)."""
         cfg = self.config
         pose_iou = cfg.same_pose_iou if top else cfg.known_iou
 
         def in_pose(box: Box) -> bool:
             return iou(box, card.xyxy) >= pose_iou or containment(box, card.xyxy) >= cfg.known_containment
 
+        def shows_below(row: tuple[Box, str, float, float]) -> bool:
+            return any(_face(row[1]) == _face(c.label) and self._in_pose(row[0], c.xyxy) for c in below)
+
         posed = [in_pose(row[0]) for row in rows]
         return {
             id(box) for i, (box, *_) in enumerate(rows) if posed[i] and any(
                 not posed[j] and _intersection(box, other[0]) >= cfg.spoiling_overlap * _area(box)
+                and not shows_below(other)
                 for j, other in enumerate(rows) if j != i)
         }
 
@@ -1156,16 +1167,18 @@ class PileTracker:
 
     def _strip_of_card_below(self, cand: Candidate, label: str) -> bool:
         """An unsure reading that showed up in place (never moved in) inside the pose of a card under
-        the top one, over little of the top card: the part of that card that shows beside the top
-        one, misread, not a card laid. A card laid now lies over the top card, and slides or drops in
-        with the hand (dev seed 1137: the strip of a red 1 beside a red 5 laid on it, read as a red 4
-        at 0.3-0.48 from the moment the 5 settled; a hand reaching to the stock later stirred the
-        pile image there, and the 4 was played)."""
+        the top one, over little of the top card or beside a top card that still reads whole: the
+        part of that card that shows beside the top one, misread, not a card laid. A card laid now
+        lies over the top card, hiding some of it, and slides or drops in with the hand (dev seed
+        1137: the strip of a red 1 beside a red 5 laid on it, read as a red 4 at 0.3-0.48 from the
+        moment the 5 settled; a hand reaching to the stock later stirred the pile image there, and
+        the 4 was played. Dev seed 2053: a blue 9 laid askew on a blue 6, the 6's box read as a 9 at
+        0.71 / a 6 at 0.63, over half of the 9's upright box, while the 9 read whole in its pose)."""
         cfg = self.config
         if len(self.pile) < 2 or not self._unsure(cand):
             return False
         top, pose = self.pile[-1], cand.pose
-        if _intersection(pose, top.xyxy) >= cfg.hides_top_share * _area(top.xyxy):
+        if not top.in_full_view and _intersection(pose, top.xyxy) >= cfg.hides_top_share * _area(top.xyxy):
             return False
         card = next((c for c in reversed(self.pile[-cfg.memory:-1])
                      if containment(pose, c.xyxy) >= cfg.known_containment

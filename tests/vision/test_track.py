@@ -1557,6 +1557,45 @@ def test_a_strip_of_a_card_below_the_top_read_otherwise_in_place_is_no_card() ->
     assert [(o["card"], o["seat"]) for _, o in feed.out] == [("red_1", 3), ("red_5", 2), ("red_4", 1)]
 
 
+def test_a_strip_of_the_card_below_over_much_of_a_top_card_that_reads_whole_is_no_card() -> None:
+    """Dev seed 2053: a blue 9 laid askew on a blue 6 leaves the 6's box over half of the 9's upright
+    box. That box, read as a 9 at 0.71 and as a 6 at 0.63, showed up in place inside the 6's pose
+    while the 9 read whole in its own: the 6 showing beside the 9, no card. The same reading while
+    the 9 is hidden under it is a card laid over the 9."""
+    six, nine, strip = (79.0, 93.0, 212.0, 221.0), (104.0, 118.0, 238.0, 245.0), (81.0, 93.0, 201.0, 213.0)
+    for nine_hidden in (False, True):
+        feed = Feed(PileTracker(CFG, expect_start=False))
+        feed([card("blue_6", six)], 2, motion=_visit(1, arm=True, seat=3))
+        feed([card("blue_6", six)], 8, motion=_visit(1, seat=3))
+        feed([card("blue_6", six), card("blue_9", nine)], 3, motion=_visit(2, arm=True, seat=0))
+        feed([card("blue_9", nine)], 10, motion=_visit(2, seat=0))
+        assert [(o["card"], o["seat"]) for _, o in feed.out] == [("blue_6", 3), ("blue_9", 0)]
+        rows = [card("blue_9", strip, conf=0.71), card("blue_6", strip, conf=0.63)]
+        top = [] if nine_hidden else [card("blue_9", nine)]
+        feed([*top, *rows], 3, motion=_visit(3, arm=True, seat=1))
+        feed([*top, *rows], 20, motion=_visit(3, seat=1))
+        plays = [(o["card"], o["seat"]) for _, o in feed.out]
+        assert plays == [("blue_6", 3), ("blue_9", 0), *([("blue_9", 1)] if nine_hidden else [])]
+
+
+def test_a_card_below_showing_lends_no_colour_to_a_card_dropped_square_on_the_top_one() -> None:
+    """Dev seed 2053: a red 9 dropped nearly square on a blue 9 (0.8 IoU) that lies askew on a blue 6.
+    As the red 9 settles, the 6's strip beside it reads red (a red 6 at 0.68), its box over a fifth of
+    the red 9's. The strip is the 6 showing, under the top card: it lends the red 9 no colour, so the
+    red 9 is not read as the blue 9 it covers, and is played."""
+    six, nine, strip = (79.0, 93.0, 212.0, 221.0), (104.0, 118.0, 238.0, 245.0), (79.0, 95.0, 186.0, 216.0)
+    red = (107.0, 127.0, 243.0, 244.0)
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    feed([card("blue_6", six)], 2, motion=_visit(1, arm=True, seat=3))
+    feed([card("blue_6", six)], 8, motion=_visit(1, seat=3))
+    feed([card("blue_6", six), card("blue_9", nine)], 3, motion=_visit(2, arm=True, seat=0))
+    feed([card("blue_9", nine)], 10, motion=_visit(2, seat=0))
+    feed([card("red_9", red)], 3, motion=_visit(3, arm=True, seat=2))
+    feed([card("red_9", red), card("red_6", strip, conf=0.68, colour=0.7)], 2, motion=_visit(3, arm=True, seat=2))
+    feed([card("red_9", red), card("red_6", strip, conf=0.68, colour=0.7)], 20, motion=_visit(3, seat=2))
+    assert [(o["card"], o["seat"]) for _, o in feed.out] == [("blue_6", 3), ("blue_9", 0), ("red_9", 2)]
+
+
 def test_the_top_card_misread_in_its_pose_and_read_closer_up_as_itself_is_no_new_card() -> None:
     """A yellow 3 on the pile, read as a yellow 8 at 0.76 in its own pose while the next hand passes,
     read as a 3 at 0.93 closer up: the top card misread, not a second yellow 3 (dev seed 465 with
