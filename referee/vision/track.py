@@ -931,6 +931,16 @@ class PileTracker:
         for j, cand in enumerate(self.candidates):
             if j not in used_cands and cand.first_frame != frame_index:
                 cand.misses += 1
+        # A card still sliding in spoils the view of what it passes over, as a hand does: what shows
+        # there is what it leaves of the cards it covers, and a clear view of it starts once it has
+        # stopped (dev seed 2030: a blue 8 slid up over a green 4 with no arm over the pile, and
+        # the 4's uncovered side, read as a green 1 at 0.79 and 0.82 for its first three frames,
+        # was played before the 8 had settled).
+        sliding = [c for c in self.candidates if c.first_frame == frame_index and c.seen > 1 and c.misses == 0]
+        for cand in self.candidates:
+            if any(other is not cand and _intersection(cand.box, other.box) >= cfg.spoiling_overlap * _area(cand.box)
+                   for other in sliding):
+                cand.clear = 0
 
     def _note_seat(self, cand: Candidate, seat: int | None) -> None:
         """A frame of ``cand``'s arrival, with the hand's ``seat``: its seat is the one most frames of

@@ -1596,6 +1596,29 @@ def test_a_card_below_showing_lends_no_colour_to_a_card_dropped_square_on_the_to
     assert [(o["card"], o["seat"]) for _, o in feed.out] == [("blue_6", 3), ("blue_9", 0), ("red_9", 2)]
 
 
+def test_what_a_card_sliding_in_leaves_of_the_top_card_is_not_read_in_clear_view() -> None:
+    """Dev seed 2030: a blue 8 slides up over a green 4, the hand holding it outside the pile zone (no
+    arm over the pile). The 4's uncovered side reads as a green 1 at 0.79, 0.82, 0.57 while the 8 is
+    still moving, then fades. The card sliding over it spoils the view as a hand does: the 1 is no
+    card, and the 8 is played."""
+    four = (136.0, 89.0, 250.0, 222.0)
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    feed([card("red_4")], 8, motion=_visit(1, seat=1))
+    feed([card("green_4", four)], 3, motion=_visit(2, arm=True, seat=2))
+    feed([card("green_4", four)], 10, motion=_visit(2, seat=2))
+    hand = MotionSample(seat=0, disturbed=True, arm_over_pile=False, pile_visit=3)
+    for box in [(125.0, 264.0, 211.0, 340.0), (123.0, 203.0, 214.0, 318.0), (121.0, 167.0, 213.0, 281.0)]:
+        feed([card("green_4", four), card("blue_8", box)], motion=hand)
+    slide = [(123.0, 152.0, 210.0, 267.0), (126.0, 134.0, 209.0, 252.0), (123.0, 118.0, 212.0, 241.0)]
+    for box, conf, x in zip(slide, (0.79, 0.82, 0.57), (149.0, 161.0, 165.0), strict=True):
+        feed([card("blue_8", box), card("green_1", (x, 89.0, 250.0, 220.0), conf=conf)], motion=hand)
+    rest = (122.0, 112.0, 213.0, 236.0)
+    for conf in (0.47, 0.40, 0.38):
+        feed([card("blue_8", rest), card("green_1", (166.0, 89.0, 250.0, 220.0), conf=conf)], motion=hand)
+    feed([card("blue_8", rest)], 10, motion=_visit(3, seat=0))
+    assert [(o["card"], o["seat"]) for _, o in feed.out] == [("red_4", 1), ("green_4", 2), ("blue_8", 0)]
+
+
 def test_the_top_card_misread_in_its_pose_and_read_closer_up_as_itself_is_no_new_card() -> None:
     """A yellow 3 on the pile, read as a yellow 8 at 0.76 in its own pose while the next hand passes,
     read as a 3 at 0.93 closer up: the top card misread, not a second yellow 3 (dev seed 465 with
