@@ -627,6 +627,27 @@ def test_an_unsure_reading_that_hides_the_top_card_is_a_card_though_the_pile_loo
     assert [(o["card"], o["seat"]) for _, o in feed.out] == [("yellow_5", 0), ("yellow_3", 1)]
 
 
+def test_a_card_read_surely_as_a_6_and_a_9_nearly_square_on_the_top_card_is_laid() -> None:
+    """Dev seed 2027: a yellow 9 laid upside down nearly square on a yellow 4 (0.83 IoU), read 9 at
+    0.98 and 6 at 0.96: yellow on yellow changes the pile's grey levels little, but a card read surely
+    both ways up is a card, only which way up in doubt. It is played; the same box read unsure (0.45)
+    is still no card."""
+    pile = np.full((72, 96), 120, np.uint8)
+
+    def motion(visit: int, *, arm: bool = False, seat: int = 1) -> MotionSample:
+        return MotionSample(seat=seat, disturbed=arm, arm_over_pile=arm, pile_visit=visit, pile_now=pile,
+                            pile_before=pile, pile_size=(640, 480))
+
+    four, nine = (117.0, 123.0, 243.0, 262.0), (106.0, 120.0, 239.0, 255.0)
+    for conf, plays in ((0.97, [("yellow_4", 0), ("yellow_6", 1)]), (0.45, [("yellow_4", 0)])):
+        feed = Feed(PileTracker(CFG, expect_start=False))
+        feed([card("yellow_4", four)], 8, motion=motion(1, seat=0))
+        read = [card("yellow_6", nine, conf=conf), card("yellow_9", nine, conf=conf - 0.01)]
+        feed(read, 3, motion=motion(2, arm=True))
+        feed(read, 12, motion=motion(2))
+        assert [(o["card"], o["seat"]) for _, o in feed.out] == plays
+
+
 def test_a_misread_found_to_be_no_card_does_not_hide_the_next_draw() -> None:
     """The unsure misread above comes back each time a hand crosses the pile to the stock. It was
     found to be no card, so it is no sign that the hand laid one: the hand drew (dev seed 115)."""
