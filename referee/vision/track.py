@@ -553,15 +553,17 @@ class PileTracker:
         cfg = self.config
         if not card.answers_to(label, colour_conf, cfg.unsure_colour):
             return False
+        if label != card.label and not self._arm_over_pile and overhang(box, card.xyxy) > cfg.max_overhang:
+            # Its other reading, sticking out of its pose where no hand can make the box swell: a
+            # card laid nearly square on it (a 1 on a 7 sometimes read as a 1; dev seed 2001: a blue
+            # 6 laid over a blue 9 under the top card, the 9 once read as a 6 as it settled, was taken
+            # for the 9, its pose grown to the 6's).
+            return False
         if top:
             # The top card shows whole in its pose, or (a card landing on it) only a part of it. The
             # same card whole in a pose nearby is an identical card laid on it (jump-in, stacking).
             # Inside its pose, smaller or nearly whole, it is the top card as far as the pose goes;
             # :meth:`_match_known` then tells an identical card from the top one partly hidden.
-            if label != card.label and not self._arm_over_pile and overhang(box, card.xyxy) > cfg.max_overhang:
-                # Its other reading, sticking out of its pose where no hand can make the box
-                # swell: a card laid nearly square on it (a 1 on a 7 sometimes read as a 1).
-                return False
             return self._in_pose(box, card.xyxy) or self._shows_more_in_its_visit(box, label, card)
         if hides_top:
             # A card under the top one shows where the top card lay only if the top card was taken

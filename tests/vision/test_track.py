@@ -1640,6 +1640,24 @@ def test_what_a_card_sliding_in_leaves_of_the_top_card_is_not_read_in_clear_view
     assert [(o["card"], o["seat"]) for _, o in feed.out] == [("red_4", 1), ("green_4", 2), ("blue_8", 0)]
 
 
+def test_a_card_like_one_under_the_top_sticking_out_of_its_pose_is_a_card_laid() -> None:
+    """Dev seed 2001: a blue 9, read once as a 6 as it settled, lies under a blue 1. A blue 6 laid over
+    both, near the 9's pose, sticks out of it by a tenth: a card under another never shows more of
+    itself, so this is no reading of the 9 (whose pose would have grown to it) but a card laid."""
+    nine, one, six = (108.0, 141.0, 240.0, 234.0), (144.0, 93.0, 269.0, 234.0), (112.0, 131.0, 249.0, 240.0)
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    feed([card("blue_9", nine)], 2, motion=_visit(1, arm=True, seat=0))
+    feed([card("blue_9", nine), card("blue_6", nine, conf=0.6)], 3, motion=_visit(1, seat=0))
+    feed([card("blue_9", nine)], 8, motion=_visit(1, seat=0))
+    feed([card("blue_9", nine), card("blue_1", one)], 3, motion=_visit(2, arm=True, seat=2))
+    feed([card("blue_9", nine), card("blue_1", one)], 10, motion=_visit(2, seat=2))
+    assert [(o["card"], o["seat"]) for _, o in feed.out] == [("blue_9", 0), ("blue_1", 2)]
+    assert "blue_6" in feed.tracker.pile[0].reads
+    feed([card("blue_1", one), card("blue_6", six)], 3, motion=_visit(3, arm=True, seat=1))
+    feed([card("blue_1", (144.0, 95.0, 271.0, 222.0)), card("blue_6", six)], 12, motion=_visit(3, seat=1))
+    assert [(o["card"], o["seat"]) for _, o in feed.out] == [("blue_9", 0), ("blue_1", 2), ("blue_6", 1)]
+
+
 def test_the_top_card_misread_in_its_pose_and_read_closer_up_as_itself_is_no_new_card() -> None:
     """A yellow 3 on the pile, read as a yellow 8 at 0.76 in its own pose while the next hand passes,
     read as a 3 at 0.93 closer up: the top card misread, not a second yellow 3 (dev seed 465 with
