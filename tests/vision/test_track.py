@@ -1678,6 +1678,23 @@ def test_a_twin_sliding_in_read_unsure_as_another_card_on_its_way_is_a_play() ->
     assert [(o["card"], o["seat"]) for _, o in feed.out] == [("red_5", 3), ("green_5", 0), ("green_5", 1)]
 
 
+def test_the_top_card_misread_each_frame_but_voted_itself_as_a_hand_passes_is_no_play() -> None:
+    """Held-out seed 3055 (now dev): a blue 5 on top, read as a 7 at 0.86 (a 5 at 0.74) and then as a
+    3 at 0.71 (a 5 at 0.69) in its very pose as a hand passes near the pile. The votes name the 5:
+    the top card itself, or a twin laid square on it, which waits as long as a twin does; the next
+    frames read the 5 whole in its pose again, so nothing was laid."""
+    five, near = (114.0, 109.0, 225.0, 254.0), (111.0, 107.0, 222.0, 248.0)
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    feed([card("red_5")], 8, motion=_visit(1, seat=3))
+    feed([card("blue_5", five)], 3, motion=_visit(2, arm=True, seat=0))
+    feed([card("blue_5", five)], 10, motion=_visit(2, seat=0))
+    passing = MotionSample(seat=1, disturbed=True, arm_over_pile=False, pile_visit=3)
+    feed([card("blue_7", near, conf=0.86), card("blue_5", near, conf=0.74)], motion=passing)
+    feed([card("blue_3", near, conf=0.71), card("blue_5", near, conf=0.69)], 3, motion=passing)
+    feed([card("blue_5", (112.0, 107.0, 223.0, 251.0))], 20, motion=_visit(3, seat=1))
+    assert [(o["card"], o["seat"]) for _, o in feed.out] == [("red_5", 3), ("blue_5", 0)]
+
+
 def test_the_top_card_misread_in_its_pose_and_read_closer_up_as_itself_is_no_new_card() -> None:
     """A yellow 3 on the pile, read as a yellow 8 at 0.76 in its own pose while the next hand passes,
     read as a 3 at 0.93 closer up: the top card misread, not a second yellow 3 (dev seed 465 with
