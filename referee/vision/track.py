@@ -650,6 +650,12 @@ class PileTracker:
                         self._grow(recent[last], box)
                         full.add(last)
                         self._known_boxes.append(recent[last].xyxy)
+                elif match == last and self._shows_less_in_its_visit(box, label, recent[last]):
+                    # Seen, and once the hand has gone this is its whole pose, the fingers left out.
+                    if not self._arm_over_pile and self._still(box, motion, blocked_frame):
+                        recent[last].xyxy = recent[last].rest = box
+                        full.add(last)
+                        self._known_boxes.append(box)
                 elif match == last and id(box) not in spoiled[last]:
                     like_top.append(row)
         if last in full and unknown:
@@ -773,6 +779,18 @@ class PileTracker:
                 and card.clear_when_believed < cfg.min_hits and _area(box) > _area(card.xyxy)
                 and containment(card.xyxy, box) >= cfg.known_containment)
 
+    def _shows_less_in_its_visit(self, box: Box, label: str, card: PileCard) -> bool:
+        """``box``, read as ``card``, lies inside the pose ``card`` was believed in, during the hand
+        visit that laid it, and ``card`` was believed while that hand was at the pile: it was boxed
+        with the fingers resting on it, and this is the card alone as they draw back (held-out seed
+        4026, now dev: a yellow 1 believed in a box reaching over the fingers, a tenth of a card
+        lower, was played twice). A card laid inside it would come with another visit, and the
+        pose of a card believed in a clear view is its own."""
+        cfg = self.config
+        return (label == card.label and card.visit is not None and card.visit == self._visit
+                and card.clear_when_believed < cfg.min_hits and _area(box) < _area(card.xyxy)
+                and containment(box, card.xyxy) >= cfg.known_containment)
+
     def _still(self, box: Box, motion: MotionSample | None, blocked_frame: bool) -> bool:
         """Nothing moves over ``box`` this frame: what is read there counts."""
         return not blocked_frame and (motion is None or motion.fraction_in(box) < self.config.motion_block)
@@ -781,7 +799,8 @@ class PileTracker:
         """``card`` seen in its pose with no hand near, in a box that holds its recorded pose and more:
         it was believed while a hand still hid part of it, and this is the whole card. (A pile card
         never moves, and only ever shows less of itself when something covers it, so the pose only
-        grows.) The part that shows when a card lands over it is then found inside the whole pose."""
+        grows, but for fingers boxed with it: :meth:`_shows_less_in_its_visit`.) The part that shows
+        when a card lands over it is then found inside the whole pose."""
         if _area(box) > _area(card.xyxy) and containment(card.xyxy, box) >= self.config.known_containment:
             card.xyxy = box
 

@@ -1429,6 +1429,28 @@ def test_a_card_believed_under_a_hand_showing_more_of_itself_as_the_hand_goes_is
     assert [(o["card"], o["seat"]) for _, o in feed.out] == [("blue_0", 0), ("wild", 1), ("wild", 2)]
 
 
+def test_a_card_believed_boxed_with_the_fingers_on_it_shrinking_to_itself_as_they_go_is_no_new_card() -> None:
+    """A yellow 1 is believed while the fingers that laid it still rest on it, boxed with them (its
+    box reaches over them, a tenth of a card lower); as the hand draws back, in the same visit, the
+    box shrinks to the card itself, inside the pose it was believed in. That is the card seen alone,
+    not a second yellow 1 laid on it (held-out seed 4026, now dev: a false play, judged out of turn).
+    A yellow 1 laid there in a later visit is a new card all the same."""
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    feed([card("green_reverse", (95.0, 105.0, 205.0, 241.0))], 2, motion=_visit(1, arm=True, seat=2))
+    feed([card("green_reverse", (95.0, 105.0, 205.0, 241.0))], 8, motion=_visit(1, seat=2))
+    with_fingers = (107.0, 117.0, 247.0, 228.0)
+    feed([card("yellow_1", with_fingers)], CFG.min_hits + 1, motion=_visit(2, arm=True, seat=1))
+    alone = (122.0, 118.0, 247.0, 210.0)  # inside the pose believed, overlapping it only 0.74
+    feed([card("yellow_1", alone)], 2, motion=_visit(2, arm=True, seat=1))
+    feed([card("yellow_1", alone)], 3 * CFG.min_hits, motion=_visit(2, seat=1))
+    assert [(o["card"], o["seat"]) for _, o in feed.out] == [("green_reverse", 2), ("yellow_1", 1)]
+    assert feed.tracker.top is not None and iou(feed.tracker.top.xyxy, alone) == pytest.approx(1.0)
+    # Believed in a clear view, a card keeps its pose: a yellow 1 laid inside it later is a new card.
+    feed([card("yellow_1", (142.0, 116.0, 267.0, 208.0))], 2, motion=_visit(3, arm=True, seat=0))
+    feed([card("yellow_1", (142.0, 116.0, 267.0, 208.0))], 3 * CFG.min_hits, motion=_visit(3, seat=0))
+    assert [(o["card"], o["seat"]) for _, o in feed.out] == [("green_reverse", 2), ("yellow_1", 1), ("yellow_1", 0)]
+
+
 def test_an_identical_card_sliding_onto_its_twin_read_in_another_colour_on_its_way_is_a_play() -> None:
     """A second blue 4 slides in from the top edge under the hand, read as a red 4 on its way (the
     colour doubtful, tinted by the hand), and comes to rest nearly square on the first: it came from
