@@ -37,7 +37,7 @@ import numpy as np
 import numpy.typing as npt
 
 from referee.cards import CLASSIC_COLOURS, Card
-from referee.pipeline import CommandError, Pipeline, _load_classifier, _load_detector
+from referee.pipeline import CommandError, Pipeline, open_classifier, open_detector
 from referee.vision.capture import Capture
 from referee.vision.detections import Detections, Detector
 
@@ -143,7 +143,7 @@ def throughput(detector: Detector, video: Path) -> dict[str, Any]:
     import psutil
 
     process = psutil.Process()
-    classifier = _load_classifier(None, detector)
+    classifier = open_classifier(None, detector)
     pipeline = Pipeline(detector, _session(), players=len(SEAT_DIRECTIONS), fps=FPS, timer=time.perf_counter,
                         classifier=classifier)
     cpu0 = process.cpu_times()
@@ -168,7 +168,7 @@ def throughput(detector: Detector, video: Path) -> dict[str, Any]:
 def latency(detector: Detector, video: Path, landings: Sequence[Landing]) -> dict[str, Any]:
     """Pass 2: paced like a live camera; card at rest (as the camera would deliver it) -> verdict."""
     pipeline = Pipeline(detector, _session(), players=len(SEAT_DIRECTIONS), fps=FPS, timer=time.monotonic,
-                        classifier=_load_classifier(None, detector))
+                        classifier=open_classifier(None, detector))
     capture = Capture(video, realtime=True)
     stats = pipeline.run(capture)
     latencies: list[float] = []
@@ -369,7 +369,7 @@ def main(args: argparse.Namespace) -> int:
     """``referee bench``: one JSON line."""
     games = getattr(args, "games", 0) or getattr(args, "videos", None)
     try:
-        detector = None if games and getattr(args, "oracle", False) else _load_detector(args.model, CLASSIC_COLOURS)
+        detector = None if games and getattr(args, "oracle", False) else open_detector(args.model, CLASSIC_COLOURS)
     except CommandError as exc:
         print(f"referee bench: {exc}", file=sys.stderr)
         return 2
@@ -447,7 +447,7 @@ def evaluate_game(
     session.add_listener(listen)
     fps = float(json.loads(sidecar(video, "meta").read_text()).get("fps", FPS))
     pipeline = Pipeline(det, session, profile=profile, players=int(setup.get("players", 4)), fps=fps,
-                        script=script, classifier=_load_classifier(None, det))
+                        script=script, classifier=open_classifier(None, det))
     pipeline.run(Capture(video, realtime=False))
     cards = _match(truth, seen, ("start", "play"))
     hits = [(w, s) for w, s in cards if s is not None]

@@ -433,7 +433,9 @@ def _palette(rules: str, options: Mapping[str, Any]) -> tuple[Colour, ...]:
     return tuple(preset.deck_spec.colours) or CLASSIC_COLOURS
 
 
-def _load_detector(model: Path | None, palette: Sequence[Colour]) -> Detector:
+def open_detector(model: Path | None, palette: Sequence[Colour]) -> Detector:
+    """The detector at ``model`` (by default the shipped ``models/detector.onnx``) reading colours
+    against ``palette``; a model that cannot be loaded is a :class:`CommandError` saying why."""
     from referee.vision.detect import DetectorError, load_detector
 
     try:
@@ -442,7 +444,7 @@ def _load_detector(model: Path | None, palette: Sequence[Colour]) -> Detector:
         raise CommandError(str(exc)) from None
 
 
-def _load_classifier(path: Path | None, detector: Detector) -> FaceClassifier | None:
+def open_classifier(path: Path | None, detector: Detector) -> FaceClassifier | None:
     """The face classifier at ``path`` (by default ``models/classifier.onnx`` when it is there) for a
     model detector; none for a double (it replays the footage's truth: nothing to read closer up)."""
     from referee.vision.classify import load_classifier
@@ -537,8 +539,8 @@ def execute(
                         profile.players, args.players)
             profile = CalibrationProfile.from_corners(profile.pile, *profile.image_size, players=args.players,
                                                       stock=profile.stock)
-    detector = detector or _load_detector(getattr(args, "model", None), palette)
-    classifier = _load_classifier(getattr(args, "classifier", None), detector)
+    detector = detector or open_detector(getattr(args, "model", None), palette)
+    classifier = open_classifier(getattr(args, "classifier", None), detector)
     capture = Capture(spec, realtime=realtime)
     with _log_file(args.log) as log_handle:
         session = _open_session(args, options)
@@ -636,7 +638,7 @@ def demo(args: argparse.Namespace) -> int:
     """``referee demo``: the pipeline on the demo footage (plus the dashboard unless --no-serve)."""
     try:
         # The model first: no point rendering the footage for a pipeline that cannot start.
-        detector = _load_detector(getattr(args, "model", None), _palette(args.rules, {}))
+        detector = open_detector(getattr(args, "model", None), _palette(args.rules, {}))
         footage, operator, calibration = demo_footage()
         args.calibration = calibration if calibration is not None and calibration.is_file() else None
         args.script = operator if operator is not None and operator.is_file() else None
