@@ -621,7 +621,8 @@ class PileTracker:
             score, box = max(scored, key=lambda sb: sb[0], default=(0.0, None))
             if box is not None and score >= self.config.match_iou:
                 self._continued.setdefault(id(box), []).append(c)
-        spoiled = {k: self._colour_spoiled(rows, recent[k], recent[:k], top=k == last) for k in showing}
+        spoiled = {k: self._colour_spoiled(rows, recent[k], recent[:k], recent[k + 1:], top=k == last)
+                   for k in showing}
         top = recent[last] if recent else None
         for row in rows:
             box, label, _, colour_conf = row
@@ -817,7 +818,13 @@ class PileTracker:
             card.xyxy = box
 
     def _colour_spoiled(
-        self, rows: Sequence[tuple[Box, str, float, float]], card: PileCard, below: Sequence[PileCard], *, top: bool
+        self,
+        rows: Sequence[tuple[Box, str, float, float]],
+        card: PileCard,
+        below: Sequence[PileCard],
+        above: Sequence[PileCard] = (),
+        *,
+        top: bool,
     ) -> set[int]:
         """Boxes (by ``id``) in ``card``'s pose that a box outside that pose overlaps: a card landing
         over it lends it its colour where it covers it (a blue skip half under a yellow one reads
@@ -826,7 +833,10 @@ class PileTracker:
         Not a box in the pose of a card ``below`` it, read as that card's face: that card showing
         beside it, under it, lends it nothing (dev seed 2053: a red 9 dropped nearly square on a blue
         9 lent its red to the strip of a blue 6 below, read as a red 6; the strip, taken for a card
-        over the 9's pose, had the red 9 read as the blue one, and the 9 went unplayed)."""
+        over the 9's pose, had the red 9 read as the blue one, and the 9 went unplayed). A card
+        ``above`` it, read in its own pose, is that card, though it lie in a lower card's pose with
+        that card's face (dev seed 3001: a blue 1 on top, inside a red 1's pose two cards down, lent
+        its blue to the strip of the green 1 between them, read as a blue 1 and played)."""
         cfg = self.config
         pose_iou = cfg.same_pose_iou if top else cfg.known_iou
 
@@ -834,6 +844,8 @@ class PileTracker:
             return iou(box, card.xyxy) >= pose_iou or containment(box, card.xyxy) >= cfg.known_containment
 
         def shows_below(row: tuple[Box, str, float, float]) -> bool:
+            if any(iou(row[0], c.xyxy) >= cfg.same_pose_iou for c in above):
+                return False
             return any(_face(row[1]) == _face(c.label) and self._in_pose(row[0], c.xyxy) for c in below)
 
         posed = [in_pose(row[0]) for row in rows]

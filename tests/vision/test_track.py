@@ -1474,6 +1474,28 @@ def test_a_card_like_a_buried_one_sticking_out_of_its_pose_once_the_arm_is_gone_
     assert [(o["card"], o["seat"]) for _, o in feed.out] == [("wild", 2), ("blue_2", 1), ("wild", 3)]
 
 
+def test_the_top_card_lends_its_colour_to_a_strip_below_though_it_lies_in_a_lower_cards_pose() -> None:
+    """A red 1, a green 1 on it and a blue 1 on top, the blue 1 inside the red 1's pose. The green 1's
+    strip reads as a blue 1 (at 0.78, its colour sure at 0.83) where the blue 1 covers it: the top card
+    lends it its colour, so only its face counts there, and the green 1 is seen. The top card lying in
+    the red 1's pose with the red 1's face does not make it the red 1 showing from below (held-out
+    seed 3001 after 2053's rule, now dev: the strip, read surely as a blue 1 while a hand came to the
+    pile, was played as a third blue 1)."""
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    red, green, top = (105.0, 118.0, 240.0, 252.0), (105.0, 92.0, 249.0, 215.0), (140.0, 128.0, 245.0, 259.0)
+    feed([card("red_1", red)], 2, motion=_visit(1, arm=True, seat=1))
+    feed([card("red_1", red)], 8, motion=_visit(1, seat=1))
+    feed([card("green_1", green)], 2, motion=_visit(2, arm=True, seat=2))
+    feed([card("green_1", green)], 8, motion=_visit(2, seat=2))
+    feed([card("blue_1", top), card("blue_1", green, conf=0.5, colour=0.83)], 2, motion=_visit(3, arm=True, seat=3))
+    feed([card("blue_1", top), card("blue_1", green, conf=0.5, colour=0.83)], 8, motion=_visit(3, seat=3))
+    assert [o["card"] for _, o in feed.out] == ["red_1", "green_1", "blue_1"]
+    strip = (104.0, 95.0, 245.0, 212.0)
+    feed([card("blue_1", top), card("blue_1", strip, conf=0.78, colour=0.83)], 8, motion=_visit(4, arm=True, seat=0))
+    feed([card("blue_1", top), card("blue_1", strip, conf=0.78, colour=0.83)], 20, motion=_visit(4, seat=0))
+    assert [o["card"] for _, o in feed.out] == ["red_1", "green_1", "blue_1"]
+
+
 def test_an_identical_card_sliding_onto_its_twin_read_in_another_colour_on_its_way_is_a_play() -> None:
     """A second blue 4 slides in from the top edge under the hand, read as a red 4 on its way (the
     colour doubtful, tinted by the hand), and comes to rest nearly square on the first: it came from
