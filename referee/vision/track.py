@@ -160,7 +160,7 @@ class TrackerConfig:
     #: Share of a box in a pile card's pose that a card outside that pose must cover before the
     #: box's colour reading is taken to be that card's (see ``PileTracker._colour_spoiled``).
     spoiling_overlap: float = 0.1
-    #: A box sticking out of the top card's pose by more than this share of its size (boxes of a
+    #: A box sticking out of a pile card's pose by more than this share of its size (boxes of a
     #: still card jitter by 1-3 %) is not that card read otherwise, with no arm over the pile.
     max_overhang: float = 0.06
     #: A box sticking out of the pose of a card under the top one by more than this share, read as
@@ -822,7 +822,7 @@ class PileTracker:
         rows: Sequence[tuple[Box, str, float, float]],
         card: PileCard,
         below: Sequence[PileCard],
-        above: Sequence[PileCard] = (),
+        above: Sequence[PileCard],
         *,
         top: bool,
     ) -> set[int]:
