@@ -2138,3 +2138,23 @@ def test_closer_label_keeps_the_colour_and_the_kind() -> None:
     assert closer_label("wild", [("wild_draw4", 0.9)], 0.85) == "wild_draw4"
     assert closer_label("red_7", [("back", 0.99)], 0.85) is None
     assert closer_label("red_7", [], 0.85) is None
+
+
+def test_an_arm_clipping_the_stocks_corner_on_its_way_to_the_pile_did_not_draw() -> None:
+    """An arm from the right reaches past the stock's corner to the pile and back: it moves in the stock's
+    neighbourhood and touches the zone, but covers a sliver of it in every frame: no hand stood in the
+    stock (dev seeds 3045, 3053: a draw for seat 0 made up while seat 3 laid a card)."""
+    cv2 = pytest.importorskip("cv2")
+    pile = ((40.0, 80.0), (140.0, 80.0), (140.0, 160.0), (40.0, 160.0))
+    stock = ((200.0, 90.0), (260.0, 90.0), (260.0, 150.0), (200.0, 150.0))
+    seats = ((160.0, 235.0), (5.0, 120.0), (160.0, 5.0), (315.0, 120.0))
+    motion = MotionDetector(CalibrationProfile((320, 240), pile, seats, stock=stock), fps=15, width=80)
+    shoulder, at_pile = np.array([319.0, 40.0]), np.array([90.0, 120.0])
+    draws: list[int | None] = []
+    for k in [0.1, 0.3, 0.5, 0.7, 0.9] + [1.0] * 4 + [0.7, 0.4, 0.1] + [0.0] * 10:
+        image = np.full((240, 320, 3), 200, np.uint8)
+        if k > 0:
+            tip = shoulder + k * (at_pile - shoulder)
+            cv2.line(image, (319, 40), (int(tip[0]), int(tip[1])), (40, 40, 40), 14)
+        draws += motion.update(image, image[80:160, 40:140]).draws
+    assert draws == []
