@@ -787,10 +787,8 @@ class PileTracker:
         more of itself as the hand draws back (dev seed 415 with round 7's model: a wild believed with
         its left side under the hand, then read whole, was played twice). A card laid over it would
         come with another visit."""
-        cfg = self.config
-        return (label == card.label and card.visit is not None and card.visit == self._visit
-                and card.clear_when_believed < cfg.min_hits and _area(box) > _area(card.xyxy)
-                and containment(card.xyxy, box) >= cfg.known_containment)
+        return (self._laid_under_this_hand(label, card) and _area(box) > _area(card.xyxy)
+                and containment(card.xyxy, box) >= self.config.known_containment)
 
     def _shows_less_in_its_visit(self, box: Box, label: str, card: PileCard) -> bool:
         """``box``, read as ``card``, lies inside the pose ``card`` was believed in, during the hand
@@ -799,10 +797,14 @@ class PileTracker:
         4026, now dev: a yellow 1 believed in a box reaching over the fingers, a tenth of a card
         lower, was played twice). A card laid inside it would come with another visit, and the
         pose of a card believed in a clear view is its own."""
-        cfg = self.config
+        return (self._laid_under_this_hand(label, card) and _area(box) < _area(card.xyxy)
+                and containment(box, card.xyxy) >= self.config.known_containment)
+
+    def _laid_under_this_hand(self, label: str, card: PileCard) -> bool:
+        """``label`` is ``card``'s, and ``card`` was believed during the hand visit going on now, with
+        that hand at the pile (fewer than ``min_hits`` clear frames): its pose may still be the hand's."""
         return (label == card.label and card.visit is not None and card.visit == self._visit
-                and card.clear_when_believed < cfg.min_hits and _area(box) < _area(card.xyxy)
-                and containment(box, card.xyxy) >= cfg.known_containment)
+                and card.clear_when_believed < self.config.min_hits)
 
     def _still(self, box: Box, motion: MotionSample | None, blocked_frame: bool) -> bool:
         """Nothing moves over ``box`` this frame: what is read there counts."""
