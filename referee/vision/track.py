@@ -886,13 +886,21 @@ class PileTracker:
         over it, only changes shape (seed 1040: a green 7's box read as a red 7, 0.83 inside its
         pose, then as itself, its left and bottom edges back, its right and top ones still; seed
         1008's blue draw two, sliding onto its twin, was first seen as far inside, and its box went on
-        down, both edges).
+        down, both edges). Nor was a first box that holds the whole pose and has only changed shape
+        since: the card there, boxed with the fingers beside it.
         """
         cfg = self.config
 
         def outside(first: Box | None) -> bool:
-            return first is not None and not self._in_pose(first, pose) and (
+            return first is not None and not self._in_pose(first, pose) and not swollen(first) and (
                 containment(first, pose) < cfg.came_in_containment or translation(first, now) >= cfg.came_in_shift)
+
+        def swollen(first: Box) -> bool:
+            # The whole pose and more, and no move as a whole since: what lies there, boxed with a
+            # hand beside it (held-out seeds 5011 and 5034, now dev: a red 1 and a yellow 1 on top,
+            # boxed for a frame with the next hand's fingers, a third wider, then back in their pose,
+            # were each played again). A card coming in translates on its way.
+            return containment(pose, first) >= cfg.known_containment and translation(first, now) < cfg.came_in_shift
 
         faces = {_face(label) for label in labels}
         # A box that slid in, frame after frame, read unsure outside (as a card blurred by its motion

@@ -2158,3 +2158,29 @@ def test_an_arm_clipping_the_stocks_corner_on_its_way_to_the_pile_did_not_draw()
             cv2.line(image, (319, 40), (int(tip[0]), int(tip[1])), (40, 40, 40), 14)
         draws += motion.update(image, image[80:160, 40:140]).draws
     assert draws == []
+
+
+@pytest.mark.parametrize(("label", "pose", "swollen", "back"), [
+    ("red_1", (109.0, 101.0, 191.0, 227.0), (110.0, 102.0, 222.0, 230.0), (110.0, 102.0, 191.0, 229.0)),  # 5011
+    ("yellow_1", (128.0, 130.0, 207.0, 246.0), (128.0, 131.0, 244.0, 251.0), (129.0, 131.0, 211.0, 248.0)),  # 5034
+])
+def test_the_top_card_boxed_with_a_passing_hand_then_alone_again_is_no_second_card(
+    label: str, pose: tuple[float, float, float, float], swollen: tuple[float, float, float, float],
+    back: tuple[float, float, float, float],
+) -> None:
+    """A later hand comes by the top card: for a frame its box takes in the fingers beside it (the whole
+    pose and a third more on one side, too much to be the top card's pose), then shrinks back to the
+    pose, none of its edges having moved the other way. A box that held the whole pose and only changed
+    shape is the top card boxed with the hand, not a card that came in from outside it and was played
+    again (held-out seeds 5011 and 5034, now dev: a red 1 and a yellow 1 each played twice, judged out
+    of turn). A twin sliding in moves as a whole on its way (the tests above)."""
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    feed([card("blue_7", (70.0, 90.0, 200.0, 230.0))], 8, motion=_visit(1, seat=1))
+    feed([card(label, pose, 0.96)], 2, motion=_visit(2, arm=True, seat=2))
+    feed([card(label, pose, 0.96)], 12, motion=_visit(2, seat=2))
+    hand = _visit(3, arm=True, seat=0)
+    feed([card(label, pose, 0.96)], 2, motion=hand)
+    feed([card(label, swollen, 0.95)], motion=hand)
+    feed([card(label, back, 0.96)], 3, motion=hand)
+    feed([card(label, back, 0.96)], 4 * CFG.min_hits, motion=_visit(3, seat=0))
+    assert [(o["card"], o["seat"]) for _, o in feed.out] == [("blue_7", 1), (label, 2)]
