@@ -2,11 +2,11 @@
 
     python benchmarks/e2e_eval.py [--games 4] [--seconds 60] [--first-seed 2000] [--oracle]
 
-Each game is a video from :mod:`referee.synth.video` (seeds ``--first-seed`` onwards). Seeds 5000+ are
-kept for this evaluation (the hour 5000-5059): never trace or tune the tracker on them. The demo is seed 11,
+Each game is a video from :mod:`referee.synth.video` (seeds ``--first-seed`` onwards). Seeds 6000+ are
+kept for this evaluation (the hour 6000-6059): never trace or tune the tracker on them. The demo is seed 11,
 the tests use single digits, and the dev games the tracker is tuned on are 101-739, 1000-1059, 2000-2059,
-3000-3059 and 4000-4059 (each the held-out hour in its day, traced once the next one was made) and
-1100-1159. Every frame goes through :class:`referee.pipeline.Pipeline` (calibration warp, detector, pile
+3000-3059, 4000-4059 and 5000-5059 (each the held-out hour in its day, traced once the next one was made)
+and 1100-1159. Every frame goes through :class:`referee.pipeline.Pipeline` (calibration warp, detector, pile
 tracker, motion/seat attribution, ``MatchSession.submit``) exactly as ``referee run`` does, and the
 video's operator log (wild colours, UNO calls, passes, challenges, reveals) is submitted at its times as
 the dashboard would. What the session received from the camera is then matched against the truth log,
@@ -34,6 +34,9 @@ Prints one JSON line:
 | `false_plays`, `false_plays_per_hour` | camera plays matching no truth play, and per hour of footage |
 | `play_delay_s_p50`, `play_delay_s_p95` | video time from a card settling to its `play` observation |
 | `footage_s`, `frames`, `pipeline_fps` | footage judged and how fast (single process, including decoding) |
+| `rendered_with_opencv`, `opencv` | the OpenCV the footage was rendered with (from each game's `meta`; `unknown` for
+  older footage) and the one this run read it with: the same seed renders a little differently under another
+  OpenCV, enough to flip a reading the model is unsure of, so figures compare only on the same footage |
 | `refused`, `pipeline_errors` | observations the session refused; frames on which the pipeline raised (logged) |
 | `corrected`, `undone` | plays the pipeline re-read (`correct` events) and observations it undid (take-backs) |
 | `closer_look` | plays named by the pipeline's closer look (`named`), how many of those were right
@@ -419,6 +422,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             log.warning("no classifier at %s: the detector reads faces alone", args.classifier)
     config = replace(VideoConfig(), seconds=args.seconds, fps=args.fps, players=args.players)
     results = []
+    rendered_with: set[str] = set()
     for seed in range(args.first_seed, args.first_seed + args.games):
         video = args.work / f"game_{seed}.mp4"
         meta = sidecar(video, "meta")
@@ -426,6 +430,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             "seconds") == args.seconds and video.is_file()
         if not fresh:
             write_video(video, seed, config)
+        rendered_with.add(str(json.loads(meta.read_text(encoding="utf-8")).get("rendered_with", {}).get(
+            "opencv", "unknown")))
         result = run_game(video, factory, oracle=oracle, classifier=classifier)
         results.append(result)
         if args.verbose:
@@ -440,7 +446,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f.writelines(json.dumps(m) + "\n" for m in mismatches(r, args.window))
     out = {"detector": "oracle" if oracle else str(args.model), "oracle": oracle,
            "classifier": str(classifier.path) if classifier is not None else None,
-           "seeds": [args.first_seed, args.first_seed + args.games - 1], **score(results, args.window)}
+           "seeds": [args.first_seed, args.first_seed + args.games - 1],
+           # the footage's OpenCV (the same seed renders a little differently under another) and this run's
+           "rendered_with_opencv": sorted(rendered_with), "opencv": cv2.__version__, **score(results, args.window)}
     print(json.dumps(out))
     return 0
 

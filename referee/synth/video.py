@@ -818,6 +818,10 @@ def write_video(out: Path, seed: int, config: VideoConfig | None = None) -> Game
         "plays": sum(1 for x in plan.truth if x["type"] in ("start", "play")),
         "seats": {"convention": "seat s at angle pi/2 + 2*pi*s/N from the pile centre, clockwise on screen",
                   "table_points": [list(geo.seat_point(s)) for s in range(config.players)]},
+        # The same seed renders a little differently under another OpenCV (edges of warped and drawn
+        # shapes shift by a pixel here and there; seen between 4.14 and 5.0): enough to flip a reading
+        # the model is unsure of, so an end-to-end figure names the OpenCV its footage came from.
+        "rendered_with": {"opencv": cv2.__version__, "numpy": np.__version__},
         "regenerate": f"python -m referee.synth.video {out} --seed {seed} --seconds {config.seconds} "
                       f"--fps {config.fps} --players {config.players}",
     }

@@ -115,6 +115,7 @@ def test_the_video_opens_and_has_every_frame(small_video: GameVideo) -> None:
     assert read == small_video.frames
     meta = json.loads(sidecar(small_video.video, "meta").read_text(encoding="utf-8"))
     assert meta["frames"] == small_video.frames and meta["seed"] == 5
+    assert meta["rendered_with"]["opencv"] == cv2.__version__  # the footage depends on it a little
 
 
 def test_the_oracle_sees_the_top_card_in_the_calibrated_pile_zone(small_video: GameVideo) -> None:
