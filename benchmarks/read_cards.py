@@ -12,6 +12,7 @@ and read four ways:
 - ``classifier``: the face classifier on a square crop (:class:`referee.vision.classify.FaceClassifier`);
 - ``combined``: the two closer looks together (:func:`referee.vision.classify.second_look`), as the
   pipeline now takes them.
+- ``agreed``: ``combined``, only where the two closer readers' own surest faces agree (``[]`` otherwise).
 
 The tracker believes the pile view and lets a closer look replace a face it is sure of (0.85 by default):
 so besides each reader's accuracy, ``replace`` counts, for each closer reader at each ``--sure`` level, the
@@ -39,7 +40,18 @@ from referee.vision.classify import FaceClassifier, second_look
 from referee.vision.detect import load_detector, look_closer
 from referee.vision.detections import iou
 
-READERS = ("pile_view", "closer", "classifier", "combined")
+READERS = ("pile_view", "closer", "classifier", "combined", "agreed")
+
+
+def agreed_look(
+    closer: Sequence[tuple[str, float]], classifier: Sequence[tuple[str, float]],
+) -> list[tuple[str, float]]:
+    """The combined look's surest face only where each reader's own surest face is that face (``[]``
+    otherwise): both readers must lean the same way, whatever their average says."""
+    combined = second_look(closer, classifier)
+    if not closer or not classifier or not combined or closer[0][0] != classifier[0][0]:
+        return []
+    return combined[:1] if combined[0][0] == closer[0][0] else []
 
 
 def read_game(video: Path, detector: Any, classifier: FaceClassifier, *, every: int, min_visible: float,
@@ -71,6 +83,7 @@ def read_game(video: Path, detector: Any, classifier: FaceClassifier, *, every: 
                     if best >= 0 and overlaps[best] >= 0.5 else "none")
             looks = {"closer": look_closer(detector, view, box), "classifier": classifier.read(view, box)}
             looks["combined"] = second_look(looks["closer"], looks["classifier"])
+            looks["agreed"] = agreed_look(looks["closer"], looks["classifier"])
             tally["cards"] += 1
             tally["pile_view"] += pile == face
             if pile != face:
