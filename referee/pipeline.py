@@ -32,7 +32,12 @@ from referee.cards import CLASSIC_COLOURS, Colour
 from referee.rules import ObservationError, find_preset
 from referee.vision.calibration import CalibrationError, CalibrationProfile, WhiteBalance
 from referee.vision.capture import DEFAULT_FPS, Capture, Frame, parse_source, probe_fps
-from referee.vision.classify import SECOND_LOOK_CONFIDENCE, FaceClassifier, second_look
+from referee.vision.classify import (
+    CLASSIFIER_ALONE_CONFIDENCE,
+    SECOND_LOOK_CONFIDENCE,
+    FaceClassifier,
+    second_look,
+)
 from referee.vision.colour import DeckColours
 from referee.vision.detect import OnnxDetector, UltralyticsDetector, look_closer
 from referee.vision.detections import Detections, Detector
@@ -264,15 +269,17 @@ class Pipeline:
             self.stats.frame_ms.append((timer() - t0) * 1000)
         return outputs
 
-    def _look_closer(self, pose: np.ndarray) -> list[tuple[str, float]]:
-        """The tracker's second look: the faces read in a crop of this frame's pile view around ``pose``."""
+    def _look_closer(self, pose: np.ndarray, *, whole: bool = False) -> list[tuple[str, float]]:
+        """The tracker's second look: the faces read in a crop of this frame's pile view around ``pose``
+        (``whole``: the card lies in full view, where the classifier alone may speak for it)."""
         if self._pile_view is None or not isinstance(self.detector, OnnxDetector | UltralyticsDetector):
             return []
         t0 = self.timer() if self.timer else 0.0
         faces = look_closer(self.detector, self._pile_view, pose)
         self.stats.detector_calls += 2  # the crop as it lies and turned
         if self.classifier is not None:
-            faces = second_look(faces, self.classifier.read(self._pile_view, pose))
+            faces = second_look(faces, self.classifier.read(self._pile_view, pose),
+                                alone=CLASSIFIER_ALONE_CONFIDENCE if whole else None)
         if self.timer:
             self.stats.detector_ms.append((self.timer() - t0) * 1000)
         return faces

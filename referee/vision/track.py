@@ -419,7 +419,7 @@ class PileTracker:
         possible_now: Callable[[str], bool] | None = None,
         palette: Sequence[Colour] = CLASSIC_COLOURS,
         expect_start: bool = True,
-        second_look: Callable[[Box], Sequence[tuple[str, float]]] | None = None,
+        second_look: Callable[..., Sequence[tuple[str, float]]] | None = None,
     ) -> None:
         self.config = config or TrackerConfig.for_fps(fps)
         self.legal_now = legal_now
@@ -1418,7 +1418,7 @@ class PileTracker:
         if leader == top.label or leads < cfg.reread_share * counted:
             # The pile view agrees, or is split: a closer look may still tell (dev seed 432 with
             # round 7's model: a blue 3 believed as an 8 under the hand, still an 8 in the pile view).
-            closer = self._look_closer(top.xyxy, top.label)
+            closer = self._look_closer(top.xyxy, top.label, whole=True)
             if closer is None:
                 return None
             leader = closer
@@ -1440,14 +1440,16 @@ class PileTracker:
         return any(not c.absorbed and c.visit is not None and c.visit > top.visit
                    and _intersection(c.pose, top.xyxy) >= share for c in self.candidates)
 
-    def _look_closer(self, pose: Box, label: str) -> str | None:
+    def _look_closer(self, pose: Box, label: str, *, whole: bool = False) -> str | None:
         """The label a closer look at ``pose`` gives the card read as ``label``: its face when the look
         is sure of another one (``second_look_confidence``), with the colour read in the pile view (the
         same pixels). ``None`` when it agrees, is unsure, cannot be taken (no ``second_look``, an arm
         over the pile) or names a face of the other kind (a black card for a coloured one)."""
         if self.second_look is None or self._arm_over_pile:
             return None
-        faces = self.second_look(pose)
+        # ``whole``: the top card in its pose on a clear pile, nothing being laid over it (the face
+        # classifier may then speak alone: see ``referee.vision.classify.CLASSIFIER_ALONE_CONFIDENCE``).
+        faces = self.second_look(pose, whole=True) if whole else self.second_look(pose)
         closer = closer_label(label, faces, self.config.second_look_confidence)
         if closer is not None:
             log.info("%s read closer up as %s (%.2f)", label, closer, faces[0][1])

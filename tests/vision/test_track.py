@@ -1541,7 +1541,7 @@ def _closer(face: str, confidence: float) -> tuple[list[tuple[float, ...]], obje
     remembers where it looked."""
     looked: list[tuple[float, ...]] = []
 
-    def look(pose: np.ndarray) -> list[tuple[str, float]]:
+    def look(pose: np.ndarray, *, whole: bool = False) -> list[tuple[str, float]]:
         looked.append(tuple(float(v) for v in pose))
         return [(face, confidence)] if iou(pose, np.array(B, np.float32)) > 0.9 else []
 
@@ -1578,6 +1578,7 @@ def test_a_card_believed_under_the_hand_is_read_closer_up_in_clear_view() -> Non
     assert len(looked) == 2  # judged once
 
 
+
 def test_a_card_laid_over_one_waiting_for_its_clear_view_re_read_is_not_taken_for_it() -> None:
     """Dev seed 1106: a green 1, believed under the arm, waits for its clear-view re-read when the next
     player lays a green draw two over most of it, near its pose. What shows in the 1's pose is the
@@ -1585,7 +1586,7 @@ def test_a_card_laid_over_one_waiting_for_its_clear_view_re_read_is_not_taken_fo
     two is played."""
     one, draw2 = (110.0, 105.0, 245.0, 240.0), (101.0, 109.0, 242.0, 230.0)  # IoU 0.8
 
-    def look(pose: np.ndarray) -> list[tuple[str, float]]:
+    def look(pose: np.ndarray, *, whole: bool = False) -> list[tuple[str, float]]:
         if iou(pose, np.array(one, np.float32)) < 0.5:
             return []
         return [("draw2", 0.95)] if feed.frame >= 28 else [("1", 0.97)]
@@ -2184,3 +2185,40 @@ def test_the_top_card_boxed_with_a_passing_hand_then_alone_again_is_no_second_ca
     feed([card(label, back, 0.96)], 3, motion=hand)
     feed([card(label, back, 0.96)], 4 * CFG.min_hits, motion=_visit(3, seat=0))
     assert [(o["card"], o["seat"]) for _, o in feed.out] == [("blue_7", 1), (label, 2)]
+
+
+@pytest.mark.parametrize(("classifier", "played"), [(0.87, "red_3"), (0.8, "red_5")])
+def test_a_card_believed_under_the_arm_is_re_read_by_the_classifier_alone_once_in_full_view(
+    classifier: float, played: str,
+) -> None:
+    """Dev seed 5002: a red 3 start card believed under the arm as a 5, and read as a 5 at 0.95 in clear
+    view after. Closer up the classifier reads a 3 at 0.87 and the detector's crop a 5 at 0.4: averaged,
+    the 3 scores 0.44 and the 5 stands. The top card in full view on a clear pile is where the classifier
+    reads best, so there it speaks alone when sure (``CLASSIFIER_ALONE_CONFIDENCE``); anywhere else, and
+    when less sure, the average decides as before."""
+    from referee.vision.classify import CLASSIFIER_ALONE_CONFIDENCE, SECOND_LOOK_CONFIDENCE, second_look
+
+    looks: list[bool] = []
+
+    def look(pose: np.ndarray, *, whole: bool = False) -> list[tuple[str, float]]:
+        looks.append(whole)
+        return second_look([("5", 0.4)], [("3", classifier), ("5", 0.01)],
+                           alone=CLASSIFIER_ALONE_CONFIDENCE if whole else None)
+
+    config = TrackerConfig(**{**CFG.__dict__, "second_look_confidence": SECOND_LOOK_CONFIDENCE})
+    feed = Feed(PileTracker(config, expect_start=True, second_look=look))
+    feed([card("red_5", B, conf=0.92)], 10, motion=_visit(1, arm=True, seat=0))
+    assert [(o["type"], o["card"]) for _, o in feed.out] == [("start", "red_5")] and looks == []  # arm: no look
+    feed([card("red_5", B, conf=0.95)], 4 * CFG.min_hits, motion=_visit(1, seat=0))
+    assert looks == [True]  # judged once, as a whole card
+    changed = [(o["type"], o["card"], o.get("was")) for _, o in feed.out[1:]]
+    assert changed == ([("reread", "red_3", "red_5")] if played == "red_3" else [])
+
+
+def test_the_classifier_alone_speaks_only_for_a_whole_card_and_only_when_sure() -> None:
+    from referee.vision.classify import second_look
+
+    detector, classifier = [("5", 0.4)], [("3", 0.87), ("5", 0.01)]
+    assert second_look(detector, classifier)[0] == ("3", pytest.approx(0.435))
+    assert second_look(detector, classifier, alone=0.85)[0] == ("3", pytest.approx(0.87))
+    assert second_look(detector, classifier, alone=0.9)[0] == ("3", pytest.approx(0.435))
