@@ -29,7 +29,7 @@ import math
 from collections import Counter, deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import cv2
 import numpy as np
@@ -45,6 +45,13 @@ log = logging.getLogger(__name__)
 
 Box = npt.NDArray[np.float32]
 Mask = npt.NDArray[np.bool_]
+
+
+class SecondLook(Protocol):
+    """A closer look at the card in ``pose``: its faces, surest first, with their scores. ``whole``: the
+    card lies in full view on a clear pile (the pipeline's face classifier may then speak alone)."""
+
+    def __call__(self, pose: Box, *, whole: bool = False) -> Sequence[tuple[str, float]]: ...
 _DILATE = np.ones((3, 3), np.uint8)
 #: Share of the frame unlike the background above which the camera moved (arms cover ~10%).
 _MAX_FOREGROUND = 0.3
@@ -419,7 +426,7 @@ class PileTracker:
         possible_now: Callable[[str], bool] | None = None,
         palette: Sequence[Colour] = CLASSIC_COLOURS,
         expect_start: bool = True,
-        second_look: Callable[..., Sequence[tuple[str, float]]] | None = None,
+        second_look: SecondLook | None = None,
     ) -> None:
         self.config = config or TrackerConfig.for_fps(fps)
         self.legal_now = legal_now
@@ -1449,7 +1456,7 @@ class PileTracker:
             return None
         # ``whole``: the top card in its pose on a clear pile, nothing being laid over it (the face
         # classifier may then speak alone: see ``referee.vision.classify.CLASSIFIER_ALONE_CONFIDENCE``).
-        faces = self.second_look(pose, whole=True) if whole else self.second_look(pose)
+        faces = self.second_look(pose, whole=whole)
         closer = closer_label(label, faces, self.config.second_look_confidence)
         if closer is not None:
             log.info("%s read closer up as %s (%.2f)", label, closer, faces[0][1])
