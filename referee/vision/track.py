@@ -151,7 +151,8 @@ class TrackerConfig:
     #: grey levels (of 255) a pixel must change by, and the share of the card's box that must change.
     change_level: int = 30
     laid_share: float = 0.15
-    #: Cards remembered on the pile (older ones are buried for good).
+    #: Cards remembered on the pile: the last this many laid, and any older one still showing (see
+    #: ``PileTracker._remembered``); the others are buried for good.
     memory: int = 8
     #: Two boxes of one frame overlapping this much are one card read two ways (per-class NMS).
     duplicate_iou: float = 0.9
@@ -601,7 +602,7 @@ class PileTracker:
         self, detections: Detections, motion: MotionSample | None, blocked_frame: bool
     ) -> list[tuple[Box, str, float, float]]:
         """Mark the pile cards seen this frame; returns the detections that are not pile cards."""
-        recent = self.pile[-self.config.memory:]
+        recent = self._remembered()
         seen: set[int] = set()
         full: set[int] = set()
         unknown = []
@@ -761,6 +762,19 @@ class PileTracker:
                 if card.missing == 1:
                     card.lost_in_visit = self._visit
         return unknown
+
+    def _remembered(self) -> list[PileCard]:
+        """The pile cards a reading may be, oldest first: the last ``memory`` laid, and any older one
+        still showing (seen within ``2 * max_misses`` still frames of its box). A card is forgotten
+        once it is buried, not once it is ``memory`` deep: one that still peeks out from under the
+        others is read again each frame, and a hand passing by can make its box swell (held-out seed
+        6010, now dev: the strip of a red draw two, eighth from the top, showing beside a red 6; a wild
+        draw four laid on the 6 pushed it out of memory while it showed, and its reading as the hand
+        drew back, a tenth wider, was played: out of turn, and taken as the proof of a bluffed +4).
+        ``missing`` is kept only for the cards remembered, so a card once forgotten stays so."""
+        cfg = self.config
+        cut = len(self.pile) - cfg.memory
+        return [c for k, c in enumerate(self.pile) if k >= cut or c.missing <= 2 * cfg.max_misses]
 
     def _top_read_otherwise(self, row: tuple[Box, str, float, float], top: PileCard) -> bool:
         """``row`` lies in the top card's own pose, read unsure, and the same box's other reading
@@ -1227,7 +1241,7 @@ class PileTracker:
                 or top.frame_index >= frame_index):
             return False
         cfg = self.config
-        card = next((c for c in reversed(self.pile[-cfg.memory:]) if iou(cand.pose, c.xyxy) >= cfg.reread_iou
+        card = next((c for c in reversed(self._remembered()) if iou(cand.pose, c.xyxy) >= cfg.reread_iou
                      or containment(cand.pose, c.xyxy) >= cfg.known_containment), None)
         if card is None or self._came_in(cand, card.xyxy, cand.pose, label):
             # Seen coming in from outside that card's pose, it was laid there: the next hand came
@@ -1292,7 +1306,7 @@ class PileTracker:
         top, pose = self.pile[-1], cand.pose
         if not top.in_full_view and _intersection(pose, top.xyxy) >= cfg.hides_top_share * _area(top.xyxy):
             return False
-        card = next((c for c in reversed(self.pile[-cfg.memory:-1])
+        card = next((c for c in reversed(self._remembered()[:-1])
                      if containment(pose, c.xyxy) >= cfg.known_containment
                      and containment(cand.origin, c.xyxy) >= cfg.known_containment
                      and translation(cand.origin, pose) < cfg.came_in_shift), None)
@@ -1316,7 +1330,7 @@ class PileTracker:
         at 0.4. 549: a blue 7's strip beside a yellow 2 being laid on it, believed while the 2 waited
         for a clear view)."""
         cfg = self.config
-        recent = self.pile[-cfg.memory:]
+        recent = self._remembered()
         if not any(other is not cand and not other.absorbed and other.first_frame < cand.first_frame
                    and other.hits >= cfg.min_hits
                    and _intersection(cand.pose, other.pose) >= cfg.spoiling_overlap * _area(cand.pose)

@@ -2222,3 +2222,27 @@ def test_the_classifier_alone_speaks_only_for_a_whole_card_and_only_when_sure() 
     assert second_look(detector, classifier)[0] == ("3", pytest.approx(0.435))
     assert second_look(detector, classifier, alone=0.85)[0] == ("3", pytest.approx(0.87))
     assert second_look(detector, classifier, alone=0.9)[0] == ("3", pytest.approx(0.435))
+
+
+def test_a_card_still_showing_is_remembered_however_deep_it_lies() -> None:
+    """The strip of a red draw two shows beside every card laid after it. Eight cards on, it is deeper
+    than the pile's memory, but it still shows: a hand drawing back from the pile makes its box a tenth
+    wider, read unsure, and that is the same card, not a play (held-out seed 6010, now dev: the strip,
+    forgotten the moment a wild draw four was laid, was played, out of turn, and taken as the proof of
+    a bluffed +4)."""
+    strip = (20.0, 150.0, 120.0, 300.0)
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    feed([card("red_draw2", strip)], 8, motion=_visit(1, seat=1))
+    laid = ["blue_1", "blue_2", "blue_3", "blue_4", "blue_5", "blue_6", "blue_7", "blue_8"]
+    for n, label in enumerate(laid, start=2):
+        pose = A if n % 2 else B
+        feed([card("red_draw2", strip), card(label, pose)], 2, motion=_visit(n, arm=True, seat=n % 4))
+        feed([card("red_draw2", strip), card(label, pose)], 8, motion=_visit(n, seat=n % 4))
+    assert CFG.memory < len(laid) + 1
+    hand = _visit(len(laid) + 2, arm=True, seat=2)
+    top = A if (len(laid) + 1) % 2 else B
+    swollen = (20.0, 148.0, 132.0, 300.0)
+    feed([card("red_draw2", swollen, 0.38), card(laid[-1], top)], 2, motion=hand)
+    feed([card("red_draw2", swollen, 0.38), card(laid[-1], top)], 4 * CFG.min_hits,
+         motion=_visit(len(laid) + 2, seat=2))
+    assert [o["card"] for _, o in feed.out] == ["red_draw2", *laid]
