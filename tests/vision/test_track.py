@@ -1904,12 +1904,13 @@ def test_cards_slid_in_one_after_another_under_one_long_visit_are_each_a_play() 
     assert [(o["card"], o["seat"]) for _, o in feed.out] == [("green_draw2", 2), ("green_9", 0), ("yellow_9", 1)]
 
 
-@pytest.mark.xfail(strict=True, reason="known miss: letting a card seen once continue into a pile card's pose "
-                   "as one sliding in (4b6cc28) fixed it but made held-out 1013 a false play; reverted")
 def test_a_twin_sliding_in_fast_and_seen_once_on_its_way_is_a_play() -> None:
     """Dev seed 632: a second wild slides onto the first at 40 px a frame. Seen once on its way, then
     in a box mostly inside the first wild's pose: a card seen once may be on the move, so that box
-    continues it, a card coming in, not the first wild read in part."""
+    continues it, a card coming in, not the first wild read in part. (A known miss, an xfail, from
+    7b84e11 until :meth:`PileTracker._on_its_way`: 4b6cc28 let any card seen once continue so, and
+    made held-out 1013 a false play; the box must also have moved on as a whole. 1013, rendered
+    again under OpenCV 5.0: no false play either way.)"""
     feed = Feed(PileTracker(CFG, expect_start=False))
     first = (119.0, 104.0, 254.0, 248.0)
     feed([card("wild", first)], 8, motion=_visit(1, seat=0))
@@ -2246,3 +2247,31 @@ def test_a_card_still_showing_is_remembered_however_deep_it_lies() -> None:
     feed([card("red_draw2", swollen, 0.38), card(laid[-1], top)], 4 * CFG.min_hits,
          motion=_visit(len(laid) + 2, seat=2))
     assert [o["card"] for _, o in feed.out] == ["red_draw2", *laid]
+
+
+def test_a_twin_sliding_in_fast_over_a_card_of_its_face_is_a_play() -> None:
+    """Held-out seed 6025, now dev, with its boxes: a red 1 lies under a blue 1. A second blue 1 slides
+    in from the left, 40-70 px a frame (0.35 IoU from one frame to the next), over the red 1's pose,
+    where it reads blue. It must not be taken for the red 1 (its colour lent by the blue 1 on top): its
+    track goes on, and coming to rest nearly square on its twin (0.77 IoU) it is a new card, not the
+    twin."""
+    red, top = (86.0, 122.0, 224.0, 242.0), (125.0, 99.0, 257.0, 240.0)
+    strip = (86.0, 122.0, 130.0, 242.0)
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    feed([card("red_1", red)], 2, motion=_visit(1, arm=True, seat=3))
+    feed([card("red_1", red)], 8, motion=_visit(1, seat=3))
+    feed([card("red_1", strip), card("blue_1", top)], 2, motion=_visit(2, arm=True, seat=0))
+    feed([card("red_1", strip), card("blue_1", top)], 8, motion=_visit(2, seat=0))
+    hand = _visit(3, arm=True, seat=1)
+    feed([card("blue_1", (1.0, 139.0, 76.0, 225.0), 0.6), card("blue_1", top, 0.98)], motion=hand)
+    feed([card("blue_1", (69.0, 137.0, 149.0, 225.0), 0.75), card("blue_1", top, 0.98)], motion=hand)
+    feed([card("blue_1", (108.0, 137.0, 184.0, 227.0), 0.77), card("blue_1", top, 0.96)], motion=hand)
+    # the top card, half hidden by the card coming in, read as a blue 0
+    feed([card("blue_1", (92.0, 133.0, 210.0, 231.0), 0.91), card("blue_0", (133.0, 98.0, 259.0, 240.0), 0.47)],
+         motion=hand)
+    feed([card("blue_1", (113.0, 120.0, 237.0, 239.0), 0.94)], motion=hand)
+    feed([card("blue_1", (123.0, 117.0, 251.0, 243.0), 0.97)], motion=hand)
+    rest = (114.0, 116.0, 253.0, 244.0)
+    feed([card("blue_1", rest, 0.97)], 3, motion=hand)
+    feed([card("blue_1", rest, 0.97)], 4 * CFG.min_hits, motion=_visit(3, seat=1))
+    assert [(o["card"], o["seat"]) for _, o in feed.out] == [("red_1", 3), ("blue_1", 0), ("blue_1", 1)]
