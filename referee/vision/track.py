@@ -891,10 +891,15 @@ class PileTracker:
         own box was lost, only overlaps it (dev seed 635: the strip of a green reverse read as a green
         draw two at 0.35, then too faint to count, "continued" into the draw two on top; the top
         card, taken for a card sliding in, went missing and was taken back). A card sliding in fast
-        can overlap its last box less (:meth:`_on_its_way`)."""
+        can overlap its last box less (:meth:`_on_its_way`), but not into the pile card's own pose:
+        a box there is that card, unless the card coming in overlaps it along its motion (dev seed
+        6003: a red 2 coming in from below, read as a reverse and a yellow 4 on its way, then too
+        faint to count for a frame, was "continued" into the red 4 on top, 0.95 IoU in its pose,
+        and the 4 was played again)."""
         cfg = self.config
         return any(
-            (c.overlap(box) >= cfg.reread_iou or self._on_its_way(c, box))
+            (c.overlap(box) >= cfg.reread_iou
+             or (iou(box, card.xyxy) < cfg.same_pose_iou and self._on_its_way(c, box)))
             and self._came_in(c, card.xyxy, box, label, card.label)
             for c in self._continued.get(id(box), ())
         )

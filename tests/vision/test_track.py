@@ -2275,3 +2275,30 @@ def test_a_twin_sliding_in_fast_over_a_card_of_its_face_is_a_play() -> None:
     feed([card("blue_1", rest, 0.97)], 3, motion=hand)
     feed([card("blue_1", rest, 0.97)], 4 * CFG.min_hits, motion=_visit(3, seat=1))
     assert [(o["card"], o["seat"]) for _, o in feed.out] == [("red_1", 3), ("blue_1", 0), ("blue_1", 1)]
+
+
+def test_a_card_coming_in_and_lost_for_a_frame_does_not_continue_into_the_top_card_in_its_pose() -> None:
+    """Dev seed 6003, with its boxes: a red 2 comes up from seat 0's side towards the red 4 on top,
+    read as a red reverse and a yellow 4 on its way, then too faint to count for a frame. Moved on
+    along its motion, its track reaches the red 4 in the red 4's own pose: that box is the red 4, not
+    the card coming in (which lands beside it, and the 4 must not be played again)."""
+    four = (121.0, 106.0, 249.0, 210.0)
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    feed([card("red_8", (119.0, 100.0, 246.0, 236.0))], 10, motion=_visit(1, seat=2))
+    feed([card("red_4", four, 0.96)], 2, motion=_visit(2, arm=True, seat=3))
+    feed([card("red_4", four, 0.96)], 10, motion=_visit(2, seat=3))
+    hand = _visit(3, arm=True, seat=0)
+    top = (118.0, 106.0, 246.0, 210.0)
+    feed([card("red_4", top, 0.96), card("red_reverse", (113.0, 279.0, 205.0, 355.0), 0.85)], motion=hand)
+    feed([card("red_4", top, 0.96), card("yellow_4", (114.0, 222.0, 203.0, 343.0), 0.61, 0.67)], motion=hand)
+    cut = (117.0, 106.0, 246.0, 210.0)
+    feed([card("red_4", cut, 0.95)], motion=hand)
+    feed([card("red_4", cut, 0.96), card("yellow_4", (109.0, 167.0, 201.0, 287.0), 0.35, 0.55)], motion=hand)
+    feed([card("red_2", (93.0, 137.0, 214.0, 258.0), 0.93), card("red_4", (127.0, 107.0, 247.0, 212.0), 0.78)],
+         motion=hand)
+    feed([card("red_2", (86.0, 120.0, 214.0, 251.0), 0.95), card("red_4", (137.0, 109.0, 246.0, 209.0), 0.84)],
+         motion=hand)
+    rest = [card("red_2", (85.0, 112.0, 217.0, 240.0), 0.96), card("red_4", (139.0, 108.0, 247.0, 210.0), 0.83)]
+    feed(rest, 4, motion=hand)
+    feed(rest, 4 * CFG.min_hits, motion=_visit(3, seat=0))
+    assert [(o["card"], o["seat"]) for _, o in feed.out] == [("red_8", 2), ("red_4", 3), ("red_2", 0)]
