@@ -11,6 +11,16 @@ Runs the game through the pipeline exactly as ``e2e_eval.py`` does and prints, f
        cand  [119 129 256 250] hits 1 misses 0 seen 1 seat 2 yellow_5 0.50 yellow_9 0.50
        OUT   {"type": "play", ...}
 
+With ``--stock``, each frame also shows the hand at the stock, where draws are seen (camera pixels)::
+
+       stock ep f45 seat 2 roots 0 came_in 0 in_zone 5 moving 5 held 5 | standing out 124 of 1444 px
+
+``ep``: the episode (a hand near the stock) and the frame it began; ``seat``: its seat so far, from the
+arm's far end (``roots``: frames the arm was followed) or, with none, from where the hand came in
+(``came_in``: seen outside the zone first); ``in_zone``, ``moving``, ``held``: frames it was in the zone,
+moved near it, and stood out from the table in it. A draw needs ``in_zone`` >= 4 at 15 fps, and is
+seatless without ``roots`` or ``came_in`` (:class:`referee.vision.track.MotionDetector`).
+
 ``det``: label, detector confidence / colour confidence and box (top-down pile pixels); ``new 0``:
 the detector was not run (the pile was still). ``pile``: the last three cards believed, ``cand``:
 the tentative ones with their votes (``identical``, ``absorbed`` when so). The game's truth and
@@ -34,7 +44,7 @@ import numpy.typing as npt
 if TYPE_CHECKING:
     from referee.pipeline import Pipeline
     from referee.vision.detections import Detections
-    from referee.vision.track import MotionSample, PileTracker
+    from referee.vision.track import MotionDetector, MotionSample, PileTracker
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import e2e_eval  # a sibling script, not a package
@@ -70,6 +80,19 @@ def frame_report(
     return lines
 
 
+def stock_report(motion: MotionDetector) -> str:
+    """The stock line of one frame, read after the motion detector's update."""
+    ep = motion._stock_ep  # a trace reads the detector's own state
+    zone = motion.stock_zone
+    if zone is None:
+        return "   stock (no stock zone)"
+    out = int((motion.foreground & zone).sum())
+    head = "   stock -" if ep is None else (
+        f"   stock ep f{ep.start_frame - 1} seat {ep.seat} roots {len(ep.roots)} came_in {int(ep.came_in)}"
+        f" in_zone {ep.in_zone} moving {ep.frames} held {ep.held}")
+    return f"{head} | standing out {out} of {int(zone.sum())} px"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("video", type=Path, help="a game video written by e2e_eval.py (game_N.mp4)")
@@ -79,6 +102,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--classifier", type=Path, default=e2e_eval.DEFAULT_CLASSIFIER,
                         help="face classifier for the closer look ('none': the detector alone)")
     parser.add_argument("--pile", type=int, default=3, metavar="N", help="pile cards shown, from the top (default 3)")
+    parser.add_argument("--stock", action="store_true", help="also show the hand at the stock (draws)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s", stream=sys.stdout)
     if not args.video.is_file():
@@ -96,6 +120,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             out = update(detections, t, frame_index, motion, fresh=fresh)
             if first <= frame_index <= last:
                 print("\n".join(frame_report(tracker, detections, t, frame_index, motion, fresh, out, args.pile)))
+                if args.stock:
+                    print(stock_report(pipeline.motion))
             return out
 
         setattr(tracker, "update", traced)  # noqa: B010  (this instance only)

@@ -200,6 +200,15 @@ def test_the_trace_shows_each_frame_and_the_start_card(tmp_path: Path, capsys: p
     assert '"type": "start"' in printed and "   pile  " in printed
 
 
+def test_the_trace_shows_the_hand_at_the_stock_on_asking(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    trace = _benchmark("trace_game")
+    video = write_video(tmp_path / "game.mp4", 7, VideoConfig(seconds=6.0, fps=10.0)).video
+    assert trace.main([str(video), "--frames", "0", "59", "--oracle", "--stock"]) == 0
+    stock = [line for line in capsys.readouterr().out.splitlines() if line.startswith("   stock ")]
+    assert len(stock) == 60 and all("standing out" in line for line in stock)
+    assert any(line.startswith("   stock ep f") for line in stock)  # a hand came by the stock in these 6 s
+
+
 def test_the_report_names_plays_and_draws_seen_from_the_wrong_seat() -> None:
     e2e = _benchmark("e2e_eval")
     truth = [{"type": "start", "card": "red_5", "t": 1.0},
