@@ -425,13 +425,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     rendered_with: set[str] = set()
     for seed in range(args.first_seed, args.first_seed + args.games):
         video = args.work / f"game_{seed}.mp4"
-        meta = sidecar(video, "meta")
-        fresh = meta.is_file() and json.loads(meta.read_text(encoding="utf-8")).get("config", {}).get(
-            "seconds") == args.seconds and video.is_file()
-        if not fresh:
+        meta_path = sidecar(video, "meta")
+        meta = json.loads(meta_path.read_text(encoding="utf-8")) if meta_path.is_file() else {}
+        if not (video.is_file() and meta.get("config", {}).get("seconds") == args.seconds):
             write_video(video, seed, config)
-        rendered_with.add(str(json.loads(meta.read_text(encoding="utf-8")).get("rendered_with", {}).get(
-            "opencv", "unknown")))
+            meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        rendered_with.add(str(meta.get("rendered_with", {}).get("opencv", "unknown")))
         result = run_game(video, factory, oracle=oracle, classifier=classifier)
         results.append(result)
         if args.verbose:

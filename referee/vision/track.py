@@ -52,6 +52,8 @@ class SecondLook(Protocol):
     card lies in full view on a clear pile (the pipeline's face classifier may then speak alone)."""
 
     def __call__(self, pose: Box, *, whole: bool = False) -> Sequence[tuple[str, float]]: ...
+
+
 _DILATE = np.ones((3, 3), np.uint8)
 #: Share of the frame unlike the background above which the camera moved (arms cover ~10%).
 _MAX_FOREGROUND = 0.3

@@ -191,19 +191,25 @@ def test_the_pipeline_with_the_oracle_detector_finds_every_play(tmp_path: Path) 
     assert metrics["alert_recall"] == 1.0
 
 
-def test_the_trace_shows_each_frame_and_the_start_card(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.fixture(scope="module")
+def trace_video(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Six seconds of a game at 10 fps, for the traces (rendered once)."""
+    return write_video(tmp_path_factory.mktemp("trace") / "game.mp4", 7, VideoConfig(seconds=6.0, fps=10.0)).video
+
+
+def test_the_trace_shows_each_frame_and_the_start_card(trace_video: Path, capsys: pytest.CaptureFixture[str]) -> None:
     trace = _benchmark("trace_game")
-    video = write_video(tmp_path / "game.mp4", 7, VideoConfig(seconds=6.0, fps=10.0)).video
-    assert trace.main([str(video), "--frames", "0", "59", "--oracle"]) == 0
+    assert trace.main([str(trace_video), "--frames", "0", "59", "--oracle"]) == 0
     printed = capsys.readouterr().out
     assert printed.count("--- f") == 60
     assert '"type": "start"' in printed and "   pile  " in printed
 
 
-def test_the_trace_shows_the_hand_at_the_stock_on_asking(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_trace_shows_the_hand_at_the_stock_on_asking(
+    trace_video: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
     trace = _benchmark("trace_game")
-    video = write_video(tmp_path / "game.mp4", 7, VideoConfig(seconds=6.0, fps=10.0)).video
-    assert trace.main([str(video), "--frames", "0", "59", "--oracle", "--stock"]) == 0
+    assert trace.main([str(trace_video), "--frames", "0", "59", "--oracle", "--stock"]) == 0
     stock = [line for line in capsys.readouterr().out.splitlines() if line.startswith("   stock ")]
     assert len(stock) == 60 and all("standing out" in line for line in stock)
     assert any(line.startswith("   stock ep f") for line in stock)  # a hand came by the stock in these 6 s
