@@ -1585,14 +1585,14 @@ def test_a_clear_view_re_read_is_checked_by_a_closer_look(face: str, kept: bool)
     (held-out seed 7032 with round 7's model). The closer look at the whole card has the last word: a
     sure 3 keeps it, a sure 8 (or no sure face) lets the pile view re-read it, a sure 5 re-reads it as
     the 5."""
-    looked, look = _closer(face, 0.96 if face != "8" else 0.5)
+    _, look = _closer(face, 0.96 if face != "8" else 0.5)
     feed = Feed(PileTracker(CFG, expect_start=False, second_look=look))  # type: ignore[arg-type]
     feed([card("green_3")], 8, motion=_visit(1, seat=1))
     feed([card("blue_3", B, conf=0.86)], 10, motion=_visit(2, arm=True, seat=2))
     assert [o["card"] for _, o in feed.out] == ["green_3", "blue_3"]
     got = feed([card("blue_8", B, conf=0.9)], 4 * CFG.min_hits, motion=_visit(2, seat=2))
     rereads = [(o["card"], o["was"]) for o in got if o["type"] == "reread"]
-    assert rereads == ([] if kept else [(f"blue_{'8' if face == '8' else face}", "blue_3")])
+    assert rereads == ([] if kept else [(f"blue_{face}", "blue_3")])
     assert feed.tracker.top is not None and feed.tracker.top.label == ("blue_3" if kept else rereads[0][0])
     assert feed([card("blue_8", B, conf=0.9)], 4 * CFG.min_hits, motion=_visit(2, seat=2)) == []  # judged once
 
