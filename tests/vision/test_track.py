@@ -1578,7 +1578,6 @@ def test_a_card_believed_under_the_hand_is_read_closer_up_in_clear_view() -> Non
     assert len(looked) == 2  # judged once
 
 
-
 @pytest.mark.parametrize(("face", "kept"), [("3", True), ("8", False), ("5", False)])
 def test_a_clear_view_re_read_is_checked_by_a_closer_look(face: str, kept: bool) -> None:
     """A blue 3 believed under the arm, read as a 3 then, is read as an 8 in every clear frame since
