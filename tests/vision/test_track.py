@@ -2414,3 +2414,26 @@ def test_a_twin_sliding_onto_the_top_card_square_over_a_buried_cards_pose_is_a_p
     feed([landed, card("green_draw2", cut, conf=0.7)], 3, motion=_visit(3, arm=True, seat=3))
     feed([landed, card("green_draw2", cut, conf=0.4)], 20, motion=_visit(3, seat=3))
     assert [(o["card"], o["seat"]) for _, o in feed.out] == [("green_3", 1), ("green_draw2", 2), ("green_draw2", 3)]
+
+
+@pytest.mark.parametrize(("later", "twin"), [
+    ((110.0, 99.0, 248.0, 228.0), True),  # a sixth taller: a second blue reverse laid on the first
+    ((111.0, 114.0, 252.0, 225.0), False),  # 2 % off: the first one's box jittering
+])
+def test_the_top_card_growing_in_a_later_visit_is_a_twin_laid_on_it(
+    later: tuple[float, float, float, float], twin: bool,
+) -> None:
+    """Held-out seed 8011, now dev: a second blue reverse laid 0.8 IoU over the first, its box a sixth
+    taller. A pile card never grows once it has come to rest: with no arm over the pile, a box
+    sticking out of its rest by more than boxes jitter is a card like it laid on it, by the seat of
+    the visit (taken for the first seen whole, the reverse went unplayed and every later play was
+    judged out of turn)."""
+    first = (113.0, 116.0, 251.0, 223.0)
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    feed([card("blue_5")], 8, motion=_visit(1, seat=2))
+    feed([card("blue_reverse", first)], 2, motion=_visit(2, arm=True, seat=3))
+    feed([card("blue_reverse", first)], 10, motion=_visit(2, seat=3))
+    feed([card("blue_reverse", later)], 5, motion=_visit(3, arm=True, seat=1))
+    feed([card("blue_reverse", later)], 20, motion=_visit(3, seat=1))
+    assert [(o["card"], o["seat"]) for _, o in feed.out] == [
+        ("blue_5", 2), ("blue_reverse", 3), *([("blue_reverse", 1)] if twin else [])]
