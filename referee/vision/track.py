@@ -853,17 +853,21 @@ class PileTracker:
         and shrunk along the other (:func:`turned`) is a card like it laid on it at another angle,
         about the same centre (dev seed 1108: a second green reverse laid over the first, its box 9 %
         wider and 16 % shorter, 0.77 IoU over the first one's pose, was taken for the first). Nor
-        does it grow: with no arm over the pile, a box sticking out of where it came to rest by more
-        than a still card's boxes jitter (``max_overhang``) is a card like it laid over it (held-out
-        seeds 8011 and 8043, now dev: a second blue reverse laid 0.8 IoU over the first, its box a
-        sixth taller, was taken for the first seen whole; the reverse went unplayed and every later
-        play was judged out of turn. A second red 2, an eighth taller, likewise)."""
+        does it grow: with no arm over the pile, a box sticking out of its whole pose by more than a
+        still card's boxes jitter (``max_overhang``) is a card like it laid over it (held-out seeds
+        8011 and 8043, now dev: a second blue reverse laid 0.8 IoU over the first, its box a sixth
+        taller, was taken for the first seen whole; the reverse went unplayed and every later play
+        was judged out of turn. A second red 2, an eighth taller, likewise). Out of its pose and of
+        its rest both: a hand beside it with no arm over the pile can cut the box it rests in (dev
+        seed 6025: a red reverse's rest a sixth narrower than the card), and a card settling as it is
+        believed comes to rest outside the pose it was believed in."""
         if card.rest is None or card.visit is None or self._visit is None or self._visit == card.visit:
             return False
         cfg = self.config
         shift = cfg.came_in_shift
         return translation(card.rest, box) >= shift or (not self._arm_over_pile and (
-            turned(card.rest, box) >= shift or overhang(box, card.rest) > cfg.max_overhang))
+            turned(card.rest, box) >= shift
+            or min(overhang(box, card.rest), overhang(box, card.xyxy)) > cfg.max_overhang))
 
     def _shows_more_in_its_visit(self, box: Box, label: str, card: PileCard) -> bool:
         """``box``, read as ``card``, holds the pose ``card`` was believed in and more, during the hand

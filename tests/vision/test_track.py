@@ -2416,23 +2416,27 @@ def test_a_twin_sliding_onto_the_top_card_square_over_a_buried_cards_pose_is_a_p
     assert [(o["card"], o["seat"]) for _, o in feed.out] == [("green_3", 1), ("green_draw2", 2), ("green_draw2", 3)]
 
 
-@pytest.mark.parametrize(("later", "twin"), [
-    ((110.0, 99.0, 248.0, 228.0), True),  # a sixth taller: a second blue reverse laid on the first
-    ((111.0, 114.0, 252.0, 225.0), False),  # 2 % off: the first one's box jittering
+@pytest.mark.parametrize(("later", "cut_at_rest", "twin"), [
+    ((110.0, 99.0, 248.0, 228.0), False, True),  # a sixth taller: a second blue reverse laid on the first
+    ((111.0, 114.0, 252.0, 225.0), False, False),  # 2 % off: the first one's box jittering
+    ((112.0, 115.0, 250.0, 224.0), True, False),  # whole again after a hand cut its box as it rested
 ])
 def test_the_top_card_growing_in_a_later_visit_is_a_twin_laid_on_it(
-    later: tuple[float, float, float, float], twin: bool,
+    later: tuple[float, float, float, float], cut_at_rest: bool, twin: bool,
 ) -> None:
     """Held-out seed 8011, now dev: a second blue reverse laid 0.8 IoU over the first, its box a sixth
-    taller. A pile card never grows once it has come to rest: with no arm over the pile, a box
-    sticking out of its rest by more than boxes jitter is a card like it laid on it, by the seat of
-    the visit (taken for the first seen whole, the reverse went unplayed and every later play was
-    judged out of turn)."""
+    taller. A pile card never grows once seen whole: with no arm over the pile, a box sticking out of
+    its pose by more than boxes jitter is a card like it laid on it, by the seat of the visit (taken
+    for the first seen whole, the reverse went unplayed and every later play was judged out of turn).
+    Its pose, not the box it came to rest in, which a hand beside it can cut (dev seed 6025: a red
+    reverse's box cut by a sixth as it rested, whole in the next visit, was played again)."""
     first = (113.0, 116.0, 251.0, 223.0)
     feed = Feed(PileTracker(CFG, expect_start=False))
     feed([card("blue_5")], 8, motion=_visit(1, seat=2))
     feed([card("blue_reverse", first)], 2, motion=_visit(2, arm=True, seat=3))
     feed([card("blue_reverse", first)], 10, motion=_visit(2, seat=3))
+    if cut_at_rest:
+        feed([card("blue_reverse", (113.0, 116.0, 228.0, 223.0))], 5, motion=_visit(2, seat=3))
     feed([card("blue_reverse", later)], 5, motion=_visit(3, arm=True, seat=1))
     feed([card("blue_reverse", later)], 20, motion=_visit(3, seat=1))
     assert [(o["card"], o["seat"]) for _, o in feed.out] == [
