@@ -747,11 +747,12 @@ class PileTracker:
                 # the first square over a green 3's pose five cards down, cut the first one's box by
                 # a seventh).
                 cfg = self.config
-                sure_but_square = (iou(box, card.xyxy) >= cfg.stable_iou and not self._slid_in(box, label, card)
-                                   and _intersection(box, top_pose) >= cfg.hides_top_share * _area(top_pose))
-                return (label == recent[last].label
-                        and (confidence < cfg.unsure_confidence or sure_but_square)
-                        and self._in_pose(box, card.xyxy) and reaches_under_top(box))
+                if not (label == recent[last].label and self._in_pose(box, card.xyxy) and reaches_under_top(box)):
+                    return False
+                return confidence < cfg.unsure_confidence or (
+                    iou(box, card.xyxy) >= cfg.stable_iou
+                    and _intersection(box, top_pose) >= cfg.hides_top_share * _area(top_pose)
+                    and not self._slid_in(box, label, card))
 
             still_unknown = []
             for row in unknown:
