@@ -562,6 +562,36 @@ def test_an_unsure_reading_where_the_hand_changed_nothing_is_no_card() -> None:
     assert [o["card"] for _, o in feed.out] == ["green_4", "green_1"]
 
 
+def test_an_unsure_reading_beside_the_card_this_hand_laid_is_judged_by_what_changed_beside_it() -> None:
+    """Held-out seed 9042, now dev: a wild draw four laid over a wild; from the moment it settled, the
+    wild's strip beside it and a blue 5 peeking out further down, boxed together, read as a yellow 5 at
+    0.38, and were played. Most of that box changed (the draw four came to lie over a third of it), but
+    none of it outside the draw four's box: the pile there is as it was before the hand came. Where
+    the pixels outside the laid card changed too, a card was laid there, and counts."""
+    pile = np.full((72, 96), 120, np.uint8)  # the top-down pile, grey, low resolution (640x480 -> 96x72)
+    laid = pile.copy()
+    laid[25:48, 39:54] = 230  # B in pile-image pixels: the new card's white face
+    ghost = (180.0, 100.0, 300.0, 250.0)  # over the top-left third of B, most of it outside B
+    laid_too = laid.copy()
+    laid_too[15:38, 27:45] = 230
+
+    def cards_seen(now: np.ndarray) -> list[object]:
+        feed = Feed(PileTracker(CFG, expect_start=False))
+
+        def motion(visit: int, image: np.ndarray, *, arm: bool = False) -> MotionSample:
+            return MotionSample(seat=2, disturbed=arm, arm_over_pile=arm, pile_visit=visit, pile_now=image,
+                                pile_before=pile, pile_size=(640, 480))
+
+        feed([card("green_4")], 8, motion=motion(1, pile))
+        feed([card("green_4")], 2, motion=motion(2, pile, arm=True))
+        feed([card("green_4"), card("red_4", B)], 6, motion=motion(2, laid, arm=True))
+        feed([card("green_4"), card("red_4", B), card("yellow_5", ghost, conf=0.38)], 12, motion=motion(2, now))
+        return [o["card"] for _, o in feed.out]
+
+    assert cards_seen(laid) == ["green_4", "red_4"]
+    assert cards_seen(laid_too) == ["green_4", "red_4", "yellow_5"]
+
+
 def test_a_sure_reading_of_a_card_the_deck_cannot_hold_where_the_hand_changed_nothing_is_no_card() -> None:
     """Dev seed 576: the strip of a wild draw four under a green 6, read as a blank card at 0.74 while
     a hand came by. A sure read, but of a card the classic deck does not hold: as doubtful as an
