@@ -1905,8 +1905,11 @@ class MotionDetector:
             return MotionSample(pile_mask, (pw, ph), self._seat, False, True, (), False, pile_visit=self._visits,
                                 pile_now=pile_now, pile_before=self._pile_before)
         self._pile_ep, _ = self._step(self._pile_ep, moving, self.pile_near, self.pile_zone, self.quiet_frames)
-        if self._pile_ep is not None and self._pile_ep.touched and self._pile_ep.seat is not None:
-            self._seat = self._pile_ep.seat
+        ep = self._pile_ep
+        if ep is not None and ep.touched and ep.seat is not None and (ep.came_in or self._seat is None):
+            # Motion that began inside the zone was not seen coming: the hand already there stirred
+            # (see below), and where it stirs says nothing of its seat.
+            self._seat = ep.seat
         draws: tuple[int | None, ...] = ()
         draw_started: tuple[int, ...] = ()
         if self.stock_zone is not None and self.stock_near is not None:
@@ -1948,9 +1951,12 @@ class MotionDetector:
         disturbed = bool((moving & self.pile_zone).any()) or over
         root = self._arm_root(self._foreground, self.pile_zone)
         arm = root is not None
-        if root is not None and self._pile_ep is None:
+        if root is not None and (self._pile_ep is None or not self._pile_ep.came_in):
             # A hand that hardly stirs the frame differencing (a far seat's, small in the picture)
-            # still shows its arm against the table, and the arm comes from its seat.
+            # still shows its arm against the table, and the arm comes from its seat. So does one
+            # whose stirring began inside the zone: where that motion lies says nothing of where the
+            # hand came from (dev seed 8059: seat 1's hand, drawing back from the left after laying
+            # a red 9, stirred a little below the pile's centre; the red 9 went to seat 0).
             self._seat = self._seat_of_arm(root, self.pile_zone)
         # A visit: an arm, or a hand moving in the zone, after the pile was left alone for a while
         # (a hand that pauses or flickers out of sight for a frame or two is the same visit).

@@ -1305,6 +1305,30 @@ def test_an_arm_over_the_pile_too_faint_to_stir_the_differencing_still_gives_its
     assert seen[-1] == (True, 2)
 
 
+def test_a_hand_stirring_in_the_pile_as_its_arm_draws_back_keeps_the_arms_seat() -> None:
+    """Dev seed 8059: seat 1's arm, reaching in from the left, laid a red 9; as it drew back, the
+    hand's motion started a new stir inside the pile zone, a little below its centre, and the seat
+    read from where that motion lay (seat 0, at the bottom) won the card's arrival frames: two
+    false out-of-turn alerts. Motion that starts inside the zone came in from nowhere; the arm
+    still over the pile points at its seat."""
+    pile = ((120.0, 90.0), (200.0, 90.0), (200.0, 170.0), (120.0, 170.0))
+    seats = ((160.0, 235.0), (5.0, 130.0), (160.0, 5.0), (315.0, 130.0))
+    motion = MotionDetector(CalibrationProfile((320, 240), pile, seats), fps=15, width=80)
+    cv2 = pytest.importorskip("cv2")
+    dark = (15, 15, 15)  # darker than the cloth: the differencing sees the arm come in
+    seats_seen = []
+    for i in range(30):
+        image = np.full((240, 320, 3), CLOTH, np.uint8)
+        if i >= 5:
+            cv2.line(image, (0, 130), (min(160, 40 * (i - 4)), 130), dark, 16)  # the arm, in and resting
+        if i >= 20:
+            cv2.circle(image, (150 + 8 * (i % 2), 152), 12, dark, -1)  # the hand stirs below the centre
+        sample = motion.update(image, image[90:170, 120:200])
+        if sample.arm_over_pile:
+            seats_seen.append(sample.seat)
+    assert len(seats_seen) > 20 and set(seats_seen) == {1}
+
+
 def test_a_shaking_camera_over_a_dark_deck_on_light_wood_is_no_draw() -> None:
     """Camera shake moves the deck's high-contrast edges by a pixel or two, frame after frame."""
     pile = ((100.0, 80.0), (180.0, 80.0), (180.0, 170.0), (100.0, 170.0))
