@@ -1734,6 +1734,9 @@ class _Episode:
     roots: list[tuple[float, float]] = field(default_factory=list)
     #: Whether the hand was seen moving around the zone as it came, not only inside it already.
     came_in: bool = False
+    #: Where an arm seen only in its faint hue comes from, in frames where no arm stood out as usual
+    #: (see ``MotionDetector.faint_chroma``): the seat of a draw that would otherwise have none.
+    faint_roots: list[tuple[float, float]] = field(default_factory=list)
     #: Frames something stood out from the table in the zone, from the run of them it began in
     #: (see ``MotionDetector._slow_hand``).
     held: int = 0
@@ -1762,6 +1765,7 @@ class MotionDetector:
         min_draw_frames: int | None = None,
         min_pixels: float = 0.004,
         chroma_threshold: int = 6,
+        faint_chroma: int = 3,
     ) -> None:
         fps = fps if fps > 0 else 30.0
         entry_frames = entry_frames if entry_frames is not None else max(2, round(0.1 * fps))
@@ -1780,6 +1784,7 @@ class MotionDetector:
         self.scale = width / iw
         self.threshold = threshold
         self.chroma_threshold = chroma_threshold
+        self.faint_chroma = faint_chroma
         self.entry_frames = entry_frames
         #: At the stock, the arm is followed longer: it may show whole only once the hand is there.
         self.reach_frames = max(entry_frames, round(0.5 * fps))
@@ -1798,6 +1803,9 @@ class MotionDetector:
         #: The table without hands (a slow running average of still pixels): arms stand out whole against it.
         self._background: npt.NDArray[np.float32] | None = None
         self._foreground: Mask = np.zeros((self.size[1], self.size[0]), bool)
+        #: The foreground with a fainter hue difference let in (``faint_chroma``): only ever asked
+        #: where a draw's arm is when the usual foreground shows none.
+        self._faint: Mask = self._foreground
         self._prev_pile: npt.NDArray[np.uint8] | None = None
         self._pile_ep: _Episode | None = None
         self._stock_ep: _Episode | None = None
@@ -1852,9 +1860,10 @@ class MotionDetector:
         stays (a card put down, a resting hand) slowly."""
         frame = small.astype(np.float32)
         shape = frame.shape[:2]
+        self._faint = np.zeros(shape, bool)
         if self._background is None or self._background.shape != frame.shape:
             self._background = frame
-            return np.zeros(shape, bool)
+            return self._faint
         # The background follows the light (a lamp switched on, a cloud): per-channel gains from the
         # medians (of every 7th pixel), which hands and cards covering part of the frame do not move.
         channels = frame.reshape(-1, frame.shape[-1]) if frame.ndim == 3 else frame.reshape(-1, 1)
@@ -1874,11 +1883,16 @@ class MotionDetector:
             now = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
             bg = cv2.cvtColor(cv2.convertScaleAbs(self._background), cv2.COLOR_BGR2LAB)
             chroma = cv2.max(cv2.subtract(now, cv2.dilate(bg, _DILATE)), cv2.subtract(cv2.erode(bg, _DILATE), now))
-            foreground |= cv2.max(chroma[..., 1], chroma[..., 2]) > self.chroma_threshold
+            hue = cv2.max(chroma[..., 1], chroma[..., 2])
+            self._faint = foreground | (hue > self.faint_chroma) if self.faint_chroma else foreground
+            foreground |= hue > self.chroma_threshold
+        else:
+            self._faint = foreground
         if np.count_nonzero(foreground) > _MAX_FOREGROUND * foreground.size:
             # Far more than a few arms: the camera moved. Learn the new view fast.
             cv2.accumulateWeighted(frame, self._background, 0.5)
-            return np.zeros(shape, bool)
+            self._faint = np.zeros(shape, bool)
+            return self._faint
         # Pixels beside the foreground learn slowly too: an arm's blurred edge, learned fast, would
         # otherwise creep inwards through the neighbourhood extremes until the arm is background.
         still = (cv2.dilate(foreground.astype(np.uint8), _DILATE) == 0).astype(np.uint8)
@@ -1945,7 +1959,7 @@ class MotionDetector:
                 # oracle seeds 200-279: 9 of 920 draws have no seat (the guess had been right for 6,
                 # wrong for 3: seeds 208, 220, 250), alert precision 0.9938 -> 1.0 (a false missed
                 # draw penalty gone); 290-349: no draw without a seat.
-                draws = (stock_ended.seat if stock_ended.roots or stock_ended.came_in else None,)
+                draws = (self._draw_seat(stock_ended),)
                 draw_started = (self._frame - stock_ended.start_frame,)
         over = self._pile_ep is not None and self._pile_ep.quiet == 0
         disturbed = bool((moving & self.pile_zone).any()) or over
@@ -1994,6 +2008,10 @@ class MotionDetector:
         if in_zone:
             ep.touched = True
             ep.in_zone += 1
+        if reach and root is None and not ep.roots and len(ep.faint_roots) < self.reach_frames:
+            faint = self._arm_root(self._faint, zone)
+            if faint is not None:
+                ep.faint_roots.append(faint)
         if root is not None and len(ep.roots) < (self.reach_frames if reach else self.entry_frames):
             ep.roots.append(root)
             rx, ry = self._farthest(ep.roots, self._zone_centre(zone)) if reach else np.mean(ep.roots, axis=0)
@@ -2027,6 +2045,18 @@ class MotionDetector:
         bar to draws seen the usual way (dev seed 1047 lost nine to a first try that let it)."""
         return (ep.came_in and self.min_draw_in_zone <= ep.held <= self.max_held_frames
                 and self._held_run == 0)
+
+    def _draw_seat(self, ep: _Episode) -> int | None:
+        """The seat of a hand that drew: from its arm, or the way it came in; else from its arm seen
+        only in a fainter hue than arms must show to count as hands (an olive arm across striped
+        grey-brown wood differs from it by 3-5 in Lab's a* and b*: dev seeds 6012 and 8001, seat 1's
+        draws seatless); else none."""
+        if ep.roots or ep.came_in:
+            return ep.seat
+        if ep.faint_roots and self.stock_zone is not None:
+            rx, ry = self._farthest(ep.faint_roots, self._zone_centre(self.stock_zone))
+            return self._seat_of_arm((float(rx), float(ry)), self.stock_zone)
+        return None
 
     def _zone_shape(self, zone: Mask) -> tuple[float, float, float]:
         """Centre (x, y) and equal-area radius of a zone mask, in low-resolution pixels (the zones

@@ -1590,6 +1590,30 @@ def test_a_brown_arm_on_brown_wood_is_seen_by_its_hue(chroma_threshold: int, see
     assert last == seen
 
 
+@pytest.mark.parametrize(("faint_chroma", "seat"), [(3, 1), (0, None)])
+def test_a_draw_by_an_arm_seen_only_in_a_faint_hue_goes_to_its_seat(faint_chroma: int, seat: int | None) -> None:
+    """Dev seeds 6012 and 8001: an olive arm across striped grey-brown wood, its hue 3-5 from the
+    wood's in Lab's a* and b* (arms must differ by 6 to count as hands), reached from the left edge
+    to the stock; the hand, first seen stirring inside the stock, drew with no seat. Where no arm
+    stands out as usual, the arm's fainter hue names the seat of the draw (nothing else)."""
+    pile = ((120.0, 90.0), (200.0, 90.0), (200.0, 170.0), (120.0, 170.0))
+    stock = ((240.0, 10.0), (290.0, 10.0), (290.0, 70.0), (240.0, 70.0))
+    seats = ((150.0, 235.0), (5.0, 120.0), (150.0, 5.0), (315.0, 120.0))
+    motion = MotionDetector(CalibrationProfile((320, 240), pile, seats, stock=stock), fps=15, width=80,
+                            faint_chroma=faint_chroma)
+    cv2 = pytest.importorskip("cv2")
+    wood, arm = (73, 82, 97), (62, 76, 102)  # BGR: every channel within 11, a* and b* 5 apart
+    draws: list[int | None] = []
+    for i in range(40):
+        image = np.full((240, 320, 3), wood, np.uint8)
+        if 5 <= i < 14:
+            cv2.line(image, (0, 60), (262, 40), arm, 14)
+            # the hand, stirring at the deck (the differencing sees only it)
+            cv2.circle(image, (256 + 16 * (i % 2), 32 + 14 * (i % 2)), 9, (20, 20, 20), -1)
+        draws += motion.update(image, image[90:170, 120:200]).draws
+    assert draws == [seat]
+
+
 def _closer(face: str, confidence: float) -> tuple[list[tuple[float, ...]], object]:
     """A second look that reads ``face`` at ``confidence`` in pose B (nothing elsewhere), and
     remembers where it looked."""
