@@ -1747,9 +1747,11 @@ class MotionDetector:
 
     A hand's seat is the seat in the direction it entered from: the centroid of the first moving
     pixels of an episode (motion near the zone after a quiet spell), seen from the zone's centre.
-    An arm over the pile that stirs too little motion for an episode gives the seat it comes from. At
-    the stock, off to one side, the arm decides (the seat it points at); a hand seen neither coming nor
-    by its arm draws for no seat (``None``: the referee gives the draw to the player who owes it).
+    An arm over the pile that stirs too little motion for an episode, or whose motion began inside the
+    zone (not seen coming), gives the seat it comes from. At the stock, off to one side, the arm decides
+    (the seat it points at); a hand seen neither coming nor by its arm is placed by its arm's fainter
+    hue (``faint_chroma`` in Lab's a* or b*, against ``chroma_threshold`` for a hand), and with none
+    draws for no seat (``None``: the referee gives the draw to the player who owes it).
     """
 
     def __init__(
