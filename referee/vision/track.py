@@ -1796,6 +1796,9 @@ class MotionDetector:
         shape = (self.size[1], self.size[0])
         self.pile_zone = profile.mask(profile.pile, shape)
         self.pile_near = profile.mask(profile.pile, shape, scale=1.8) | self.pile_zone
+        #: Whether a hand can be seen coming to the pile: not when the zone is the whole view (no
+        #: calibration), where every hand's motion begins inside it.
+        self.pile_entries_seen = bool((self.pile_near & ~self.pile_zone).any())
         self.stock_zone = profile.mask(profile.stock, shape) if profile.stock is not None else None
         self.stock_near = (
             profile.mask(profile.stock, shape, scale=1.8) if profile.stock is not None else None
@@ -1922,7 +1925,8 @@ class MotionDetector:
                                 pile_now=pile_now, pile_before=self._pile_before)
         self._pile_ep, _ = self._step(self._pile_ep, moving, self.pile_near, self.pile_zone, self.quiet_frames)
         ep = self._pile_ep
-        if ep is not None and ep.touched and ep.seat is not None and (ep.came_in or self._seat is None):
+        if (ep is not None and ep.touched and ep.seat is not None
+                and (ep.came_in or self._seat is None or not self.pile_entries_seen)):
             # Motion that began inside the zone was not seen coming: the hand already there stirred
             # (see below), and where it stirs says nothing of its seat.
             self._seat = ep.seat
