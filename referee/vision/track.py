@@ -1808,9 +1808,9 @@ class MotionDetector:
         #: The table without hands (a slow running average of still pixels): arms stand out whole against it.
         self._background: npt.NDArray[np.float32] | None = None
         self._foreground: Mask = np.zeros((self.size[1], self.size[0]), bool)
-        #: The foreground with a fainter hue difference let in (``faint_chroma``): only ever asked
-        #: where a draw's arm is when the usual foreground shows none.
-        self._faint: Mask = self._foreground
+        #: This frame's hue difference from the background (Lab a* or b*, ``None``: not measured):
+        #: what :meth:`_faint_foreground` lets in beside the foreground.
+        self._hue: npt.NDArray[np.uint8] | None = None
         self._prev_pile: npt.NDArray[np.uint8] | None = None
         self._pile_ep: _Episode | None = None
         self._stock_ep: _Episode | None = None
@@ -1865,10 +1865,10 @@ class MotionDetector:
         stays (a card put down, a resting hand) slowly."""
         frame = small.astype(np.float32)
         shape = frame.shape[:2]
-        self._faint = np.zeros(shape, bool)
+        self._hue = None
         if self._background is None or self._background.shape != frame.shape:
             self._background = frame
-            return self._faint
+            return np.zeros(shape, bool)
         # The background follows the light (a lamp switched on, a cloud): per-channel gains from the
         # medians (of every 7th pixel), which hands and cards covering part of the frame do not move.
         channels = frame.reshape(-1, frame.shape[-1]) if frame.ndim == 3 else frame.reshape(-1, 1)
@@ -1888,16 +1888,13 @@ class MotionDetector:
             now = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
             bg = cv2.cvtColor(cv2.convertScaleAbs(self._background), cv2.COLOR_BGR2LAB)
             chroma = cv2.max(cv2.subtract(now, cv2.dilate(bg, _DILATE)), cv2.subtract(cv2.erode(bg, _DILATE), now))
-            hue = cv2.max(chroma[..., 1], chroma[..., 2])
-            self._faint = foreground | (hue > self.faint_chroma) if self.faint_chroma else foreground
-            foreground |= hue > self.chroma_threshold
-        else:
-            self._faint = foreground
+            self._hue = cv2.max(chroma[..., 1], chroma[..., 2])
+            foreground |= self._hue > self.chroma_threshold
         if np.count_nonzero(foreground) > _MAX_FOREGROUND * foreground.size:
             # Far more than a few arms: the camera moved. Learn the new view fast.
             cv2.accumulateWeighted(frame, self._background, 0.5)
-            self._faint = np.zeros(shape, bool)
-            return self._faint
+            self._hue = None
+            return np.zeros(shape, bool)
         # Pixels beside the foreground learn slowly too: an arm's blurred edge, learned fast, would
         # otherwise creep inwards through the neighbourhood extremes until the arm is background.
         still = (cv2.dilate(foreground.astype(np.uint8), _DILATE) == 0).astype(np.uint8)
@@ -1924,12 +1921,12 @@ class MotionDetector:
             return MotionSample(pile_mask, (pw, ph), self._seat, False, True, (), False, pile_visit=self._visits,
                                 pile_now=pile_now, pile_before=self._pile_before)
         self._pile_ep, _ = self._step(self._pile_ep, moving, self.pile_near, self.pile_zone, self.quiet_frames)
-        ep = self._pile_ep
-        if (ep is not None and ep.touched and ep.seat is not None
-                and (ep.came_in or self._seat is None or not self.pile_entries_seen)):
+        pile_ep = self._pile_ep
+        if (pile_ep is not None and pile_ep.touched and pile_ep.seat is not None
+                and (pile_ep.came_in or self._seat is None or not self.pile_entries_seen)):
             # Motion that began inside the zone was not seen coming: the hand already there stirred
             # (see below), and where it stirs says nothing of its seat.
-            self._seat = ep.seat
+            self._seat = pile_ep.seat
         draws: tuple[int | None, ...] = ()
         draw_started: tuple[int, ...] = ()
         if self.stock_zone is not None and self.stock_near is not None:
@@ -2015,7 +2012,7 @@ class MotionDetector:
             ep.touched = True
             ep.in_zone += 1
         if reach and root is None and not ep.roots and len(ep.faint_roots) < self.reach_frames:
-            faint = self._arm_root(self._faint, zone)
+            faint = self._arm_root(self._faint_foreground(), zone)
             if faint is not None:
                 ep.faint_roots.append(faint)
         if root is not None and len(ep.roots) < (self.reach_frames if reach else self.entry_frames):
@@ -2051,6 +2048,14 @@ class MotionDetector:
         bar to draws seen the usual way (dev seed 1047 lost nine to a first try that let it)."""
         return (ep.came_in and self.min_draw_in_zone <= ep.held <= self.max_held_frames
                 and self._held_run == 0)
+
+    def _faint_foreground(self) -> Mask:
+        """This frame's foreground with a fainter hue difference let in (``faint_chroma``): asked
+        only where a draw's arm is when the foreground shows none."""
+        if self._hue is None or not self.faint_chroma:
+            return self._foreground
+        faint: Mask = self._foreground | (self._hue > self.faint_chroma)
+        return faint
 
     def _draw_seat(self, ep: _Episode) -> int | None:
         """The seat of a hand that drew: from its arm, or the way it came in; else from its arm seen
