@@ -234,6 +234,21 @@ def test_the_trace_shows_the_hand_at_the_stock_on_asking(
     assert any(line.startswith("   stock ep f") for line in stock)  # a hand came by the stock in these 6 s
 
 
+def test_motion_alone_counts_draws_and_seats_for_each_setting(
+    trace_video: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    motion = _benchmark("motion_eval")
+    truth = [json.loads(line) for line in sidecar(trace_video, "truth").read_text(encoding="utf-8").splitlines()]
+    same, other = motion.game(trace_video, [{}, {"faint_chroma": 0}], 2.0)
+    assert same["draws"] == other["draws"] == sum(line["type"] == "draw" for line in truth)
+    assert same["plays"] == other["plays"] == sum(line["type"] == "play" for line in truth)
+    assert 0 <= same["draw_seats_right"] <= same["draws_seen"] <= same["draws"]
+    assert motion.main(["--work", str(tmp_path), "--first-seed", "7"]) == 2  # no video there
+    assert "no such video" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        motion.main(["--work", str(tmp_path), "--first-seed", "7", "--set", "faint_chroma"])
+
+
 def test_the_report_names_plays_and_draws_seen_from_the_wrong_seat() -> None:
     e2e = _benchmark("e2e_eval")
     truth = [{"type": "start", "card": "red_5", "t": 1.0},
