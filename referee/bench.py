@@ -37,7 +37,7 @@ import numpy as np
 import numpy.typing as npt
 
 from referee.cards import CLASSIC_COLOURS, Card
-from referee.pipeline import CommandError, Pipeline, open_classifier, open_detector
+from referee.pipeline import CommandError, Pipeline, apply_deck, open_classifier, open_detector
 from referee.vision.capture import Capture
 from referee.vision.detections import Detections, Detector
 
@@ -138,12 +138,19 @@ def _session() -> Any:
     return MatchSession(Store(":memory:"), players=len(SEAT_DIRECTIONS))
 
 
-def throughput(detector: Detector, video: Path) -> dict[str, Any]:
+def _classifier(detector: Detector, deck: Path | None) -> Any:
+    """The pipeline's face classifier, reading with ``deck`` when one is given."""
+    classifier = open_classifier(None, detector)
+    apply_deck(deck, detector, classifier, CLASSIC_COLOURS)
+    return classifier
+
+
+def throughput(detector: Detector, video: Path, deck: Path | None = None) -> dict[str, Any]:
     """Pass 1: every frame, as fast as the pipeline goes."""
     import psutil
 
     process = psutil.Process()
-    classifier = open_classifier(None, detector)
+    classifier = _classifier(detector, deck)
     pipeline = Pipeline(detector, _session(), players=len(SEAT_DIRECTIONS), fps=FPS, timer=time.perf_counter,
                         classifier=classifier)
     cpu0 = process.cpu_times()
@@ -165,10 +172,11 @@ def throughput(detector: Detector, video: Path) -> dict[str, Any]:
     }
 
 
-def latency(detector: Detector, video: Path, landings: Sequence[Landing]) -> dict[str, Any]:
+def latency(detector: Detector, video: Path, landings: Sequence[Landing], deck: Path | None = None
+            ) -> dict[str, Any]:
     """Pass 2: paced like a live camera; card at rest (as the camera would deliver it) -> verdict."""
     pipeline = Pipeline(detector, _session(), players=len(SEAT_DIRECTIONS), fps=FPS, timer=time.monotonic,
-                        classifier=open_classifier(None, detector))
+                        classifier=_classifier(detector, deck))
     capture = Capture(video, realtime=True)
     stats = pipeline.run(capture)
     latencies: list[float] = []
@@ -229,14 +237,15 @@ def run_bench(
     size: tuple[int, int] = (1280, 720),
     baseline_weights: Path | None = None,
     workdir: Path | None = None,
+    deck: Path | None = None,
 ) -> dict[str, Any]:
     """Both passes (and the baseline) on a fresh clip; the JSON-able result."""
     with tempfile.TemporaryDirectory(dir=workdir) as tmp:
         video = Path(tmp) / "bench.avi"
         landings = make_clip(video, frames, size)
         result: dict[str, Any] = {"width": size[0], "height": size[1], "source_fps": FPS}
-        result.update(throughput(detector, video))
-        result.update(latency(detector, video, landings))
+        result.update(throughput(detector, video, deck))
+        result.update(latency(detector, video, landings, deck))
         result["baseline_ultralytics_fps"] = (
             ultralytics_baseline(baseline_weights, video) if baseline_weights is not None else None
         )
@@ -383,7 +392,11 @@ def main(args: argparse.Namespace) -> int:
     if not args.no_baseline:
         model = Path(args.model) if args.model is not None else Path("models/detector.onnx")
         weights = model.with_suffix(".pt")
-    result = run_bench(detector, args.frames, baseline_weights=weights)
+    try:
+        result = run_bench(detector, args.frames, baseline_weights=weights, deck=getattr(args, "deck", None))
+    except CommandError as exc:
+        print(f"referee bench: {exc}", file=sys.stderr)
+        return 2
     print(json.dumps(result))
     return 0
 

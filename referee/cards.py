@@ -32,11 +32,14 @@ __all__ = [
     "LB_COLOURS",
     "LUXEMBOURGISH",
     "NUMBER_VALUES",
+    "READER_FACES",
     "Card",
     "CardError",
     "Colour",
     "DeckSpec",
+    "face_folder",
     "find_deck",
+    "folder_face",
 ]
 
 
@@ -77,6 +80,19 @@ _COLOURED_VALUES = frozenset(NUMBER_VALUES + ACTION_VALUES + FRACTION_VALUES)
 #: its pixels against the deck's palette, so new palettes (orange, violet) need no retraining.
 #: Fraction faces are not (yet) detector classes: the fractions deck is judged from logged labels.
 FACE_CLASSES: tuple[str, ...] = NUMBER_VALUES + ACTION_VALUES + BLACK_VALUES + (BACK,)
+
+#: What the face classifier reads (the closer look at one card): the detector's faces and the fractions.
+READER_FACES: tuple[str, ...] = FACE_CLASSES + FRACTION_VALUES
+
+
+def face_folder(face: str) -> str:
+    """A face as a file name (``1/2`` -> ``1of2``): crop folders are named by face."""
+    return face.replace("/", "of")
+
+
+def folder_face(name: str) -> str:
+    """The face a folder of :func:`face_folder` holds (``1of2`` -> ``1/2``)."""
+    return name.replace("of", "/") if "of" in name and name.replace("of", "").isdigit() else name
 
 
 @dataclass(frozen=True, slots=True)

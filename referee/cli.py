@@ -69,6 +69,17 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
     return calibrate_main(args)
 
 
+def _cmd_learn_deck(args: argparse.Namespace) -> int:
+    from referee.vision.learn import main as learn_main
+
+    return learn_main(args)
+
+
+def _add_deck_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--deck", type=Path, default=None,
+                   help="read with a deck learned by `referee learn-deck` (its faces and colours)")
+
+
 def _add_game_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rules", default="official", help="rule preset (official, nl, de, lb, breuken, house)")
     p.add_argument("--players", type=int, default=4, help="number of seats (default 4)")
@@ -87,6 +98,7 @@ def _add_serve_options(p: argparse.ArgumentParser) -> None:
                    help="face classifier for the closer look (default: models/classifier.onnx when present)")
     p.add_argument("--log", type=Path, default=None,
                    help="write every observation and referee output line here (JSON lines)")
+    _add_deck_option(p)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -130,11 +142,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--limit", type=int, default=None, help="evaluate at most this many images")
     p.add_argument("--classifier", type=Path, default=None,
                    help="face classifier for photo folders (default: models/classifier.onnx when present)")
+    _add_deck_option(p)
+
+    p = add("learn-deck", _cmd_learn_deck,
+            "teach the reader one physical deck from photos of its cards (class-named folders)")
+    p.add_argument("photos", type=Path, help="folder of class-named folders (red_7/, wild/, ...) of photos")
+    p.add_argument("--out", type=Path, required=True, help="the deck folder to write")
+    p.add_argument("--model", type=Path, default=None, help="detector that finds the card in each photo")
+    p.add_argument("--classifier", type=Path, default=None,
+                   help="face classifier to learn on (default: models/classifier.onnx)")
+    p.add_argument("--views", type=int, default=160, help="generated views per label (default 160)")
+    p.add_argument("--seed", type=int, default=0)
 
     p = add("bench", _cmd_bench, "throughput and latency of the full pipeline beside plain ultralytics")
     p.add_argument("--frames", type=int, default=300)
     p.add_argument("--model", type=Path, default=None)
     p.add_argument("--no-baseline", action="store_true", help="skip the ultralytics baseline")
+    _add_deck_option(p)
     p.add_argument("--games", type=int, default=0,
                    help="instead: end-to-end evaluation on this many generated games (plays, seats, draws, alerts)")
     p.add_argument("--videos", type=Path, nargs="*", default=[],

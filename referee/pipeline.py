@@ -195,6 +195,10 @@ class Pipeline:
             second_look=self._look_closer if isinstance(detector, OnnxDetector | UltralyticsDetector) else None,
         )
         self._pile_view: np.ndarray | None = None
+        #: The camera frame the pile view was warped from, and the map back onto it: the classifier reads
+        #: a card from the camera's own pixels, not from the pile view capped at 640 px.
+        self._frame_image: np.ndarray | None = None
+        self._view_to_image: np.ndarray | None = None
         self._new_round = threading.Event()
         self._stream_every = max(1, round(fps / max(stream_fps, 0.1)))
         self._status_every = max(1, round(fps))
@@ -223,6 +227,7 @@ class Pipeline:
         base = self.profile_given or CalibrationProfile.whole_frame(w, h, self.players)
         self.profile = base.fitted(w, h)
         self.motion = MotionDetector(self.profile, fps=self.fps)
+        self._view_to_image = np.linalg.inv(self.profile.pile_homography())
 
     def step(self, frame: Frame) -> list[Line]:
         """Process one frame; returns the referee's output lines it caused."""
@@ -238,6 +243,7 @@ class Pipeline:
         # White from the cards' whites where the last frame found cards (the table may be light wood).
         pile_view = self.white_balance(self.profile.warp_pile(frame.image), self._last_detections.xyxy)
         self._pile_view = pile_view
+        self._frame_image = frame.image
         motion = self.motion.update(frame.image, pile_view)
         self._since_motion = 0 if motion.disturbed or motion.global_change else self._since_motion + 1
         self._since_detect += 1
@@ -270,15 +276,19 @@ class Pipeline:
         return outputs
 
     def _look_closer(self, pose: np.ndarray, *, whole: bool = False) -> list[tuple[str, float]]:
-        """The tracker's second look: the faces read in a crop of this frame's pile view around ``pose``
-        (``whole``: the card lies in full view, where the classifier alone may speak for it)."""
+        """The tracker's second look: the faces read in a crop of this frame's pile view around ``pose`` by
+        the detector, and by the classifier in the same crop sampled from the camera frame at its full
+        resolution (``whole``: the card lies in full view, where the classifier alone may speak for it)."""
         if self._pile_view is None or not isinstance(self.detector, OnnxDetector | UltralyticsDetector):
             return []
         t0 = self.timer() if self.timer else 0.0
         faces = look_closer(self.detector, self._pile_view, pose)
         self.stats.detector_calls += 2  # the crop as it lies and turned
         if self.classifier is not None:
-            faces = second_look(faces, self.classifier.read(self._pile_view, pose),
+            read = (self.classifier.read(self._frame_image, pose, view_to_image=self._view_to_image)
+                    if self._frame_image is not None and self._view_to_image is not None
+                    else self.classifier.read(self._pile_view, pose))
+            faces = second_look(faces, read,
                                 alone=CLASSIFIER_ALONE_CONFIDENCE if whole else None)
         if self.timer:
             self.stats.detector_ms.append((self.timer() - t0) * 1000)
@@ -465,6 +475,30 @@ def open_classifier(path: Path | None, detector: Detector) -> FaceClassifier | N
         raise CommandError(str(exc)) from None
 
 
+def apply_deck(path: Path | None, detector: Detector, classifier: FaceClassifier | None,
+               palette: Sequence[Colour]) -> None:
+    """Read with the deck learned at ``path`` (``referee learn-deck``): its faces through ``classifier``'s
+    head, its colours against its own palette where it learned every colour of ``palette``. A deck that
+    cannot be used is a :class:`CommandError` saying why; ``None`` changes nothing."""
+    if path is None:
+        return
+    from referee.vision.deck import DeckError, load_deck
+
+    try:
+        deck = load_deck(path)
+        if classifier is None:
+            raise DeckError("a learned deck needs the face classifier (models/classifier.onnx or --classifier)")
+        deck.apply(classifier)
+    except DeckError as exc:
+        raise CommandError(str(exc)) from None
+    if deck.palette is not None and set(palette) <= set(deck.palette.palette) and hasattr(detector, "deck"):
+        detector.deck = deck.palette
+    elif deck.palette is not None:
+        log.warning("the deck %s learned the colours %s, not all of %s: colours are read against the stock hues",
+                    path, ", ".join(c.value for c in deck.palette.palette), ", ".join(c.value for c in palette))
+    log.info("reading with the deck learned in %s (%d labels)", path, len(deck.labels))
+
+
 @contextmanager
 def _log_file(path: Path | None) -> Iterator[IO[str] | None]:
     if path is None:
@@ -548,6 +582,7 @@ def execute(
                                                       stock=profile.stock)
     detector = detector or open_detector(getattr(args, "model", None), palette)
     classifier = open_classifier(getattr(args, "classifier", None), detector)
+    apply_deck(getattr(args, "deck", None), detector, classifier, palette)
     capture = Capture(spec, realtime=realtime)
     with _log_file(args.log) as log_handle:
         session = _open_session(args, options)

@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from referee.cards import FACE_CLASSES
+from referee.cards import READER_FACES, folder_face
 from referee.vision.classify import CROP_SIDE
 
 log = logging.getLogger(__name__)
@@ -32,7 +32,7 @@ log = logging.getLogger(__name__)
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 
 
-def build_model(classes: int = len(FACE_CLASSES), width: int = 32) -> Any:
+def build_model(classes: int = len(READER_FACES), width: int = 32) -> Any:
     """A plain CNN: five stride-2 stages of conv-BN-SiLU pairs, global average pool, linear head
     (about 0.4 M parameters, 0.05 GFLOPs at 96 px)."""
     import torch.nn as nn
@@ -58,9 +58,10 @@ def load_split(root: Path, split: str) -> tuple[npt.NDArray[np.uint8], npt.NDArr
     if not folder.is_dir():
         raise FileNotFoundError(f"no {split} crops in {root}: make them with `referee synth --crops --out {root}`")
     for face_dir in sorted(p for p in folder.iterdir() if p.is_dir()):
-        if face_dir.name not in FACE_CLASSES:
-            raise ValueError(f"{face_dir}: {face_dir.name!r} is not a face class ({', '.join(FACE_CLASSES)})")
-        cid = FACE_CLASSES.index(face_dir.name)
+        face = folder_face(face_dir.name)
+        if face not in READER_FACES:
+            raise ValueError(f"{face_dir}: {face_dir.name!r} is not a face class ({', '.join(READER_FACES)})")
+        cid = READER_FACES.index(face)
         for path in sorted(face_dir.glob("*.jpg")):
             image = cv2.imread(str(path))
             if image is None or image.shape != (CROP_SIDE, CROP_SIDE, 3):
@@ -107,7 +108,7 @@ def evaluate(model: Any, images: npt.NDArray[np.uint8], labels: npt.NDArray[np.i
 
     model.eval()
     hits = hits_tta = 0
-    per_class: dict[str, list[int]] = {face: [0, 0] for face in FACE_CLASSES}
+    per_class: dict[str, list[int]] = {face: [0, 0] for face in READER_FACES}
     confusions: dict[str, dict[str, int]] = {}
     with torch.no_grad():
         for start in range(0, len(images), batch):
@@ -119,11 +120,11 @@ def evaluate(model: Any, images: npt.NDArray[np.uint8], labels: npt.NDArray[np.i
             pred = p_tta.argmax(1)
             hits_tta += int((pred == y).sum())
             for t, q in zip(y.tolist(), pred.tolist(), strict=True):
-                per_class[FACE_CLASSES[t]][0] += int(t == q)
-                per_class[FACE_CLASSES[t]][1] += 1
+                per_class[READER_FACES[t]][0] += int(t == q)
+                per_class[READER_FACES[t]][1] += 1
                 if t != q:
-                    row = confusions.setdefault(FACE_CLASSES[t], {})
-                    row[FACE_CLASSES[q]] = row.get(FACE_CLASSES[q], 0) + 1
+                    row = confusions.setdefault(READER_FACES[t], {})
+                    row[READER_FACES[q]] = row.get(READER_FACES[q], 0) + 1
     model.train()
     return {"accuracy": round(hits / len(images), 4), "accuracy_half_turn_mean": round(hits_tta / len(images), 4),
             "per_class": {f: round(h / n, 4) for f, (h, n) in per_class.items() if n},
@@ -131,22 +132,34 @@ def evaluate(model: Any, images: npt.NDArray[np.uint8], labels: npt.NDArray[np.i
 
 
 def export_onnx(model: Any, path: Path) -> Path:
-    """Export with a dynamic batch axis, the class names in the metadata (as ultralytics does)."""
+    """Export with a dynamic batch axis, the class names in the metadata (as ultralytics does). A second
+    output, ``embedding``, is the pooled feature vector the head reads: what ``referee learn-deck``
+    learns a deck's own cards on (:mod:`referee.vision.deck`)."""
     import onnx
     import torch
 
+    class WithEmbedding(torch.nn.Module):  # type: ignore[misc]
+        def __init__(self, net: Any) -> None:
+            super().__init__()
+            self.net = net
+
+        def forward(self, x: Any) -> tuple[Any, Any]:
+            features = self.net[:-2](x)  # up to the pooled, flattened features (dropout is off)
+            return self.net[-1](features), features
+
     model.eval()
+    model = WithEmbedding(model).eval()
     path.parent.mkdir(parents=True, exist_ok=True)
     dummy = torch.zeros(1, 3, CROP_SIDE, CROP_SIDE)
     with warnings.catch_warnings():
         # The TorchScript exporter (as ultralytics uses): the torch.export one needs onnxscript, and a
         # plain CNN gains nothing from it.
         warnings.simplefilter("ignore", DeprecationWarning)
-        torch.onnx.export(model, (dummy,), str(path), input_names=["images"], output_names=["logits"],
+        torch.onnx.export(model, (dummy,), str(path), input_names=["images"], output_names=["logits", "embedding"],
                           opset_version=17, dynamo=False,
-                          dynamic_axes={"images": {0: "batch"}, "logits": {0: "batch"}})
+                          dynamic_axes={"images": {0: "batch"}, "logits": {0: "batch"}, "embedding": {0: "batch"}})
     proto = onnx.load(str(path))
-    names = {i: name for i, name in enumerate(FACE_CLASSES)}
+    names = {i: name for i, name in enumerate(READER_FACES[:model.net[-1].out_features])}
     for key, value in {"names": repr(names), "imgsz": repr([CROP_SIDE, CROP_SIDE]), "task": "classify",
                        "input": "BGR, 0-1, NCHW; a square crop around one card"}.items():
         entry = proto.metadata_props.add()
@@ -170,7 +183,17 @@ def train(data: Path, *, epochs: int, batch: int = 128, lr: float = 3e-3, weight
     log.info("crops: %d train, %d val (loaded in %.0f s)", len(x_train), len(x_val), time.time() - started)
     model = build_model()
     if weights is not None:
-        model.load_state_dict(torch.load(weights, map_location="cpu", weights_only=True))
+        state = torch.load(weights, map_location="cpu", weights_only=True)
+        head = model[-1]
+        if state["11.weight"].shape[0] < head.out_features:
+            # Weights of a model that read fewer faces (before the fractions): the new faces' rows of
+            # the head start fresh, every other weight as trained.
+            old = state["11.weight"].shape[0]
+            for key in ("11.weight", "11.bias"):
+                grown = head.weight.detach().clone() if key.endswith("weight") else head.bias.detach().clone()
+                grown[:old] = state[key]
+                state[key] = grown
+        model.load_state_dict(state)
     optimizer = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
     steps = epochs * (len(x_train) // batch)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=lr, total_steps=max(steps, 1),

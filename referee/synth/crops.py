@@ -5,7 +5,8 @@ square crop of the pile view around the card's box. Its training data is cut the
 same way from :func:`~referee.synth.scene.random_scene` scenes: every box at least ``min_visible`` in
 view (the top of a pile, loose cards, close-ups), the crop's side and centre jittered around what the
 pipeline takes, so a box a few pixels off reads the same. Layout: ``OUT/{train,val}/{face}/{stem}.jpg``
-(one folder per face class of :data:`referee.cards.FACE_CLASSES`), plus ``OUT/crops.json`` (counts,
+(one folder per face the classifier reads, :data:`referee.cards.READER_FACES`, named by
+:func:`referee.cards.face_folder`), plus ``OUT/crops.json`` (counts,
 seed, recipe). Crop ``k`` of scene ``i`` of a split comes from the scene's own seed, as in
 :mod:`referee.synth.export`, so the worker count does not change the data.
 """
@@ -24,7 +25,7 @@ from typing import Any
 
 import cv2
 
-from referee.cards import FACE_CLASSES
+from referee.cards import READER_FACES, face_folder
 from referee.synth.export import SPLITS, Recipe, SceneJob, image_rng
 from referee.synth.scene import random_scene
 from referee.vision.classify import CROP_SIDE, square_crop
@@ -44,7 +45,7 @@ def _write_one(job: _Job) -> list[str]:
     scene = random_scene(rng, job.size, params)
     faces: list[str] = []
     for k, box in enumerate(scene.boxes):
-        if box.face not in FACE_CLASSES or box.visible < job.min_visible:
+        if box.face not in READER_FACES or box.visible < job.min_visible:
             continue
         pad = float(rng.uniform(0.05, 0.3))
         shift = (float(rng.normal(0, 0.03)), float(rng.normal(0, 0.03)))
@@ -55,7 +56,7 @@ def _write_one(job: _Job) -> list[str]:
         ok, data = cv2.imencode(".jpg", crop, [cv2.IMWRITE_JPEG_QUALITY, quality])
         if not ok:
             raise RuntimeError(f"JPEG encoding failed for scene {job.index} box {k}")
-        (job.out / job.split / box.face / f"{job.index:07d}_{k:02d}.jpg").write_bytes(data.tobytes())
+        (job.out / job.split / face_folder(box.face) / f"{job.index:07d}_{k:02d}.jpg").write_bytes(data.tobytes())
         faces.append(box.face)
     return faces
 
@@ -72,8 +73,8 @@ def write_crops(out: Path, *, train: int, val: int, seed: int = 0, size: int = 3
     for split in SPLITS:
         if (out / split).exists():
             shutil.rmtree(out / split)
-        for face in FACE_CLASSES:
-            (out / split / face).mkdir(parents=True)
+        for face in READER_FACES:
+            (out / split / face_folder(face)).mkdir(parents=True)
     counts = {"train": train, "val": val}
     jobs = [_Job(out, seed, split, i, size, recipe, min_visible) for split in SPLITS for i in range(counts[split])]
     per_split: dict[str, Counter[str]] = {split: Counter() for split in SPLITS}
@@ -93,6 +94,6 @@ def write_crops(out: Path, *, train: int, val: int, seed: int = 0, size: int = 3
     bar.close()
     summary = {"out": str(out), "seed": seed, "scene_size": size, "side": CROP_SIDE, "min_visible": min_visible,
                "scenes": counts, "crops": {s: sum(c.values()) for s, c in per_split.items()},
-               "per_class": {s: {f: c[f] for f in FACE_CLASSES} for s, c in per_split.items()}}
+               "per_class": {s: {f: c[f] for f in READER_FACES} for s, c in per_split.items()}}
     (out / "crops.json").write_text(json.dumps({**summary, "recipe": recipe.to_json()}, indent=1) + "\n")
     return summary

@@ -53,7 +53,9 @@ Layers = tuple[tuple[str, Mask], ...]
 class CardDesign:
     """How a deck is drawn; colours are not part of it (see :class:`Palette`)."""
 
-    kind: str = "classic"  # classic (3-D symbols, tilted oval), flat (newer print), plain (no oval)
+    #: classic (3-D symbols, tilted oval), flat (newer print), plain (no oval), ring (the oval a thin
+    #: white ring on the card's colour, white symbols outlined in black with an offset drop shadow)
+    kind: str = "classic"
     font: int = 0  # index into fonts.available_fonts(), modulo its length
     shear: float = 0.18  # italic lean of the numerals
     border: float = 0.075  # white margin, share of the width
@@ -68,7 +70,13 @@ class CardDesign:
     skip_angle: float = 40.0  # slash of the skip ring, degrees from horizontal
     digit_width: float = 0.85  # numerals are narrower than the font's (printed UNO digits are tall)
     wild_split: float = 0.0  # angle of the wild oval's colour split, degrees (0: card axes)
+    ring: float = 0.03  # width of the oval's ring where ``kind`` is ring, share of the width
+    one_flag: bool = True  # UNO's own 1 (a flag, no foot) rather than the font's
 
+
+#: How many designs the generated game videos draw from: the pool as it was when the dev and held-out
+#: hours were made, so that footage stays the same play for play. Training scenes draw from them all.
+VIDEO_DESIGNS = 32
 
 def _design_pool() -> tuple[CardDesign, ...]:
     """A fixed pool of decks: the classic print, the flatter newer print, plain budget decks."""
@@ -93,6 +101,33 @@ def _design_pool() -> tuple[CardDesign, ...]:
                 skip_angle=float(rng.choice([40.0, -40.0, 35.0, 50.0])),
                 digit_width=float(rng.uniform(0.7, 1.0)),
                 wild_split=float(rng.choice([0.0, 10.0, -58.0, 30.0])),
+            )
+        )
+    # Printings added for issue 32 (a second generator, so the first 32 stay as they were): the thin
+    # white ring around the oval with white outlined numerals and drop shadows, as many current decks
+    # print it, and budget decks whose white symbols carry a shadow but no oval.
+    rng = np.random.default_rng(20261126)
+    for i in range(24):
+        kind = ("ring", "ring", "ring", "plain")[i % 4]
+        pool.append(
+            CardDesign(
+                kind=kind,
+                font=int(rng.integers(0, 8)),
+                shear=float(rng.uniform(0.0, 0.22)),
+                border=float(rng.uniform(0.05, 0.1)),
+                radius=float(rng.uniform(0.05, 0.13)),
+                oval_angle=float(rng.uniform(-66, -45)),
+                oval_scale=float(rng.uniform(0.88, 1.08)),
+                symbol_scale=float(rng.uniform(0.8, 1.15)),
+                shadow=int(rng.integers(3, 10)),
+                outline=int(rng.integers(1, 5)),
+                corner_scale=float(rng.uniform(0.8, 1.25)),
+                wild_rotation=int(rng.integers(0, 4)),
+                skip_angle=float(rng.choice([40.0, -40.0, 35.0, 50.0])),
+                digit_width=float(rng.uniform(0.65, 1.0)),
+                wild_split=float(rng.choice([0.0, 10.0, -58.0, 30.0])),
+                ring=float(rng.uniform(0.015, 0.05)),
+                one_flag=bool(rng.random() < 0.5),
             )
         )
     return tuple(pool)
@@ -128,6 +163,16 @@ _HUES: dict[Colour, tuple[float, float]] = {
     Colour.ORANGE: (8.0, 15.0),
     Colour.VIOLET: (130.0, 155.0),
 }
+#: Each colour over the range printers use (``wide``): red scarlet to crimson, yellow amber to lemon,
+#: green lime to teal, blue cyan to navy (the deck of issue 32 prints a lime green at about 42).
+_WIDE_HUES: dict[Colour, tuple[float, float]] = {
+    Colour.RED: (-9.0, 5.0),
+    Colour.YELLOW: (19.0, 31.0),
+    Colour.GREEN: (38.0, 88.0),
+    Colour.BLUE: (92.0, 118.0),
+    Colour.ORANGE: (7.0, 16.0),
+    Colour.VIOLET: (128.0, 158.0),
+}
 
 
 def _hsv_to_bgr(h: float, s: float, v: float) -> BGR:
@@ -136,11 +181,12 @@ def _hsv_to_bgr(h: float, s: float, v: float) -> BGR:
     return round(b * 255), round(g * 255), round(r * 255)
 
 
-def printing_colour(colour: Colour | None, rng: np.random.Generator) -> BGR:
-    """One printing of ``colour`` (any hue when ``None``), as a card maker might print it."""
+def printing_colour(colour: Colour | None, rng: np.random.Generator, *, wide: bool = False) -> BGR:
+    """One printing of ``colour`` (any hue when ``None``), as a card maker might print it; ``wide``
+    over every hue printers use for it (:data:`_WIDE_HUES`), not only the common ones."""
     if colour is None:
         return _hsv_to_bgr(rng.uniform(0, 180), rng.uniform(110, 250), rng.uniform(110, 250))
-    lo, hi = _HUES[colour]
+    lo, hi = (_WIDE_HUES if wide else _HUES)[colour]
     sat = rng.uniform(150, 250) if colour is not Colour.VIOLET else rng.uniform(110, 220)
     val = rng.uniform(175, 250) if colour is not Colour.VIOLET else rng.uniform(110, 200)
     if colour is Colour.YELLOW:
@@ -150,14 +196,16 @@ def printing_colour(colour: Colour | None, rng: np.random.Generator) -> BGR:
     return _hsv_to_bgr(rng.uniform(lo, hi), sat, val)
 
 
-def random_palette(card: Card, rng: np.random.Generator, *, hue_random: bool = False) -> Palette:
-    """A printing of ``card``; ``hue_random`` paints a coloured card in an arbitrary hue."""
+def random_palette(card: Card, rng: np.random.Generator, *, hue_random: bool = False, wide: bool = False
+                   ) -> Palette:
+    """A printing of ``card``; ``hue_random`` paints a coloured card in an arbitrary hue, ``wide`` draws
+    its colours over every hue printers use (:func:`printing_colour`)."""
     white = _hsv_to_bgr(rng.uniform(15, 35), rng.uniform(0, 30), rng.uniform(215, 252))
     ink = tuple(int(x) for x in rng.integers(5, 45, 3))
     quad_colours = (Colour.RED, Colour.BLUE, Colour.GREEN, Colour.YELLOW)
-    quad = tuple(printing_colour(c, rng) for c in quad_colours)
+    quad = tuple(printing_colour(c, rng, wide=wide) for c in quad_colours)
     if card.colour is not None:
-        body = printing_colour(None if hue_random else card.colour, rng)
+        body = printing_colour(None if hue_random else card.colour, rng, wide=wide)
     elif card.value == "blank" and rng.random() < 0.6:  # a cream custom card ...
         body = _hsv_to_bgr(rng.uniform(15, 35), rng.uniform(0, 35), rng.uniform(205, 250))
     else:
@@ -275,13 +323,13 @@ def _symbol_parts(value: str, design: CardDesign, cx: float, cy: float, size: fl
     """The symbol for ``value`` as parts ``(mask, fill slot)``, drawn in order, ``size`` px tall."""
     fonts = available_fonts()
     font = fonts[design.font % len(fonts)]
-    fill = "white" if corner or design.kind == "plain" else "body"
+    fill = "white" if corner or design.kind in ("plain", "ring") else "body"
 
     def text(t: str, height: float, x: float = cx, y: float = cy, width_scale: float = 1.0) -> Mask:
         return _paste(text_mask(t, font, max(6, round(height)), shear=design.shear,
                                 width_scale=width_scale), x, y)
 
-    if value == "1" and design.kind != "plain":  # UNO's own 1: a big flag and no foot
+    if value == "1" and design.kind != "plain" and design.one_flag:  # UNO's own 1: a big flag and no foot
         return [(_uno_one(cx, cy, size, design.shear, design.digit_width), fill)]
     if value.isdigit():
         mask = text(value, size, width_scale=design.digit_width)
@@ -360,6 +408,10 @@ def _layers(value: str, design_index: int) -> tuple[Mask, Layers]:
     oval_slot = "back_red" if value == "back" else "white"
     oval = _ellipse(cx, cy, h * 0.47 * d.oval_scale, w * 0.36 * d.oval_scale, d.oval_angle)
     oval = np.minimum(oval, body)
+    if d.kind == "ring" and value not in ("wild", "wild_draw4", "back"):
+        rim = max(2.0, d.ring * w)
+        inside = _ellipse(cx, cy, h * 0.47 * d.oval_scale - rim, w * 0.36 * d.oval_scale - rim, d.oval_angle)
+        oval = np.minimum(oval, 255 - inside)
     has_oval = d.kind != "plain" or value in ("wild", "wild_draw4", "back", "blank")
     if has_oval:
         layers.append((oval_slot, oval))
@@ -396,7 +448,8 @@ def _layers(value: str, design_index: int) -> tuple[Mask, Layers]:
     outline = max(1, d.outline)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * outline + 1, 2 * outline + 1))
     # The little cards of draw-two and wild-draw-four faces are printed as cards: a white rim.
-    rim = value in ("draw2", "wild_draw4") and d.kind != "plain"
+    # (The ring printing draws draw-two's cards plain white.)
+    rim = (value == "wild_draw4" and d.kind != "plain") or (value == "draw2" and d.kind not in ("plain", "ring"))
     rim_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
     for part, slot in parts:
         if d.shadow:
@@ -499,6 +552,7 @@ def render_card(
     palette: Palette | None = None,
     *,
     hue_random: bool = False,
+    wide: bool = False,
     height: float | None = None,
 ) -> Image:
     """A BGRA face of ``card`` (``CARD_H`` x ``CARD_W``), alpha = the card's outline.
@@ -516,7 +570,7 @@ def render_card(
         index = design % len(DESIGNS)
     if index < 0:
         raise ValueError(f"design is not in DESIGNS: {design!r}")
-    palette = palette if palette is not None else random_palette(card, rng, hue_random=hue_random)
+    palette = palette if palette is not None else random_palette(card, rng, hue_random=hue_random, wide=wide)
     level = 0
     while height is not None and level < LEVELS - 1 and height < (CARD_H >> level) * 0.6:
         level += 1

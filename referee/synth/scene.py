@@ -31,7 +31,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from referee.cards import CLASSIC_COLOURS, FACE_CLASSES, LB_COLOURS, Card, Colour
+from referee.cards import CLASSIC_COLOURS, FACE_CLASSES, FRACTION_VALUES, LB_COLOURS, Card, Colour
 from referee.synth.render import CARD_H, CARD_W, DESIGNS, Palette, render_card, weather
 from referee.synth.textures import background, clutter, hand_layer, skin_tone, thumb_layer
 
@@ -64,6 +64,7 @@ class CardPlacement:
     design: int = 0
     palette: Palette | None = None  # None: a random printing of the card's colour
     hue_random: bool = False  # printed in an arbitrary hue: its full label is unknown
+    wide: bool = False  # its colours drawn over every hue printers use (render.printing_colour)
     wear: float = 0.0
     gloss: float = 0.0
     shadow: float = 0.35  # darkness of its drop shadow (0: none)
@@ -218,7 +219,7 @@ def compose(base: Image, items: Sequence[CardPlacement | Overlay], rng: Rng | No
             continue
         area = abs(float(cv2.contourArea(item.quad.astype(np.float32))))
         shown_height = math.sqrt(area * CARD_H / CARD_W)
-        face = render_card(item.card, item.design, rng, item.palette, hue_random=item.hue_random,
+        face = render_card(item.card, item.design, rng, item.palette, hue_random=item.hue_random, wide=item.wide,
                            height=shown_height)
         if item.wear > 0 or item.gloss > 0:
             face = weather(face, rng, wear=item.wear, gloss=item.gloss)
@@ -316,6 +317,11 @@ class SceneParams:
     random_hue_share: float = 0.12  # coloured cards printed in any hue (colour-blind detector)
     hand_share: float = 0.45
     clutter_share: float = 0.5
+    #: Scenes whose deck prints its colours anywhere in their printers' range (lime to teal greens, ...).
+    wide_colour_share: float = 0.0
+    #: Coloured cards of the fractions deck (1/2, 3/4, ...): for the face classifier only, since the
+    #: detector's classes have no fractions.
+    fraction_share: float = 0.0
     max_pile: int = 8
     max_loose: int = 4
     tilt: float = 0.12  # camera tilt: corner displacement, share of the image side
@@ -326,6 +332,8 @@ def random_card(rng: Rng, params: SceneParams, *, allow_back: bool = True) -> tu
     """A card with a uniformly drawn face class, and whether its hue is made up."""
     faces = FACE_CLASSES if allow_back else FACE_CLASSES[:-1]
     face = faces[int(rng.integers(0, len(faces)))]
+    if params.fraction_share > 0 and rng.random() < params.fraction_share:
+        face = FRACTION_VALUES[int(rng.integers(0, len(FRACTION_VALUES)))]
     if face in ("wild", "wild_draw4", "blank", "back"):
         return Card(None, face), False
     palette: tuple[Colour, ...] = CLASSIC_COLOURS
@@ -333,6 +341,11 @@ def random_card(rng: Rng, params: SceneParams, *, allow_back: bool = True) -> tu
         palette = LB_COLOURS
     colour = palette[int(rng.integers(0, len(palette)))]
     return Card(colour, face), bool(rng.random() < params.random_hue_share)
+
+
+def _wide(rng: Rng, params: SceneParams) -> bool:
+    """Whether this scene's deck prints its colours over their whole range (no draw when never)."""
+    return params.wide_colour_share > 0 and bool(rng.random() < params.wide_colour_share)
 
 
 def _placement(rng: Rng, card: Card, hue_random: bool, quad: Quad, design: int,
@@ -352,6 +365,7 @@ def _skew(rng: Rng, amount: float) -> NDArray[np.float64]:
 def _single_scene(rng: Rng, size: int, params: SceneParams) -> list[CardPlacement | Overlay]:
     card, hue = random_card(rng, params)
     design = int(rng.integers(0, len(DESIGNS)))
+    wide = _wide(rng, params)
     if rng.random() < params.fill_frame_share:
         height = size * rng.uniform(0.75, 1.2)
     else:
@@ -366,7 +380,7 @@ def _single_scene(rng: Rng, size: int, params: SceneParams) -> list[CardPlacemen
         c2 = (rng.uniform(0, size), rng.uniform(0, size))
         items.append(_placement(rng, other, other_hue,
                                 card_quad(c2, height * rng.uniform(0.6, 1.1), rng.uniform(0, 360),
-                                          _skew(rng, 0.06)), design))
+                                          _skew(rng, 0.06)), design, wide=wide))
     holding = rng.random() < params.hand_share
     angle = rng.uniform(0, 2 * math.pi)
     skin = skin_tone(rng)
@@ -374,7 +388,7 @@ def _single_scene(rng: Rng, size: int, params: SceneParams) -> list[CardPlacemen
         palm = height * rng.uniform(0.3, 0.45)
         hand = hand_layer(rng, size, center, -height * 0.2, angle, skin, palm_radius=palm)
         items.append(Overlay(hand, shadow=0.2))
-    items.append(_placement(rng, card, hue, quad, design, always_label=True))
+    items.append(_placement(rng, card, hue, quad, design, always_label=True, wide=wide))
     if holding and rng.random() < 0.7:
         # The thumb comes from the same side as the palm, over the nearest edge of the card.
         toward = np.array([math.cos(angle), math.sin(angle)])
@@ -391,13 +405,14 @@ def _single_scene(rng: Rng, size: int, params: SceneParams) -> list[CardPlacemen
 def _table_scene(rng: Rng, size: int, params: SceneParams, camera: Camera
                  ) -> list[CardPlacement | Overlay]:
     design = int(rng.integers(0, len(DESIGNS)))  # one deck per table
+    wide = _wide(rng, params)
     height = size * rng.uniform(0.14, 0.4)
     items: list[CardPlacement | Overlay] = []
 
     def put(card: Card, hue: bool, center: tuple[float, float], angle: float, **kw: float | bool
             ) -> None:
         quad = camera.project(card_quad(center, height, angle, _skew(rng, 0.01)))
-        items.append(_placement(rng, card, hue, quad, design, **kw))
+        items.append(_placement(rng, card, hue, quad, design, wide=wide, **kw))
 
     # Stock: a few backs stacked with small offsets, top one boxed by visibility.
     if rng.random() < 0.5:

@@ -68,7 +68,7 @@ from numpy.typing import NDArray
 from referee.cards import Card, Colour
 from referee.rules import Referee
 from referee.rules.simulate import ALERT_CODES, SimRules, _Table
-from referee.synth.render import DESIGNS, Palette, random_palette, render_card
+from referee.synth.render import VIDEO_DESIGNS, Palette, random_palette, render_card
 from referee.synth.scene import Camera, card_quad
 from referee.synth.textures import _cloth, _wood, hand_layer, skin_tone  # tables only, no rooms
 from referee.vision.calibration import CalibrationProfile
@@ -507,7 +507,7 @@ class _Renderer:
         shift = np.array([[1, 0, m], [0, 1, m], [0, 0, 1]], np.float64)
         self.static: Image = cv2.warpPerspective(table, shift @ self.camera.matrix @ np.linalg.inv(shift),
                                                  (w + 2 * m, h + 2 * m), borderMode=cv2.BORDER_REFLECT)
-        self.design = int(rng.integers(0, len(DESIGNS)))
+        self.design = int(rng.integers(0, VIDEO_DESIGNS))
         self.palettes: dict[Colour | None, Palette] = {}
         self.faces: dict[str, Image] = {}
         self.pile: list[tuple[str, Quad]] = []  # settled cards, image pixels, bottom to top

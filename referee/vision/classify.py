@@ -59,6 +59,51 @@ def square_crop(image: Image, box: Sequence[float] | npt.NDArray[np.float32], *,
     return out
 
 
+def softmax(logits: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """Row-wise softmax."""
+    z = logits - logits.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    probs: npt.NDArray[np.float32] = (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
+    return probs
+
+
+def square_crop_through(image: Image, box: Sequence[float] | npt.NDArray[np.float32],
+                        view_to_image: npt.NDArray[np.float64], *, pad: float = CROP_PAD, side: int = CROP_SIDE
+                        ) -> Image | None:
+    """:func:`square_crop` of a box given in another view of ``image`` (the top-down pile view), sampled
+    from ``image`` itself through ``view_to_image`` (a 3x3 homography, view pixels -> image pixels).
+
+    The pile view is capped at 640 px for the detector; a card in it may be a few dozen pixels tall
+    where the camera frame holds two or three times more. Read through the homography, the crop has
+    the geometry the classifier knows (square, top-down, around the box) and the camera's own detail."""
+    x1, y1, x2, y2 = (float(v) for v in box)
+    extent = max(x2 - x1, y2 - y1) * (1 + 2 * pad)
+    if extent < 8:
+        return None
+    cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+    step = extent / side
+    # crop pixel (u, v) -> view pixel -> image pixel
+    to_view = np.array([[step, 0.0, cx - extent / 2 + step / 2], [0.0, step, cy - extent / 2 + step / 2],
+                        [0.0, 0.0, 1.0]], np.float64)
+    matrix = np.asarray(view_to_image, np.float64) @ to_view
+    corners = np.array([[0, 0, 1], [side, 0, 1], [side, side, 1], [0, side, 1]], np.float64) @ matrix.T
+    corners = corners[:, :2] / corners[:, 2:3]
+    height, width = image.shape[:2]
+    left, top = (max(0, int(v) - 2) for v in corners.min(axis=0))
+    right, bottom = (int(v) + 3 for v in corners.max(axis=0))
+    right, bottom = min(width, right), min(height, bottom)
+    if right <= left or bottom <= top:
+        return None
+    src = image[top:bottom, left:right]
+    shown = max(right - left, bottom - top)
+    if side / max(shown, 1) < 0.5:  # shrinking a lot: blur first, as square_crop does
+        src = cv2.GaussianBlur(src, (0, 0), 0.3 * shown / side)
+    shift = np.array([[1.0, 0.0, -left], [0.0, 1.0, -top], [0.0, 0.0, 1.0]])
+    out: Image = cv2.warpPerspective(src, shift @ matrix, (side, side), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                     borderMode=cv2.BORDER_CONSTANT, borderValue=(114, 114, 114))
+    return out
+
+
 class FaceClassifier:
     """onnxruntime on ``models/classifier.onnx``: face probabilities for the card at a box."""
 
@@ -71,22 +116,41 @@ class FaceClassifier:
         self.face_names: tuple[str, ...] = tuple(names[i] for i in sorted(names))
         self.side = int(ast.literal_eval(meta.get("imgsz", "[96, 96]"))[0])
         self.input_name = self.session.get_inputs()[0].name
+        #: Whether the model also gives the feature vector its head reads (``embedding``): a learned deck
+        #: (:mod:`referee.vision.deck`) reads its own head over it.
+        self.has_embedding = [o.name for o in self.session.get_outputs()][1:2] == ["embedding"]
+        #: A deck's own head over the embedding, ``(weights (classes, dim), bias (classes,))``, read beside
+        #: the model's: set by :meth:`referee.vision.deck.Deck.apply`.
+        self.head: tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]] | None = None
         self.path = Path(path)
 
-    def probabilities(self, crops: Sequence[Image]) -> npt.NDArray[np.float32]:
-        """Softmax over the faces for each ``side`` x ``side`` BGR crop, (N, classes)."""
+    def outputs(self, crops: Sequence[Image]) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32] | None]:
+        """The model's logits (N, classes) and, where it has them, its embeddings (N, dim)."""
         batch = np.stack([np.asarray(c, np.float32) for c in crops]).transpose(0, 3, 1, 2) / 255.0
-        (logits,) = self.session.run(None, {self.input_name: np.ascontiguousarray(batch, np.float32)})
-        z = logits - logits.max(axis=1, keepdims=True)
-        e = np.exp(z)
-        probs: npt.NDArray[np.float32] = (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
-        return probs
+        out = self.session.run(None, {self.input_name: np.ascontiguousarray(batch, np.float32)})
+        return out[0], (out[1] if self.has_embedding else None)
 
-    def read(self, image: Image, box: Sequence[float] | npt.NDArray[np.float32], *, pad: float = CROP_PAD
-             ) -> list[tuple[str, float]]:
-        """The faces of the card at ``box`` (xyxy in ``image``), surest first with their probabilities:
-        the crop as it lies and turned half a turn, averaged. ``[]`` for a box too small to read."""
-        crop = square_crop(image, box, pad=pad, side=self.side)
+    def probabilities(self, crops: Sequence[Image]) -> npt.NDArray[np.float32]:
+        """Softmax over the faces for each ``side`` x ``side`` BGR crop, (N, classes): the model's own
+        head, or the learned deck's where one is applied."""
+        logits, embedding = self.outputs(crops)
+        if self.head is None or embedding is None:
+            return softmax(logits)
+        # The deck's head and the model's own, averaged: the deck's photos teach its printing, and the
+        # generic reading keeps what a few photos cannot (cards seen small, at odd angles).
+        weights, bias = self.head
+        mixed = (softmax(embedding @ weights.T + bias) + softmax(logits)) / 2
+        return mixed.astype(np.float32)
+
+    def read(self, image: Image, box: Sequence[float] | npt.NDArray[np.float32], *, pad: float = CROP_PAD,
+             view_to_image: npt.NDArray[np.float64] | None = None) -> list[tuple[str, float]]:
+        """The faces of the card at ``box`` (xyxy in ``image``, or in a view of it that ``view_to_image``
+        maps onto it: :func:`square_crop_through`), surest first with their probabilities: the crop as
+        it lies and turned half a turn, averaged. ``[]`` for a box too small to read."""
+        if view_to_image is None:
+            crop = square_crop(image, box, pad=pad, side=self.side)
+        else:
+            crop = square_crop_through(image, box, view_to_image, pad=pad, side=self.side)
         if crop is None:
             return []
         probs = self.probabilities([crop, np.ascontiguousarray(crop[::-1, ::-1])]).mean(axis=0)

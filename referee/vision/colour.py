@@ -9,6 +9,7 @@ the hue of its saturated, well-lit pixels against the palette's hue centres.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Protocol
 
 import cv2
 import numpy as np
@@ -24,6 +25,21 @@ HUE_CENTRES: dict[Colour, float] = {
     Colour.GREEN: 68.0,
     Colour.BLUE: 106.0,
     Colour.VIOLET: 145.0,
+}
+
+#: How far each colour's printings spread around its centre (OpenCV hue units): printers print green
+#: anywhere from a lime at 38 to a teal at 88 and yellow only from amber to lemon (19-31), so a pixel
+#: is named by its distance to each centre in units of that colour's spread. With equal spreads a lime
+#: green at 42 lies nearer the yellow centre (27) than the green one (68) and read yellow: the boundary
+#: between them is now at 36 (it was 47.5), between green and blue at 91 (87), between red and yellow
+#: at 13 (11.5). ``benchmarks/colour_eval.py`` measures both ways on cards printed over these ranges.
+HUE_WIDTHS: dict[Colour, float] = {
+    Colour.RED: 7.0,
+    Colour.ORANGE: 4.5,
+    Colour.YELLOW: 6.0,
+    Colour.GREEN: 22.0,
+    Colour.BLUE: 14.0,
+    Colour.VIOLET: 14.0,
 }
 
 _MIN_SATURATION = 90
@@ -63,6 +79,16 @@ def white_balance_gains(
     return gains.astype(np.float32)
 
 
+class ColourReader(Protocol):
+    """What the detector reads colours with, frame by frame: :class:`DeckColours` (learning the deck's
+    printing as it plays) or a learned deck's palette (:class:`referee.vision.deck.DeckPalette`)."""
+
+    palette: tuple[Colour, ...]
+
+    def read(self, image: npt.NDArray[np.uint8], xyxy: Sequence[float] | npt.NDArray[np.float32], *,
+             learn: bool = True) -> tuple[Colour, float]: ...
+
+
 def _hue_distance(h: npt.NDArray[np.float32], centre: float) -> npt.NDArray[np.float32]:
     d: npt.NDArray[np.float32] = np.abs(h - centre)
     nearest: npt.NDArray[np.float32] = np.minimum(d, np.float32(180.0) - d)
@@ -73,9 +99,14 @@ def read_colour(
     image: npt.NDArray[np.uint8],
     xyxy: Sequence[float] | npt.NDArray[np.float32],
     palette: Sequence[Colour] = CLASSIC_COLOURS,
+    *,
+    widths: bool = True,
 ) -> tuple[Colour, float]:
-    """The palette colour of the card in box ``xyxy`` of BGR ``image`` and the share of votes it won."""
-    colour, share, _ = _vote(_card_hues(image, xyxy), palette, [HUE_CENTRES[c] for c in palette])
+    """The palette colour of the card in box ``xyxy`` of BGR ``image`` and the share of votes it won
+    (``widths``: each hue named in units of each colour's spread, :data:`HUE_WIDTHS`; without, by the
+    nearest centre, for comparison)."""
+    spread = [HUE_WIDTHS[c] if widths else 1.0 for c in palette]
+    colour, share, _ = _vote(_card_hues(image, xyxy), palette, [HUE_CENTRES[c] for c in palette], spread)
     return colour, share
 
 
@@ -105,6 +136,7 @@ class DeckColours:
         self.rate = rate
         self.min_reads = min_reads
         self.stock = [HUE_CENTRES[c] for c in self.palette]
+        self.widths = [HUE_WIDTHS[c] for c in self.palette]
         #: What each colour's sure reads taught (stock centres until then), and how many there were.
         self.learned = list(self.stock)
         self.reads = [0] * len(self.palette)
@@ -146,7 +178,7 @@ class DeckColours:
         self, image: npt.NDArray[np.uint8], xyxy: Sequence[float] | npt.NDArray[np.float32], *, learn: bool = True
     ) -> tuple[Colour, float]:
         """:func:`read_colour` against the deck's centres; a sure reading teaches them (with ``learn``)."""
-        colour, share, hue = _vote(_card_hues(image, xyxy), self.palette, self.centres)
+        colour, share, hue = _vote(_card_hues(image, xyxy), self.palette, self.centres, self.widths)
         if learn and hue is not None and share >= self.sure:
             self.learn(colour, hue)
         return colour, share
@@ -199,14 +231,16 @@ def _vote(
     pixels: tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]] | None,
     palette: Sequence[Colour],
     centres: Sequence[float],
+    widths: Sequence[float],
 ) -> tuple[Colour, float, float | None]:
-    """Each pixel votes for its nearest centre: the winner, its share of the votes, and the mean hue
-    of the pixels that voted for it (``None`` without votes)."""
+    """Each pixel votes for its nearest centre, in units of each colour's spread (``widths``): the
+    winner, its share of the votes, and the mean hue of the pixels that voted for it (``None`` without
+    votes)."""
     if pixels is None:
         return palette[0], 0.0, None
     hue, weight = pixels
     distances = np.stack([_hue_distance(hue, c) for c in centres])
-    nearest = distances.argmin(axis=0)
+    nearest = (distances / np.asarray(widths, np.float32)[:, None]).argmin(axis=0)
     # Votes far from every centre (a hand, the table) count little.
     weight = weight * np.exp(-((distances.min(axis=0) / 18.0) ** 2))
     votes = np.bincount(nearest, weights=weight, minlength=len(palette))

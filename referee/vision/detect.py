@@ -23,7 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from referee.cards import BLACK_VALUES, CLASSIC_COLOURS, Colour
-from referee.vision.colour import DeckColours, read_colour
+from referee.vision.colour import ColourReader, read_colour
 from referee.vision.detections import Detections, RawDetector, iou
 
 log = logging.getLogger(__name__)
@@ -109,7 +109,7 @@ def label_detections(
     class_id: npt.NDArray[np.int64],
     face_names: Sequence[str],
     palette: Sequence[Colour],
-    deck: DeckColours | None = None,
+    deck: ColourReader | None = None,
 ) -> Detections:
     """Attach contract-1 labels: the face, with the colour read from pixels for coloured faces
     (against ``deck``'s learned printing when given; boxes the model is sure of teach it)."""
@@ -177,13 +177,17 @@ class OnnxDetector:
         model_size = ast.literal_eval(meta.get("imgsz", "[320, 320]"))
         self.imgsz = int(imgsz or model_size[0])
         self.input_name = self.session.get_inputs()[0].name
+        fixed = self.session.get_inputs()[0].shape[2:]
+        if all(isinstance(v, int) for v in fixed) and imgsz is not None and [imgsz, imgsz] != list(fixed):
+            raise DetectorError(f"{path} takes {fixed[0]} px input only (exported at that size), not {imgsz}: "
+                                f"leave out --imgsz or export the model at {imgsz}")
         self.conf = conf
         self.iou = iou
         self.palette = tuple(palette)
         self.path = Path(path)
         #: Set to read colours against the deck's own printing, learned frame by frame (a camera on
         #: one deck: the pipeline does); ``None`` reads each image afresh (unrelated photos).
-        self.deck: DeckColours | None = None
+        self.deck: ColourReader | None = None
 
     @property
     def face_names(self) -> tuple[str, ...]:
@@ -237,7 +241,7 @@ class UltralyticsDetector:
         self.path = Path(path)
         #: Set to read colours against the deck's own printing, learned frame by frame (a camera on
         #: one deck: the pipeline does); ``None`` reads each image afresh (unrelated photos).
-        self.deck: DeckColours | None = None
+        self.deck: ColourReader | None = None
 
     @property
     def face_names(self) -> tuple[str, ...]:

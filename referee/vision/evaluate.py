@@ -1,21 +1,24 @@
-"""`referee eval DATA`: detector quality on a YOLO dataset or on folders of single-card photos.
+"""`referee eval DATA`: reader quality on a YOLO dataset or on folders of single-card photos.
+
+Every headline figure is the label **the pipeline would settle on** for each card: the detector's box
+and face, the colour read from its pixels, and the closer look (the detector on a crop around the card,
+averaged with the face classifier, replaces the face when it is sure of another), with a learned deck
+(``--deck``, :mod:`referee.vision.deck`) when one is given. The detector alone is reported beside it.
 
 - A YOLO ``data.yaml``: classes are matched by name. A dataset named by faces (``7``, ``skip``) is
   scored on the model's faces; one named by contract-1 labels (``red_7``) on full labels, face and
   colour. Predictions of classes the dataset does not label (``back``, say) are ignored. Prints
-  ``map50``, ``map50_95``, ``precision``, ``recall``, ``card_accuracy``, ``images``, ``per_class``,
+  ``map50``, ``map50_95``, ``precision``, ``recall`` (the detector's boxes and faces), ``card_accuracy``
+  (each labelled card as the pipeline names it), ``card_accuracy_detector``, ``images``, ``per_class``,
   and, for a dataset `referee synth` wrote (its ``meta/`` sidecars say how much of each card shows),
   ``card_accuracy_by_visible``: card accuracy per visible share (under half, 0.5-0.7, 0.7-0.9, whole).
-- A folder of class-named folders of photos (``red_7/*.jpg``): the top-1 card label per photo (the most
-  confident detection) against the folder's name. Prints ``top1_accuracy``, ``images``, ``per_class``.
+- A folder of class-named folders of photos (``red_7/*.jpg``): the label of the most confident card
+  per photo against the folder's name. Prints ``top1_accuracy`` (as the pipeline names it),
+  ``top1_accuracy_detector``, ``top1_accuracy_classifier`` (the classifier's face alone on the
+  detector's box), ``images``, ``per_class`` (as the pipeline names it), ``confusions``.
 
-With a face classifier (``--classifier``, or ``models/classifier.onnx`` when present) the same boxes are
-read again, the colour kept: ``card_accuracy_classifier`` (and per visible share) on a data.yaml;
-``top1_accuracy_classifier`` (the classifier alone) and ``top1_accuracy_second_look`` (the label the
-pipeline gives the card: the detector's, its face replaced when the closer look, the detector on a crop
-around the card averaged with the classifier, is sure of another) on photo folders.
-
-A missing or unreadable image is reported and skipped; an unknown class name is a clear error.
+A missing or unreadable image is reported and skipped; an unknown class name, an input size the model
+cannot take or a deck that does not fit the classifier is a one-line error.
 """
 
 from __future__ import annotations
@@ -202,6 +205,25 @@ def _read_labels(path: Path, shape: tuple[int, ...], n_classes: int) -> tuple[np
     return np.asarray(boxes, np.float32).reshape(-1, 4), classes
 
 
+def pipeline_label(detector: OnnxDetector | UltralyticsDetector, classifier: FaceClassifier | None,
+                   image: npt.NDArray[np.uint8], box: npt.NDArray[np.float32], label: str) -> str:
+    """The label the pipeline settles on for the card the detector read as ``label`` at ``box``: its
+    closer look (:func:`~referee.vision.detect.look_closer` averaged with the classifier,
+    :func:`~referee.vision.classify.second_look`) replaces the face when sure of another
+    (:func:`~referee.vision.track.closer_label` at
+    :data:`~referee.vision.classify.SECOND_LOOK_CONFIDENCE`); without a classifier, the detector's."""
+    if classifier is None:
+        return label
+    both = second_look(look_closer(detector, image, box), classifier.read(image, box))
+    return closer_label(label, both, SECOND_LOOK_CONFIDENCE) or label
+
+
+def _progress(total: int, what: str) -> Any:
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc=f"eval {what}", unit="image", file=sys.stderr, disable=total < 20)
+
+
 def evaluate_yolo(
     detector: OnnxDetector | UltralyticsDetector, yaml_path: Path, limit: int | None = None,
     classifier: FaceClassifier | None = None,
@@ -213,12 +235,14 @@ def evaluate_yolo(
     # Per class: list of (confidence, tp flags at 10 IoU thresholds); count of ground truths.
     records: dict[str, list[tuple[float, npt.NDArray[np.bool_]]]] = defaultdict(list)
     n_gt: dict[str, int] = defaultdict(int)
-    card_hits = card_total = read_hits = 0
-    # bucket -> [hits, cards, classifier hits], where meta sidecars say how much shows
+    card_hits = card_total = read_hits = pipeline_hits = 0
+    # bucket -> [detector hits, cards, classifier hits, pipeline hits], where meta sidecars say how much shows
     by_visible: dict[str, list[int]] = {}
     tp50 = fp50 = 0
     images = skipped = 0
+    bar = _progress(len(dataset.images[:limit]), yaml_path.parent.name)
     for image_path in dataset.images[:limit]:
+        bar.update()
         image = cv2.imread(str(image_path))
         if image is None:
             log.warning("unreadable image skipped: %s", image_path)
@@ -246,11 +270,15 @@ def evaluate_yolo(
             read_hit = best is not None and classifier is not None and _relabel(
                 classifier.read(image, det.xyxy[best]), pred_names[best], mode) == name
             read_hits += read_hit
+            named = best is not None and _named(detector, classifier, image, det.xyxy[best], pred_names[best],
+                                                mode) == name
+            pipeline_hits += named
             if visible is not None:
-                bucket = by_visible.setdefault(_visible_bucket(visible[g]), [0, 0, 0])
+                bucket = by_visible.setdefault(_visible_bucket(visible[g]), [0, 0, 0, 0])
                 bucket[0] += hit
                 bucket[1] += 1
                 bucket[2] += read_hit
+                bucket[3] += named
         # Matching for AP: per IoU threshold, greedy by confidence among ground truths of the same name.
         order = np.argsort(-det.confidence)
         flags = np.zeros((len(det), len(IOU_THRESHOLDS)), bool)
@@ -295,18 +323,36 @@ def evaluate_yolo(
         "map50_95": round(float(aps_arr.mean()), 4),
         "precision": round(tp50 / max(tp50 + fp50, 1), 4),
         "recall": round(tp50 / max(total_gt, 1), 4),
-        "card_accuracy": round(card_hits / max(card_total, 1), 4),
+        "card_accuracy": round(pipeline_hits / max(card_total, 1), 4),
+        "card_accuracy_detector": round(card_hits / max(card_total, 1), 4),
         "images": images,
         "skipped": skipped,
         "per_class": per_class,
         **({"card_accuracy_by_visible": {
-            bucket: {"cards": n, "accuracy": round(hits / n, 4),
+            bucket: {"cards": n, "accuracy": round(named / n, 4), "accuracy_detector": round(hits / n, 4),
                      **({"accuracy_classifier": round(read / n, 4)} if classifier is not None else {})}
-            for bucket, (hits, n, read) in sorted(by_visible.items())
+            for bucket, (hits, n, read, named) in sorted(by_visible.items())
         }} if by_visible else {}),
         **({"classifier": str(classifier.path),
             "card_accuracy_classifier": round(read_hits / max(card_total, 1), 4)} if classifier is not None else {}),
     }
+
+
+def _named(detector: OnnxDetector | UltralyticsDetector, classifier: FaceClassifier | None,
+           image: npt.NDArray[np.uint8], box: npt.NDArray[np.float32], name: str, mode: str) -> str:
+    """The prediction ``name`` as the pipeline would settle it (a faces dataset: its face)."""
+    if mode == "label":
+        return pipeline_label(detector, classifier, image, box, name)
+    return _relabel(_closer_faces(detector, classifier, image, box), name, mode)
+
+
+def _closer_faces(detector: OnnxDetector | UltralyticsDetector, classifier: FaceClassifier | None,
+                  image: npt.NDArray[np.uint8], box: npt.NDArray[np.float32]) -> list[tuple[str, float]]:
+    """The closer look's surest face when it is sure enough to replace the detector's (a faces dataset)."""
+    if classifier is None:
+        return []
+    both = second_look(look_closer(detector, image, box), classifier.read(image, box))
+    return both[:1] if both and both[0][1] >= SECOND_LOOK_CONFIDENCE else []
 
 
 def _relabel(faces: Sequence[tuple[str, float]], name: str, mode: str) -> str:
@@ -375,74 +421,75 @@ def evaluate_folders(
             Card.from_label(folder.name)
         except CardError:
             raise EvalError(f"{root}: folder {folder.name!r} is not a card label (contract 1)") from None
-    hits: dict[str, int] = defaultdict(int)
+    files = {folder: sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)[:limit]
+             for folder in folders}
+    # reader -> label -> hits; reader -> truth -> read -> count. "pipeline": the label the pipeline settles
+    # on; "detector": the most confident detection's; "classifier": its face read by the classifier alone.
+    readers = ("pipeline", "detector") + (("classifier",) if classifier is not None else ())
+    hits: dict[str, dict[str, int]] = {r: defaultdict(int) for r in readers}
+    confusions: dict[str, dict[str, dict[str, int]]] = {
+        r: defaultdict(lambda: defaultdict(int)) for r in readers}
     totals: dict[str, int] = defaultdict(int)
-    confusions: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-    # The same box read again: by the face classifier alone, and by the pipeline's closer look (the
-    # detector on a crop around it, as it lies and turned, averaged with the classifier).
-    read_hits = {"classifier": 0, "second_look": 0}
-    read_confusions: dict[str, dict[str, dict[str, int]]] = {
-        k: defaultdict(lambda: defaultdict(int)) for k in read_hits}
     images = skipped = 0
+    bar = _progress(sum(len(v) for v in files.values()), root.name)
     for folder in folders:
-        files = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
-        for image_path in files[:limit]:
+        for image_path in files[folder]:
+            bar.update()
             image = cv2.imread(str(image_path))
             if image is None:
                 log.warning("unreadable image skipped: %s", image_path)
                 skipped += 1
                 continue
             images += 1
-            det = detector.detect(image)
-            cards = [i for i, label in enumerate(det.labels) if label != "back"]
-            predicted = det.labels[max(cards, key=lambda i: det.confidence[i])] if cards else "none"
             totals[folder.name] += 1
-            if predicted == folder.name:
-                hits[folder.name] += 1
-            else:
-                confusions[folder.name][predicted] += 1
-            if classifier is not None:
-                for kind, read in _rereads(detector, classifier, image, det, cards).items():
-                    read_hits[kind] += read == folder.name
-                    if read != folder.name:
-                        read_confusions[kind][folder.name][read] += 1
-    per_class = {name: round(hits[name] / totals[name], 4) for name in totals}
-    extra: dict[str, Any] = {}
-    if classifier is not None:
-        extra = {"classifier": str(classifier.path)}
-        for kind, n in read_hits.items():
-            extra[f"top1_accuracy_{kind}"] = round(n / max(images, 1), 4)
-            extra[f"confusions_{kind}"] = {k: dict(v) for k, v in read_confusions[kind].items()}
-    return {
+            for reader, read in _reads(detector, classifier, image).items():
+                if read == folder.name:
+                    hits[reader][folder.name] += 1
+                else:
+                    confusions[reader][folder.name][read] += 1
+    bar.close()
+    if images == 0:
+        raise EvalError(f"{root}: no readable image in its class folders")
+    out: dict[str, Any] = {
         "data": str(root),
         "model": str(getattr(detector, "path", "")),
         "imgsz": detector.imgsz,
-        "top1_accuracy": round(sum(hits.values()) / max(images, 1), 4),
+        "top1_accuracy": round(sum(hits["pipeline"].values()) / images, 4),
         "images": images,
         "skipped": skipped,
-        "per_class": per_class,
-        "confusions": {k: dict(v) for k, v in confusions.items()},
-        **extra,
+        "per_class": {name: round(hits["pipeline"][name] / n, 4) for name, n in totals.items()},
+        "confusions": {k: dict(v) for k, v in confusions["pipeline"].items()},
+        "top1_accuracy_detector": round(sum(hits["detector"].values()) / images, 4),
+        "per_class_detector": {name: round(hits["detector"][name] / n, 4) for name, n in totals.items()},
+        "confusions_detector": {k: dict(v) for k, v in confusions["detector"].items()},
     }
+    if classifier is not None:
+        out.update({
+            "classifier": str(classifier.path),
+            "top1_accuracy_classifier": round(sum(hits["classifier"].values()) / images, 4),
+            "confusions_classifier": {k: dict(v) for k, v in confusions["classifier"].items()},
+        })
+    return out
 
 
-def _rereads(detector: OnnxDetector | UltralyticsDetector, classifier: FaceClassifier,
-             image: npt.NDArray[np.uint8], det: Detections, cards: list[int]) -> dict[str, str]:
-    """The most confident card's label with its face read again: by the classifier alone, and as the
-    pipeline names a card (the tracker's :func:`~referee.vision.track.closer_label` on its closer look,
-    :func:`referee.vision.classify.second_look`, at :data:`~referee.vision.classify.SECOND_LOOK_CONFIDENCE`)."""
+def _reads(detector: OnnxDetector | UltralyticsDetector, classifier: FaceClassifier | None,
+           image: npt.NDArray[np.uint8]) -> dict[str, str]:
+    """The most confident card's label: as the pipeline names it, as the detector does, and (with a
+    classifier) with its face read by the classifier alone."""
+    det = detector.detect(image)
+    cards = [i for i, label in enumerate(det.labels) if label != "back"]
     if not cards:
-        return {"classifier": "none", "second_look": "none"}
+        return {"pipeline": "none", "detector": "none", **({"classifier": "none"} if classifier else {})}
     best = max(cards, key=lambda i: det.confidence[i])
     label = det.labels[best]
-    read = classifier.read(image, det.xyxy[best])
-    both = second_look(look_closer(detector, image, det.xyxy[best]), read)
-    return {"classifier": _relabel(read, label, "label"),
-            "second_look": closer_label(label, both, SECOND_LOOK_CONFIDENCE) or label}
+    reads = {"pipeline": pipeline_label(detector, classifier, image, det.xyxy[best], label), "detector": label}
+    if classifier is not None:
+        reads["classifier"] = _relabel(classifier.read(image, det.xyxy[best]), label, "label")
+    return reads
 
 
 def evaluate(data: Path, model: Path | None = None, *, imgsz: int | None = None, conf: float = 0.001,
-             limit: int | None = None, classifier: Path | None = None) -> dict[str, Any]:
+             limit: int | None = None, classifier: Path | None = None, deck: Path | None = None) -> dict[str, Any]:
     if not data.exists():
         raise EvalError(f"no such dataset: {data}")
     if data.is_dir() and (data / "data.yaml").is_file():
@@ -453,15 +500,31 @@ def evaluate(data: Path, model: Path | None = None, *, imgsz: int | None = None,
         colours = {Card.from_label(n).colour for n in names if _names_mode(names) == "label"}
         palette = [c for c in Colour if c in colours] or list(CLASSIC_COLOURS)
         detector = load_detector(model, imgsz=imgsz, conf=conf, palette=palette)
-        return evaluate_yolo(detector, data, limit, load_classifier(classifier))
+        reader = _with_deck(deck, detector, load_classifier(classifier), palette)
+        return {**evaluate_yolo(detector, data, limit, reader), **({"deck": str(deck)} if deck else {})}
     detector = load_detector(model, imgsz=imgsz, conf=0.25 if conf < 0.25 else conf)
-    return evaluate_folders(detector, data, limit, load_classifier(classifier))
+    reader = _with_deck(deck, detector, load_classifier(classifier), CLASSIC_COLOURS)
+    return {**evaluate_folders(detector, data, limit, reader), **({"deck": str(deck)} if deck else {})}
+
+
+def _with_deck(deck: Path | None, detector: OnnxDetector | UltralyticsDetector, classifier: FaceClassifier | None,
+               palette: Sequence[Colour]) -> FaceClassifier | None:
+    """``classifier`` reading with the learned ``deck`` (and the detector reading its palette)."""
+    if deck is None:
+        return classifier
+    from referee.pipeline import CommandError, apply_deck
+
+    try:
+        apply_deck(deck, detector, classifier, palette)
+    except CommandError as exc:
+        raise EvalError(str(exc)) from None
+    return classifier
 
 
 def main(args: argparse.Namespace) -> int:
     try:
         result = evaluate(args.data, args.model, imgsz=args.imgsz, conf=args.conf, limit=args.limit,
-                          classifier=getattr(args, "classifier", None))
+                          classifier=getattr(args, "classifier", None), deck=getattr(args, "deck", None))
     except (EvalError, DetectorError) as exc:
         print(json.dumps({"error": str(exc)}))
         return 2

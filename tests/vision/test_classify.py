@@ -9,9 +9,16 @@ import cv2
 import numpy as np
 import pytest
 
-from referee.cards import FACE_CLASSES
+from referee.cards import FACE_CLASSES, READER_FACES, face_folder, folder_face
 from referee.synth.crops import write_crops
-from referee.vision.classify import CROP_SIDE, FaceClassifier, load_classifier, second_look, square_crop
+from referee.vision.classify import (
+    CROP_SIDE,
+    FaceClassifier,
+    load_classifier,
+    second_look,
+    square_crop,
+    square_crop_through,
+)
 from referee.vision.detect import DEFAULT_MODEL, DetectorError
 
 
@@ -47,7 +54,7 @@ def test_write_crops_layout_counts_and_reproducible(tmp_path: Path) -> None:
     summary = write_crops(tmp_path / "a", train=8, val=3, seed=5, size=192, workers=1, progress=False)
     files = _files(tmp_path / "a")
     assert summary["crops"]["train"] + summary["crops"]["val"] == len(files) > 0
-    assert {Path(f).parts[1] for f in files} <= set(FACE_CLASSES)
+    assert {Path(f).parts[1] for f in files} <= {face_folder(f) for f in READER_FACES}
     saved = json.loads((tmp_path / "a" / "crops.json").read_text())
     assert saved["scenes"] == {"train": 8, "val": 3} and "recipe" in saved
     image = cv2.imread(str(tmp_path / "a" / next(iter(files))))
@@ -88,10 +95,12 @@ def test_training_exports_a_model_that_matches_torch(tmp_path: Path) -> None:
     assert 0.0 <= summary["val"]["accuracy"] <= 1.0
 
     classifier = FaceClassifier(out)
-    assert classifier.face_names == FACE_CLASSES and classifier.side == CROP_SIDE
+    assert classifier.face_names == READER_FACES and classifier.side == CROP_SIDE and classifier.has_embedding
     crops, _ = tc.load_split(tmp_path / "crops", "val")
     probs = classifier.probabilities(list(crops[:4]))
-    assert probs.shape == (4, len(FACE_CLASSES)) and np.allclose(probs.sum(axis=1), 1.0, atol=1e-5)
+    assert probs.shape == (4, len(READER_FACES)) and np.allclose(probs.sum(axis=1), 1.0, atol=1e-5)
+    _, embedding = classifier.outputs(list(crops[:4]))
+    assert embedding is not None and embedding.shape == (4, 128)
     model = tc.build_model()
     model.load_state_dict(torch.load(out.with_suffix(".pt"), weights_only=True))
     model.eval()
@@ -100,8 +109,47 @@ def test_training_exports_a_model_that_matches_torch(tmp_path: Path) -> None:
     assert np.allclose(probs, expected, atol=1e-4)
 
     faces = classifier.read(crops[0], [10, 10, 86, 86])
-    assert len(faces) == len(FACE_CLASSES) and faces[0][1] >= faces[-1][1]
+    assert len(faces) == len(READER_FACES) and faces[0][1] >= faces[-1][1]
     assert sum(p for _, p in faces) == pytest.approx(1.0, abs=1e-4)
+
+
+def test_weights_of_a_model_reading_fewer_faces_grow_its_head(tmp_path: Path) -> None:
+    """Weights from before the fractions (17 faces) start a 62-face model: every weight kept, the new
+    faces' rows fresh."""
+    torch = pytest.importorskip("torch")
+    from referee import train_classifier as tc
+
+    old = tc.build_model(classes=len(FACE_CLASSES))
+    torch.save(old.state_dict(), tmp_path / "old.pt")
+    write_crops(tmp_path / "crops", train=10, val=4, seed=2, size=192, workers=1, progress=False)
+    tc.train(tmp_path / "crops", epochs=1, batch=8, lr=1e-9, weights=tmp_path / "old.pt", out=tmp_path / "new.onnx")
+    new = torch.load(tmp_path / "new.pt", weights_only=True)
+    assert new["11.weight"].shape[0] == len(READER_FACES)
+    assert torch.allclose(new["0.0.weight"], old.state_dict()["0.0.weight"], atol=1e-5)
+
+
+def test_face_folders_name_every_face_and_back() -> None:
+    assert [folder_face(face_folder(f)) for f in READER_FACES] == list(READER_FACES)
+    assert face_folder("3/4") == "3of4" and folder_face("wild_draw4") == "wild_draw4"
+
+
+def test_a_crop_read_through_the_homography_is_the_crop_of_the_view() -> None:
+    """The classifier reads the camera frame through the pile view's map: the same square as a crop of
+    the (smaller) view, with the frame's detail."""
+    rng = np.random.default_rng(0)
+    frame = cv2.GaussianBlur((rng.random((720, 1280, 3)) * 255).astype(np.uint8), (0, 0), 3)
+    view = cv2.resize(frame, (640, 360), interpolation=cv2.INTER_AREA)
+    box = [100.0, 80.0, 160.0, 170.0]
+    through = square_crop_through(frame, box, np.diag([2.0, 2.0, 1.0]))
+    direct = square_crop(view, box)
+    assert through is not None and direct is not None and through.shape == direct.shape
+    assert np.abs(through.astype(int) - direct.astype(int)).mean() < 3
+    # Fine detail survives: one-pixel stripes of the frame are lost in the view, kept through the map.
+    grid = np.zeros((720, 1280, 3), np.uint8)
+    grid[:, ::2] = 255
+    small = cv2.resize(grid, (640, 360), interpolation=cv2.INTER_AREA)
+    assert square_crop_through(grid, box, np.diag([2.0, 2.0, 1.0]), pad=0.0, side=360).std() > 40  # type: ignore[union-attr]
+    assert square_crop(small, box, pad=0.0, side=360).std() < 5  # type: ignore[union-attr]
 
 
 def test_augment_keeps_shape_and_range() -> None:

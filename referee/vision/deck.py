@@ -1,0 +1,356 @@
+"""A learned deck: the reader taught one physical deck from a few photos of its cards (``referee learn-deck``).
+
+Printings differ (a filled white oval or a thin ring, coloured or white numerals, a lime or a grass
+green), and the generic reader, trained only on generated faces, reads an unfamiliar one less surely.
+A user who photographs each card once can teach it their own deck:
+
+- **Faces.** The face classifier ends in a linear head over a pooled feature vector (its
+  ``embedding`` output). Learning a deck fits a new head, starting from the classifier's own and pulled
+  back towards it (so faces never shown keep the generic reading), on the embeddings of many views of
+  each photo: turned any way, shifted, small as a camera sees a card on the table, under warm and cool
+  light, blurred and compressed. Nothing of the network below the head changes, so it needs no torch.
+  At run time the deck's head and the generic one are averaged (:meth:`FaceClassifier.probabilities`).
+- **Colours.** Each colour of the deck is remembered as the mean CIELAB chroma (a*, b*) of its cards'
+  saturated pixels, after the same grey-world white balance the reading uses. A card's colour is the
+  palette colour nearest its own chroma (:class:`DeckPalette`): a lime green and a lemon yellow are far
+  apart in a*, however close their hues.
+
+A deck is a folder: ``deck.json`` (labels learned, photos per label, the palette, the classifier it was
+learned on) and ``head.npz`` (the head). ``--deck DECK`` on ``run``, ``demo``, ``serve``, ``eval`` and
+``bench`` applies it (:func:`load_deck`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import math
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from referee.cards import BLACK_VALUES, Card, CardError, Colour
+from referee.vision.classify import FaceClassifier, softmax, square_crop
+
+log = logging.getLogger(__name__)
+
+Image = npt.NDArray[np.uint8]
+Floats = npt.NDArray[np.float32]
+
+DECK_FILE = "deck.json"
+HEAD_FILE = "head.npz"
+SHOWN_LO = 40.0
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
+
+
+class DeckError(ValueError):
+    """A deck folder or a photo folder that cannot be used; the message says why, in one line."""
+
+
+# --- colour ----------------------------------------------------------------------------------------
+
+
+def card_chroma(image: Image, xyxy: Sequence[float] | Floats) -> tuple[Floats, Floats] | None:
+    """The CIELAB (a*, b*) of the saturated, well-lit pixels in the middle of box ``xyxy`` and their
+    weights (``None``: too small or nothing coloured). The crop is white-balanced on its own brightest
+    unsaturated pixels first (the card's white border and symbols), so warm light moves little."""
+    h_img, w_img = image.shape[:2]
+    x1, y1, x2, y2 = (float(v) for v in xyxy)
+    dx, dy = (x2 - x1) * 0.2, (y2 - y1) * 0.2
+    xa, ya = max(int(x1 + dx), 0), max(int(y1 + dy), 0)
+    xb, yb = min(int(x2 - dx), w_img), min(int(y2 - dy), h_img)
+    if xb - xa < 2 or yb - ya < 2:
+        return None
+    crop = image[ya:yb, xa:xb]
+    if crop.shape[0] * crop.shape[1] > 96 * 96:
+        crop = cv2.resize(crop, (96, 96), interpolation=cv2.INTER_AREA)
+    pixels = crop.reshape(-1, 3).astype(np.float32)
+    hsv = cv2.cvtColor(crop, cv2.COLOR_BGR2HSV).reshape(-1, 3).astype(np.float32)
+    white = (hsv[:, 1] < 60) & (hsv[:, 2] >= max(120.0, float(np.percentile(hsv[:, 2], 85))))
+    if white.sum() >= 10:
+        mean = pixels[white].mean(axis=0)
+        pixels = np.clip(pixels * np.clip(mean.mean() / np.maximum(mean, 1.0), 0.7, 1.4), 0, 255)
+    keep = (hsv[:, 1] >= 80) & (hsv[:, 2] >= 50)
+    if keep.sum() < 10:
+        return None
+    lab = cv2.cvtColor(pixels[keep].astype(np.uint8)[None], cv2.COLOR_BGR2LAB)[0].astype(np.float32)
+    ab = lab[:, 1:] - 128.0
+    weight = np.hypot(ab[:, 0], ab[:, 1]).astype(np.float32)
+    return ab.astype(np.float32), weight
+
+
+class DeckPalette:
+    """Reads a card's colour against one deck's own printing of each colour (CIELAB chroma).
+
+    The same interface as :class:`referee.vision.colour.DeckColours` (the detector calls
+    ``read(image, box, learn=...)``); it learns nothing at run time: the photos taught it.
+    """
+
+    def __init__(self, centres: dict[Colour, tuple[float, float]]) -> None:
+        if not centres:
+            raise DeckError("a deck palette needs at least one colour")
+        self.palette = tuple(centres)
+        self._centres = np.array([centres[c] for c in self.palette], np.float32)
+
+    def read(self, image: Image, xyxy: Sequence[float] | Floats, *, learn: bool = True) -> tuple[Colour, float]:
+        """The palette colour of the card in box ``xyxy`` and the share of its pixels' votes it won."""
+        del learn  # a deck's palette is fixed by its photos
+        pixels = card_chroma(image, xyxy)
+        if pixels is None:
+            return self.palette[0], 0.0
+        ab, weight = pixels
+        distance = np.linalg.norm(ab[:, None, :] - self._centres[None], axis=2)
+        nearest = distance.argmin(axis=1)
+        # Pixels far from every colour (a hand, the table at the box's edge) count little.
+        weight = weight * np.exp(-((distance.min(axis=1) / 25.0) ** 2))
+        votes = np.bincount(nearest, weights=weight, minlength=len(self.palette))
+        total = float(votes.sum())
+        if total <= 0:
+            return self.palette[0], 0.0
+        best = int(votes.argmax())
+        return self.palette[best], float(votes[best] / total)
+
+
+# --- faces -------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Deck:
+    """A learned deck (see the module's docstring)."""
+
+    path: Path
+    labels: tuple[str, ...]  # the contract-1 labels it was taught
+    faces: tuple[str, ...]  # the classifier's faces, the head's rows
+    weights: Floats  # (faces, dim)
+    bias: Floats  # (faces,)
+    palette: DeckPalette | None
+    summary: dict[str, Any]
+
+    def apply(self, classifier: FaceClassifier) -> FaceClassifier:
+        """``classifier`` reading with this deck's head (it must be the model the deck was learned on)."""
+        if classifier.face_names != self.faces or not classifier.has_embedding:
+            raise DeckError(f"{self.path} was learned on another face classifier ({self.summary.get('classifier')}); "
+                            "learn it again with `referee learn-deck`")
+        classifier.head = (self.weights, self.bias)
+        return classifier
+
+
+def classifier_id(path: Path) -> str:
+    """A short fingerprint of a model file: a deck is only valid for the classifier it was learned on."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
+
+
+def load_deck(path: Path | str) -> Deck:
+    """The deck in folder ``path`` (:class:`DeckError` with one line when it is not one)."""
+    folder = Path(path)
+    try:
+        meta = json.loads((folder / DECK_FILE).read_text())
+        with np.load(folder / HEAD_FILE) as head:
+            weights, bias = head["weights"].astype(np.float32), head["bias"].astype(np.float32)
+        faces = tuple(str(f) for f in meta["faces"])
+        labels = tuple(str(x) for x in meta["labels"])
+        centres = {Colour(c): (float(v[0]), float(v[1])) for c, v in meta.get("palette", {}).items()}
+    except FileNotFoundError as exc:
+        raise DeckError(f"{folder} is not a learned deck (no {Path(str(exc.filename)).name}): "
+                        "make one with `referee learn-deck PHOTOS --out DECK`") from None
+    except (OSError, ValueError, KeyError, TypeError, json.JSONDecodeError) as exc:
+        raise DeckError(f"{folder}: not a readable deck ({exc.__class__.__name__}: {exc})") from None
+    if weights.ndim != 2 or weights.shape[0] != len(faces) or bias.shape != (len(faces),):
+        raise DeckError(f"{folder}: the head does not match its {len(faces)} faces")
+    return Deck(folder, labels, faces, weights, bias, DeckPalette(centres) if centres else None, meta)
+
+
+# --- learning ----------------------------------------------------------------------------------------
+
+
+def photo_folders(root: Path) -> dict[str, list[Path]]:
+    """``root``'s class-named folders (contract-1 labels) and their photos, sorted by name."""
+    if not root.is_dir():
+        raise DeckError(f"no such folder of photos: {root}")
+    out: dict[str, list[Path]] = {}
+    for folder in sorted(p for p in root.iterdir() if p.is_dir()):
+        try:
+            card = Card.from_label(folder.name)
+        except CardError:
+            raise DeckError(f"{root}: folder {folder.name!r} is not a card label (contract 1)") from None
+        photos = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        if photos:
+            out[card.label] = photos
+    if not out:
+        raise DeckError(f"{root}: no class-named folders with photos (e.g. {root}/red_7/photo.jpg)")
+    return out
+
+
+def card_box(boxes: Floats, confidence: Floats, shape: tuple[int, ...]) -> Floats | None:
+    """Of the cards found in a photo, the one to learn: sure and near the centre (others may show at
+    the edges). ``None`` when nothing was found."""
+    if len(boxes) == 0:
+        return None
+    h, w = shape[:2]
+    centres = np.stack([(boxes[:, 0] + boxes[:, 2]) / 2 / w, (boxes[:, 1] + boxes[:, 3]) / 2 / h], axis=1)
+    off = np.linalg.norm(centres - 0.5, axis=1)
+    best = int(np.argmax(confidence - off))
+    box: Floats = np.asarray(boxes[best], np.float32)
+    return box
+
+
+def views(image: Image, box: Floats, rng: np.random.Generator, count: int, side: int) -> list[Image]:
+    """``count`` crops of the card at ``box`` as the pipeline may see it: turned any way, its box a few
+    pixels off, as small as a card on a table seen by a webcam, under warmer or cooler light, blurred,
+    noisy and JPEG-compressed."""
+    x1, y1, x2, y2 = (float(v) for v in box)
+    cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+    bw, bh = x2 - x1, y2 - y1
+    out: list[Image] = []
+    for _ in range(count):
+        angle = float(rng.uniform(0, 360))
+        # The card's long side as the camera shows it, in pixels (a table seen whole: ~40; a close-up: 200).
+        shown = float(math.exp(rng.uniform(math.log(SHOWN_LO), math.log(220))))
+        scale = shown / max(bw, bh)
+        matrix = cv2.getRotationMatrix2D((cx, cy), angle, scale)
+        matrix[:, 2] += np.array([side * 2 - cx, side * 2 - cy])
+        canvas = cv2.warpAffine(image, matrix, (side * 4, side * 4), flags=cv2.INTER_AREA if scale < 1 else
+                                cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT101)
+        corners = np.array([[x1, y1, 1], [x2, y1, 1], [x2, y2, 1], [x1, y2, 1]], np.float64) @ matrix.T
+        turned = np.array([*corners.min(axis=0), *corners.max(axis=0)], np.float32)
+        pad = float(rng.uniform(0.05, 0.3))
+        shift = (float(rng.normal(0, 0.03)), float(rng.normal(0, 0.03)))
+        crop = square_crop(canvas, turned, pad=pad, shift=shift, side=side)
+        if crop is None:
+            continue
+        out.append(_light(crop, rng))
+    return out
+
+
+def _light(crop: Image, rng: np.random.Generator) -> Image:
+    """Warm or cool light, brightness and contrast, blur, noise, JPEG."""
+    img = crop.astype(np.float32)
+    warm = rng.normal(0, 0.12)
+    img *= np.array([1 - warm, 1.0, 1 + warm], np.float32) * rng.uniform(0.7, 1.25)
+    contrast = rng.uniform(0.75, 1.2)
+    img = (img - 128) * contrast + 128
+    if rng.random() < 0.3:
+        img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.4, 1.2))
+    img += rng.normal(0, rng.uniform(0, 6), img.shape).astype(np.float32)
+    out = np.clip(img, 0, 255).astype(np.uint8)
+    ok, data = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(45, 96))])
+    decoded = cv2.imdecode(data, cv2.IMREAD_COLOR) if ok else None
+    return decoded if decoded is not None else out
+
+
+def generic_head(logits: Floats, embedding: Floats) -> tuple[Floats, Floats]:
+    """The classifier's own head, recovered from its outputs: the logits are an affine map of the
+    embedding, so a least-squares fit over a few hundred crops gives its weights to float precision
+    (no model-file parsing, no torch)."""
+    design = np.hstack([embedding, np.ones((len(embedding), 1), np.float32)]).astype(np.float64)
+    solution, *_ = np.linalg.lstsq(design, logits.astype(np.float64), rcond=None)
+    return solution[:-1].T.astype(np.float32), solution[-1].astype(np.float32)
+
+
+def fit_head(embedding: Floats, targets: npt.NDArray[np.int64], start: tuple[Floats, Floats], *,
+             steps: int = 300, lr: float = 0.05, pull: float = 1e-2) -> tuple[Floats, Floats]:
+    """Softmax regression from ``start`` on (embedding, target) pairs, with an L2 pull back towards
+    ``start`` (faces never shown keep their generic reading): full-batch Adam, in numpy."""
+    w0, b0 = start
+    w, b = w0.astype(np.float64).copy(), b0.astype(np.float64).copy()
+    x = embedding.astype(np.float64)
+    onehot = np.zeros((len(x), len(b)), np.float64)
+    onehot[np.arange(len(x)), targets] = 1.0
+    m = [np.zeros_like(w), np.zeros_like(b)]
+    v = [np.zeros_like(w), np.zeros_like(b)]
+    for step in range(1, steps + 1):
+        p = softmax((x @ w.T + b).astype(np.float32)).astype(np.float64)
+        err = (p - onehot) / len(x)
+        grads = [err.T @ x + pull * (w - w0), err.sum(axis=0) + pull * (b - b0)]
+        for i, (param, g) in enumerate(zip((w, b), grads, strict=True)):
+            m[i] = 0.9 * m[i] + 0.1 * g
+            v[i] = 0.999 * v[i] + 0.001 * g * g
+            param -= lr * (m[i] / (1 - 0.9**step)) / (np.sqrt(v[i] / (1 - 0.999**step)) + 1e-8)
+    return w.astype(np.float32), b.astype(np.float32)
+
+
+def learn_deck(photos: Path, out: Path, detector: Any, classifier: FaceClassifier, *, views_per_label: int = 160,
+               seed: int = 0, progress: Callable[[Iterable[Any]], Iterable[Any]] | None = None) -> dict[str, Any]:
+    """Teach ``classifier`` the deck photographed in ``photos`` (class-named folders) and write the deck
+    folder ``out``; returns its summary. ``detector`` finds the card in each photo (its ``raw``)."""
+    started = time.perf_counter()
+    folders = photo_folders(photos)
+    if not classifier.has_embedding:
+        raise DeckError(f"{classifier.path} has no embedding output: export it again with `referee train-classifier`")
+    rng = np.random.default_rng(seed)
+    crops: list[Image] = []
+    targets: list[int] = []
+    chroma: dict[Colour, list[Floats]] = defaultdict(list)
+    used: dict[str, int] = {}
+    skipped: list[str] = []
+    items = list(folders.items())
+    for label, paths in (progress(items) if progress else items):
+        card = Card.from_label(label)
+        if card.value not in classifier.face_names:
+            raise DeckError(f"{label}: the face classifier does not read {card.value!r} faces")
+        face = classifier.face_names.index(card.value)
+        per_photo = max(8, math.ceil(views_per_label / len(paths)))
+        for path in paths:
+            image = cv2.imread(str(path))
+            if image is None:
+                skipped.append(f"{path} (unreadable)")
+                continue
+            boxes, confidence, class_id = detector.raw(image)
+            keep = np.array([detector.face_names[int(c)] != "back" for c in class_id], bool)
+            box = card_box(boxes[keep], confidence[keep], image.shape)
+            if box is None:
+                skipped.append(f"{path} (no card found)")
+                continue
+            if card.colour is not None and card.value not in BLACK_VALUES:
+                found = card_chroma(image, box)
+                if found is not None:
+                    ab, weight = found
+                    chroma[card.colour].append(np.average(ab, axis=0, weights=weight + 1e-6).astype(np.float32))
+            for crop in views(image, box, rng, per_photo, classifier.side):
+                crops.append(crop)
+                targets.append(face)
+            used[label] = used.get(label, 0) + 1
+    for line in skipped:
+        log.warning("skipped %s", line)
+    if not crops:
+        raise DeckError(f"{photos}: no card found in any photo")
+    logits_list, embedding_list = [], []
+    for start in range(0, len(crops), 256):
+        logits, embedding = classifier.outputs(crops[start:start + 256])
+        assert embedding is not None
+        logits_list.append(logits)
+        embedding_list.append(embedding)
+    logits_all, embedding_all = np.vstack(logits_list), np.vstack(embedding_list)
+    start_head = generic_head(logits_all, embedding_all)
+    weights, bias = fit_head(embedding_all, np.asarray(targets, np.int64), start_head)
+    palette = {c.value: [round(float(v), 2) for v in np.median(np.stack(found), axis=0)] for c, found in chroma.items()}
+    before = float((logits_all.argmax(axis=1) == np.asarray(targets)).mean())
+    after = float(((embedding_all @ weights.T + bias).argmax(axis=1) == np.asarray(targets)).mean())
+    out.mkdir(parents=True, exist_ok=True)
+    np.savez(out / HEAD_FILE, weights=weights, bias=bias)
+    summary = {
+        "deck": str(out),
+        "labels": sorted(used),
+        "labels_learned": len(used),
+        "photos": sum(used.values()),
+        "photos_per_label": used,
+        "skipped": skipped,
+        "views": len(crops),
+        "faces": list(classifier.face_names),
+        "palette": palette,
+        "classifier": str(classifier.path),
+        "classifier_id": classifier_id(classifier.path),
+        "views_read_right_generic": round(before, 4),
+        "views_read_right_learned": round(after, 4),
+        "seconds": round(time.perf_counter() - started, 1),
+    }
+    (out / DECK_FILE).write_text(json.dumps(summary, indent=1) + "\n")
+    return summary
