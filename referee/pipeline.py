@@ -28,7 +28,7 @@ from typing import IO, Any, Literal, Protocol
 import cv2
 import numpy as np
 
-from referee.cards import CLASSIC_COLOURS, Colour
+from referee.cards import BLACK_VALUES, CLASSIC_COLOURS, Colour
 from referee.rules import ObservationError, find_preset
 from referee.vision.calibration import CalibrationError, CalibrationProfile, WhiteBalance
 from referee.vision.capture import DEFAULT_FPS, Capture, Frame, parse_source, probe_fps
@@ -158,8 +158,13 @@ class Pipeline:
         timer: Callable[[], float] | None = None,
         script: Sequence[Mapping[str, Any]] = (),
         classifier: FaceClassifier | None = None,
+        faces: frozenset[str] | None = None,
     ) -> None:
         self.detector = detector
+        #: The faces the game's deck prints (``None``: any). A card the detector names otherwise (every
+        #: card of the fractions deck: the detector has no fraction classes) is read by the classifier
+        #: among these faces, and closer looks only name these.
+        self.faces = faces
         #: Reads the card about to be believed once more, alone in a crop (beside the detector's closer look).
         self.classifier = classifier
         if hasattr(detector, "deck") and detector.deck is None:
@@ -257,7 +262,7 @@ class Pipeline:
                 # A detector that replays the footage's ground truth needs to know which frame this is.
                 self.detector.frame_index = frame.frame_index
             t1 = timer() if timer else 0.0
-            detections = self.detector.detect(pile_view)
+            detections = self._read_off_deck(self.detector.detect(pile_view))
             self.stats.detector_calls += 1
             self._since_detect = 0
             if timer:
@@ -275,6 +280,27 @@ class Pipeline:
             self.stats.frame_ms.append((timer() - t0) * 1000)
         return outputs
 
+    def _read_off_deck(self, detections: Detections) -> Detections:
+        """Detections whose face the deck does not print, read again by the classifier among the deck's
+        faces (the colour as read); unchanged without a deck, a classifier, or such a detection."""
+        if self.faces is None or self.classifier is None or self._frame_image is None:
+            return detections
+        off = [i for i, label in enumerate(detections.labels) if _face_of(label) not in self.faces]
+        if not off:
+            return detections
+        labels = list(detections.labels)
+        for i in off:
+            faces = self.classifier.read(self._frame_image, detections.xyxy[i], view_to_image=self._view_to_image,
+                                         allowed=self.faces)
+            if not faces or faces[0][0] == "back":
+                continue
+            face, colour = faces[0][0], _colour_of(labels[i])
+            if face in BLACK_VALUES:
+                labels[i] = face
+            elif colour is not None:
+                labels[i] = f"{colour}_{face}"
+        return replace(detections, labels=tuple(labels))
+
     def _look_closer(self, pose: np.ndarray, *, whole: bool = False) -> list[tuple[str, float]]:
         """The tracker's second look: the faces read in a crop of this frame's pile view around ``pose`` by
         the detector, and by the classifier in the same crop sampled from the camera frame at its full
@@ -283,11 +309,14 @@ class Pipeline:
             return []
         t0 = self.timer() if self.timer else 0.0
         faces = look_closer(self.detector, self._pile_view, pose)
+        if self.faces is not None:
+            faces = [(face, p) for face, p in faces if face in self.faces]
         self.stats.detector_calls += 2  # the crop as it lies and turned
         if self.classifier is not None:
-            read = (self.classifier.read(self._frame_image, pose, view_to_image=self._view_to_image)
+            read = (self.classifier.read(self._frame_image, pose, view_to_image=self._view_to_image,
+                                         allowed=self.faces)
                     if self._frame_image is not None and self._view_to_image is not None
-                    else self.classifier.read(self._pile_view, pose))
+                    else self.classifier.read(self._pile_view, pose, allowed=self.faces))
             faces = second_look(faces, read,
                                 alone=CLASSIFIER_ALONE_CONFIDENCE if whole else None)
         if self.timer:
@@ -428,6 +457,16 @@ class Pipeline:
 
 
 # Commands.
+def _face_of(label: str) -> str:
+    """``red_1/2`` -> ``1/2``; ``wild_draw4``, ``back`` -> themselves."""
+    return label if label in BLACK_VALUES or label == "back" or "_" not in label else label.split("_", 1)[1]
+
+
+def _colour_of(label: str) -> str | None:
+    """``red_1/2`` -> ``red``; a black card or the back -> ``None``."""
+    return None if label in BLACK_VALUES or label == "back" or "_" not in label else label.split("_", 1)[0]
+
+
 class CommandError(Exception):
     """A problem with the command's input (source, model, calibration, rules): message, exit 2."""
 
@@ -440,6 +479,15 @@ def parse_options(items: Sequence[str]) -> dict[str, str]:
             raise CommandError(f"--option expects NAME=VALUE, got {item!r}")
         options[name.strip()] = value.strip()
     return options
+
+
+def deck_faces(rules: str, options: Mapping[str, Any]) -> frozenset[str]:
+    """The faces the preset's deck prints (and the back): what a card on this table can be read as."""
+    try:
+        preset = find_preset(rules).with_overrides(options)
+    except ObservationError as exc:
+        raise CommandError(str(exc)) from None
+    return frozenset(card.value for card in preset.deck_spec.copies) | {"back"}
 
 
 def _palette(rules: str, options: Mapping[str, Any]) -> tuple[Colour, ...]:
@@ -591,6 +639,7 @@ def execute(
         if args.no_serve:
             writer.write_all(initial)
         pipeline = Pipeline(detector, session, profile=profile, players=args.players, palette=palette,
+                            faces=deck_faces(args.rules, options),
                             fps=probe_fps(spec) or DEFAULT_FPS, script=script, classifier=classifier)
         remove_writer = session.add_listener(writer.on_event)
         remove_pipeline = session.add_listener(pipeline.on_event)

@@ -395,9 +395,9 @@ def _symbol_parts(value: str, design: CardDesign, cx: float, cy: float, size: fl
     return []  # blank
 
 
-def _layers(value: str, design_index: int) -> tuple[Mask, Layers]:
-    """(alpha, layers) of a face, painted in order: colour-free."""
-    d = DESIGNS[design_index % len(DESIGNS)]
+def _layers(value: str, d: CardDesign, design_index: int) -> tuple[Mask, Layers]:
+    """(alpha, layers) of a face in design ``d``, painted in order: colour-free (``design_index`` seeds
+    the scribbles of blank cards)."""
     w, h = CARD_W, CARD_H
     r = d.radius * w
     alpha = _rounded_rect(0, 0, w - 1, h - 1, r)
@@ -504,12 +504,17 @@ class Structure:
 LEVELS = 3
 
 
-@functools.lru_cache(maxsize=2048)
 def structure(value: str, design_index: int, level: int = 0) -> Structure:
     """The cached colour-free structure of ``value`` in design ``DESIGNS[design_index]``,
     at ``1 / 2**level`` of the full resolution."""
+    return design_structure(value, DESIGNS[design_index % len(DESIGNS)], level, design_index % len(DESIGNS))
+
+
+@functools.lru_cache(maxsize=2048)
+def design_structure(value: str, design: CardDesign, level: int = 0, seed: int = 0) -> Structure:
+    """:func:`structure` of any design, in the pool or not (a printing held out of training, say)."""
     if level > 0:
-        full = structure(value, design_index, 0)
+        full = design_structure(value, design, 0, seed)
         h, w = CARD_H >> level, CARD_W >> level
         n = len(full.slots)
         full_weights = full.weights.reshape(CARD_H, CARD_W, n)
@@ -520,7 +525,7 @@ def structure(value: str, design_index: int, level: int = 0) -> Structure:
         ]).reshape(h * w, n)
         alpha = cv2.resize(full.alpha, (w, h), interpolation=cv2.INTER_AREA)
         return Structure(alpha=alpha, slots=full.slots, weights=np.ascontiguousarray(small))
-    alpha, layers = _layers(value, design_index)
+    alpha, layers = _layers(value, design, seed)
     slots: list[str] = []
     for slot, _ in layers:
         if slot not in slots:
@@ -563,18 +568,14 @@ def render_card(
     """
     rng = rng if rng is not None else np.random.default_rng()
     if design is None:
-        index = int(rng.integers(0, len(DESIGNS)))
-    elif isinstance(design, CardDesign):
-        index = DESIGNS.index(design) if design in DESIGNS else -1
-    else:
-        index = design % len(DESIGNS)
-    if index < 0:
-        raise ValueError(f"design is not in DESIGNS: {design!r}")
+        design = int(rng.integers(0, len(DESIGNS)))
     palette = palette if palette is not None else random_palette(card, rng, hue_random=hue_random, wide=wide)
     level = 0
     while height is not None and level < LEVELS - 1 and height < (CARD_H >> level) * 0.6:
         level += 1
-    return colourise(structure(card.value, index, level), palette)
+    if isinstance(design, CardDesign):  # any design, in the pool or not
+        return colourise(design_structure(card.value, design, level), palette)
+    return colourise(structure(card.value, design % len(DESIGNS), level), palette)
 
 
 @functools.cache

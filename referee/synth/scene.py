@@ -32,7 +32,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from referee.cards import CLASSIC_COLOURS, FACE_CLASSES, FRACTION_VALUES, LB_COLOURS, Card, Colour
-from referee.synth.render import CARD_H, CARD_W, DESIGNS, Palette, render_card, weather
+from referee.synth.render import CARD_H, CARD_W, DESIGNS, CardDesign, Palette, render_card, weather
 from referee.synth.textures import background, clutter, hand_layer, skin_tone, thumb_layer
 
 __all__ = [
@@ -61,7 +61,7 @@ class CardPlacement:
 
     card: Card
     quad: Quad
-    design: int = 0
+    design: int | CardDesign = 0  # an index into DESIGNS, or any design (a printing held out of training)
     palette: Palette | None = None  # None: a random printing of the card's colour
     hue_random: bool = False  # printed in an arbitrary hue: its full label is unknown
     wide: bool = False  # its colours drawn over every hue printers use (render.printing_colour)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ast
 import logging
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 
 import cv2
@@ -143,10 +143,12 @@ class FaceClassifier:
         return mixed.astype(np.float32)
 
     def read(self, image: Image, box: Sequence[float] | npt.NDArray[np.float32], *, pad: float = CROP_PAD,
-             view_to_image: npt.NDArray[np.float64] | None = None) -> list[tuple[str, float]]:
+             view_to_image: npt.NDArray[np.float64] | None = None, allowed: Collection[str] | None = None
+             ) -> list[tuple[str, float]]:
         """The faces of the card at ``box`` (xyxy in ``image``, or in a view of it that ``view_to_image``
         maps onto it: :func:`square_crop_through`), surest first with their probabilities: the crop as
-        it lies and turned half a turn, averaged. ``[]`` for a box too small to read."""
+        it lies and turned half a turn, averaged; only the ``allowed`` faces (the deck's), their
+        probabilities renormalised, when given. ``[]`` for a box too small to read."""
         if view_to_image is None:
             crop = square_crop(image, box, pad=pad, side=self.side)
         else:
@@ -154,6 +156,11 @@ class FaceClassifier:
         if crop is None:
             return []
         probs = self.probabilities([crop, np.ascontiguousarray(crop[::-1, ::-1])]).mean(axis=0)
+        if allowed is not None:
+            probs = probs * np.array([face in allowed for face in self.face_names], np.float32)
+            if probs.sum() <= 0:
+                return []
+            probs = probs / probs.sum()
         order = np.argsort(-probs)
         return [(self.face_names[int(i)], float(probs[i])) for i in order]
 
