@@ -38,7 +38,13 @@ import numpy as np
 import numpy.typing as npt
 
 from referee.cards import BLACK_VALUES, CLASSIC_COLOURS, FACE_CLASSES, Card, CardError, Colour
-from referee.vision.classify import SECOND_LOOK_CONFIDENCE, FaceClassifier, load_classifier, second_look
+from referee.vision.classify import (
+    CLASSIFIER_ALONE_CONFIDENCE,
+    SECOND_LOOK_CONFIDENCE,
+    FaceClassifier,
+    load_classifier,
+    second_look,
+)
 from referee.vision.detect import DetectorError, OnnxDetector, UltralyticsDetector, load_detector, look_closer
 from referee.vision.detections import Detections
 from referee.vision.track import closer_label
@@ -206,15 +212,19 @@ def _read_labels(path: Path, shape: tuple[int, ...], n_classes: int) -> tuple[np
 
 
 def pipeline_label(detector: OnnxDetector | UltralyticsDetector, classifier: FaceClassifier | None,
-                   image: npt.NDArray[np.uint8], box: npt.NDArray[np.float32], label: str) -> str:
+                   image: npt.NDArray[np.uint8], box: npt.NDArray[np.float32], label: str, *,
+                   whole: bool = False) -> str:
     """The label the pipeline settles on for the card the detector read as ``label`` at ``box``: its
     closer look (:func:`~referee.vision.detect.look_closer` averaged with the classifier,
     :func:`~referee.vision.classify.second_look`) replaces the face when sure of another
     (:func:`~referee.vision.track.closer_label` at
-    :data:`~referee.vision.classify.SECOND_LOOK_CONFIDENCE`); without a classifier, the detector's."""
+    :data:`~referee.vision.classify.SECOND_LOOK_CONFIDENCE`); a card lying ``whole`` (as a card just
+    laid on the pile, and the card of a photo) lets the classifier speak alone at
+    :data:`~referee.vision.classify.CLASSIFIER_ALONE_CONFIDENCE`. Without a classifier, the detector's."""
     if classifier is None:
         return label
-    both = second_look(look_closer(detector, image, box), classifier.read(image, box))
+    both = second_look(look_closer(detector, image, box), classifier.read(image, box),
+                       alone=CLASSIFIER_ALONE_CONFIDENCE if whole else None)
     return closer_label(label, both, SECOND_LOOK_CONFIDENCE) or label
 
 
@@ -482,7 +492,8 @@ def _reads(detector: OnnxDetector | UltralyticsDetector, classifier: FaceClassif
         return {"pipeline": "none", "detector": "none", **({"classifier": "none"} if classifier else {})}
     best = max(cards, key=lambda i: det.confidence[i])
     label = det.labels[best]
-    reads = {"pipeline": pipeline_label(detector, classifier, image, det.xyxy[best], label), "detector": label}
+    reads = {"pipeline": pipeline_label(detector, classifier, image, det.xyxy[best], label, whole=True),
+             "detector": label}
     if classifier is not None:
         reads["classifier"] = _relabel(classifier.read(image, det.xyxy[best]), label, "label")
     return reads

@@ -195,6 +195,12 @@ class TrackerConfig:
     #: the face read in the pile view. On dev games 400-429 (509 plays, round 7's model) no crop read
     #: alike as it lies and turned at 0.85 or more named a wrong face; one read alone did (seed 419).
     second_look_confidence: float = 0.85
+    #: A card just landed whose pose is at least this share of the area of the whole cards on the pile
+    #: lies whole: its closer look may let the face classifier (which reads the camera's own pixels and
+    #: was trained on whole cards) speak alone (``classify.CLASSIFIER_ALONE_CONFIDENCE``). Lower: more
+    #: strips of half-hidden cards read by a model that never learned them; higher: fewer misreads of
+    #: an unfamiliar printing put right.
+    whole_area_share: float = 0.8
 
     @classmethod
     def for_fps(cls, fps: float, **overrides: Any) -> TrackerConfig:
@@ -1179,7 +1185,7 @@ class PileTracker:
             # The closer look names a card judged new on the pile view's reading; it never turns a
             # reading found to be no card into one (held-out seed 1007: a yellow 2 in no new card's
             # place, read closer up as the yellow 3 on top, escaped the same-visit rule and was played).
-            closer = None if absorbed else self._look_closer(cand.pose, label)
+            closer = None if absorbed else self._look_closer(cand.pose, label, whole=self._lies_whole(cand.pose))
             if absorbed or self._top_read_closer(cand, closer):
                 # It stays, silent, while it keeps its pose: a misread that persists is no new card
                 # when the next hand comes by. Where it came from is spent: found to be a pile card,
@@ -1597,6 +1603,12 @@ class PileTracker:
         share = self.config.spoiling_overlap * _area(top.xyxy)
         return any(not c.absorbed and c.visit is not None and c.visit > top.visit
                    and _intersection(c.pose, top.xyxy) >= share for c in self.candidates)
+
+    def _lies_whole(self, pose: Box) -> bool:
+        """Whether a card just landed in ``pose`` lies whole: as big as the whole cards on the pile (the
+        first card, with none to compare, is whole)."""
+        whole = [_area(card.xyxy) for card in self.pile if card.in_full_view]
+        return not whole or _area(pose) >= self.config.whole_area_share * float(np.median(whole))
 
     def _look_closer(self, pose: Box, label: str, *, whole: bool = False) -> str | None:
         """The label a closer look at ``pose`` gives the card read as ``label``: its face when the look
