@@ -40,6 +40,7 @@ __all__ = [
     "face_folder",
     "find_deck",
     "folder_face",
+    "folder_label",
 ]
 
 
@@ -93,6 +94,13 @@ def face_folder(face: str) -> str:
 def folder_face(name: str) -> str:
     """The face a folder of :func:`face_folder` holds (``1of2`` -> ``1/2``)."""
     return name.replace("of", "/") if "of" in name and name.replace("of", "").isdigit() else name
+
+
+def folder_label(name: str) -> str:
+    """The contract-1 label a class folder is named for: ``red_7``, or ``red_1of2`` for ``red_1/2`` (a
+    file name cannot hold a slash)."""
+    colour, _, face = name.rpartition("_")
+    return f"{colour}_{folder_face(face)}" if colour else folder_face(name)
 
 
 @dataclass(frozen=True, slots=True)

@@ -143,6 +143,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--classifier", type=Path, default=None,
                    help="face classifier for photo folders (default: models/classifier.onnx when present)")
     _add_deck_option(p)
+    p.add_argument("--rules", default=None,
+                   help="photo folders: the preset whose deck they show (default: told by the folder names)")
 
     p = add("learn-deck", _cmd_learn_deck,
             "teach the reader one physical deck from photos of its cards (class-named folders)")

@@ -28,7 +28,7 @@ from typing import IO, Any, Literal, Protocol
 import cv2
 import numpy as np
 
-from referee.cards import BLACK_VALUES, CLASSIC_COLOURS, Colour
+from referee.cards import CLASSIC_COLOURS, Colour
 from referee.rules import ObservationError, find_preset
 from referee.vision.calibration import CalibrationError, CalibrationProfile, WhiteBalance
 from referee.vision.capture import DEFAULT_FPS, Capture, Frame, parse_source, probe_fps
@@ -36,6 +36,8 @@ from referee.vision.classify import (
     CLASSIFIER_ALONE_CONFIDENCE,
     SECOND_LOOK_CONFIDENCE,
     FaceClassifier,
+    face_of,
+    read_on_deck,
     second_look,
 )
 from referee.vision.colour import DeckColours
@@ -285,20 +287,13 @@ class Pipeline:
         faces (the colour as read); unchanged without a deck, a classifier, or such a detection."""
         if self.faces is None or self.classifier is None or self._frame_image is None:
             return detections
-        off = [i for i, label in enumerate(detections.labels) if _face_of(label) not in self.faces]
+        off = [i for i, label in enumerate(detections.labels) if face_of(label) not in self.faces]
         if not off:
             return detections
         labels = list(detections.labels)
         for i in off:
-            faces = self.classifier.read(self._frame_image, detections.xyxy[i], view_to_image=self._view_to_image,
-                                         allowed=self.faces)
-            if not faces or faces[0][0] == "back":
-                continue
-            face, colour = faces[0][0], _colour_of(labels[i])
-            if face in BLACK_VALUES:
-                labels[i] = face
-            elif colour is not None:
-                labels[i] = f"{colour}_{face}"
+            labels[i] = read_on_deck(labels[i], self.classifier.read(
+                self._frame_image, detections.xyxy[i], view_to_image=self._view_to_image, allowed=self.faces))
         return replace(detections, labels=tuple(labels))
 
     def _look_closer(self, pose: np.ndarray, *, whole: bool = False) -> list[tuple[str, float]]:
@@ -457,16 +452,6 @@ class Pipeline:
 
 
 # Commands.
-def _face_of(label: str) -> str:
-    """``red_1/2`` -> ``1/2``; ``wild_draw4``, ``back`` -> themselves."""
-    return label if label in BLACK_VALUES or label == "back" or "_" not in label else label.split("_", 1)[1]
-
-
-def _colour_of(label: str) -> str | None:
-    """``red_1/2`` -> ``red``; a black card or the back -> ``None``."""
-    return None if label in BLACK_VALUES or label == "back" or "_" not in label else label.split("_", 1)[0]
-
-
 class CommandError(Exception):
     """A problem with the command's input (source, model, calibration, rules): message, exit 2."""
 
@@ -488,6 +473,11 @@ def deck_faces(rules: str, options: Mapping[str, Any]) -> frozenset[str]:
     except ObservationError as exc:
         raise CommandError(str(exc)) from None
     return frozenset(card.value for card in preset.deck_spec.copies) | {"back"}
+
+
+def deck_palette(rules: str, options: Mapping[str, Any]) -> tuple[Colour, ...]:
+    """The colours the preset's deck prints."""
+    return _palette(rules, options)
 
 
 def _palette(rules: str, options: Mapping[str, Any]) -> tuple[Colour, ...]:

@@ -114,3 +114,10 @@ def test_find_deck() -> None:
     assert find_deck("lb") is LUXEMBOURGISH
     with pytest.raises(CardError, match="unknown deck 'nope'"):
         find_deck("nope")
+
+
+def test_class_folders_name_fractions_without_a_slash() -> None:
+    from referee.cards import folder_label
+
+    assert folder_label("red_1of2") == "red_1/2" and folder_label("red_7") == "red_7"
+    assert folder_label("wild_draw4") == "wild_draw4" and folder_label("back") == "back"

@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from referee.cards import BLACK_VALUES
 from referee.vision.detect import MODELS_DIR, DetectorError, onnx_session
 
 log = logging.getLogger(__name__)
@@ -198,6 +199,25 @@ SECOND_LOOK_CONFIDENCE = 0.6
 #: a red 3 start card believed under the arm, read as a 5 at 0.95 in clear view, was read as a 3 at 0.87 by
 #: the classifier and as a 5 at 0.4 by the detector's crop, and stayed a 5.
 CLASSIFIER_ALONE_CONFIDENCE = 0.85
+
+
+def face_of(label: str) -> str:
+    """``red_1/2`` -> ``1/2``; ``wild_draw4``, ``back`` -> themselves."""
+    return label if label in BLACK_VALUES or label == "back" or "_" not in label else label.split("_", 1)[1]
+
+
+def read_on_deck(label: str, faces: Sequence[tuple[str, float]]) -> str:
+    """The label of a card the detector read as ``label`` (a face its deck does not print), given the
+    classifier's ``faces`` among the deck's faces: the surest one, with the colour read for ``label``;
+    ``label`` itself where nothing was read, the back was, or a coloured face with no colour to give it."""
+    if not faces or faces[0][0] == "back":
+        return label
+    face = faces[0][0]
+    if face in BLACK_VALUES:
+        return face
+    if label in BLACK_VALUES or label == "back" or "_" not in label:
+        return label
+    return f"{label.split('_', 1)[0]}_{face}"
 
 
 def second_look(detector_faces: Sequence[tuple[str, float]], classifier_faces: Sequence[tuple[str, float]],

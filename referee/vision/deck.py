@@ -37,7 +37,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from referee.cards import BLACK_VALUES, Card, CardError, Colour
+from referee.cards import BLACK_VALUES, Card, CardError, Colour, folder_label
 from referee.vision.classify import FaceClassifier, softmax, square_crop
 
 log = logging.getLogger(__name__)
@@ -178,9 +178,10 @@ def photo_folders(root: Path) -> dict[str, list[Path]]:
     out: dict[str, list[Path]] = {}
     for folder in sorted(p for p in root.iterdir() if p.is_dir()):
         try:
-            card = Card.from_label(folder.name)
+            card = Card.from_label(folder_label(folder.name))
         except CardError:
-            raise DeckError(f"{root}: folder {folder.name!r} is not a card label (contract 1)") from None
+            raise DeckError(f"{root}: folder {folder.name!r} is not a card label (contract 1; red_1of2 for red_1/2)"
+                            ) from None
         photos = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
         if photos:
             out[card.label] = photos

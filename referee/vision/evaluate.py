@@ -37,12 +37,14 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from referee.cards import BLACK_VALUES, CLASSIC_COLOURS, FACE_CLASSES, Card, CardError, Colour
+from referee.cards import BLACK_VALUES, CLASSIC_COLOURS, FACE_CLASSES, Card, CardError, Colour, folder_label
 from referee.vision.classify import (
     CLASSIFIER_ALONE_CONFIDENCE,
     SECOND_LOOK_CONFIDENCE,
     FaceClassifier,
+    face_of,
     load_classifier,
+    read_on_deck,
     second_look,
 )
 from referee.vision.detect import DetectorError, OnnxDetector, UltralyticsDetector, load_detector, look_closer
@@ -213,17 +215,24 @@ def _read_labels(path: Path, shape: tuple[int, ...], n_classes: int) -> tuple[np
 
 def pipeline_label(detector: OnnxDetector | UltralyticsDetector, classifier: FaceClassifier | None,
                    image: npt.NDArray[np.uint8], box: npt.NDArray[np.float32], label: str, *,
-                   whole: bool = False) -> str:
+                   whole: bool = False, faces: frozenset[str] | None = None) -> str:
     """The label the pipeline settles on for the card the detector read as ``label`` at ``box``: its
     closer look (:func:`~referee.vision.detect.look_closer` averaged with the classifier,
     :func:`~referee.vision.classify.second_look`) replaces the face when sure of another
     (:func:`~referee.vision.track.closer_label` at
     :data:`~referee.vision.classify.SECOND_LOOK_CONFIDENCE`); a card lying ``whole`` (as a card just
     laid on the pile, and the card of a photo) lets the classifier speak alone at
-    :data:`~referee.vision.classify.CLASSIFIER_ALONE_CONFIDENCE`. Without a classifier, the detector's."""
+    :data:`~referee.vision.classify.CLASSIFIER_ALONE_CONFIDENCE`. With the deck's ``faces``, a face it
+    does not print is read by the classifier among them first, and closer looks name only them (as
+    :class:`referee.pipeline.Pipeline` does). Without a classifier, the detector's."""
     if classifier is None:
         return label
-    both = second_look(look_closer(detector, image, box), classifier.read(image, box),
+    if faces is not None and face_of(label) not in faces:
+        label = read_on_deck(label, classifier.read(image, box, allowed=faces))
+    closer = look_closer(detector, image, box)
+    if faces is not None:
+        closer = [(face, p) for face, p in closer if face in faces]
+    both = second_look(closer, classifier.read(image, box, allowed=faces),
                        alone=CLASSIFIER_ALONE_CONFIDENCE if whole else None)
     return closer_label(label, both, SECOND_LOOK_CONFIDENCE) or label
 
@@ -421,16 +430,17 @@ def _visible_shares(image_path: Path, gt_boxes: npt.NDArray[np.float32]) -> list
 
 def evaluate_folders(
     detector: OnnxDetector | UltralyticsDetector, root: Path, limit: int | None = None,
-    classifier: FaceClassifier | None = None,
+    classifier: FaceClassifier | None = None, faces: frozenset[str] | None = None,
 ) -> dict[str, Any]:
     folders = sorted(p for p in root.iterdir() if p.is_dir())
     if not folders:
         raise EvalError(f"{root}: no class folders")
     for folder in folders:
         try:
-            Card.from_label(folder.name)
+            Card.from_label(folder_label(folder.name))
         except CardError:
-            raise EvalError(f"{root}: folder {folder.name!r} is not a card label (contract 1)") from None
+            raise EvalError(f"{root}: folder {folder.name!r} is not a card label (contract 1; red_1of2 for red_1/2)"
+                            ) from None
     files = {folder: sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)[:limit]
              for folder in folders}
     # reader -> label -> hits; reader -> truth -> read -> count. "pipeline": the label the pipeline settles
@@ -451,12 +461,13 @@ def evaluate_folders(
                 skipped += 1
                 continue
             images += 1
-            totals[folder.name] += 1
-            for reader, read in _reads(detector, classifier, image).items():
-                if read == folder.name:
-                    hits[reader][folder.name] += 1
+            truth = folder_label(folder.name)
+            totals[truth] += 1
+            for reader, read in _reads(detector, classifier, image, faces).items():
+                if read == truth:
+                    hits[reader][truth] += 1
                 else:
-                    confusions[reader][folder.name][read] += 1
+                    confusions[reader][truth][read] += 1
     bar.close()
     if images == 0:
         raise EvalError(f"{root}: no readable image in its class folders")
@@ -483,7 +494,7 @@ def evaluate_folders(
 
 
 def _reads(detector: OnnxDetector | UltralyticsDetector, classifier: FaceClassifier | None,
-           image: npt.NDArray[np.uint8]) -> dict[str, str]:
+           image: npt.NDArray[np.uint8], faces: frozenset[str] | None = None) -> dict[str, str]:
     """The most confident card's label: as the pipeline names it, as the detector does, and (with a
     classifier) with its face read by the classifier alone."""
     det = detector.detect(image)
@@ -492,15 +503,27 @@ def _reads(detector: OnnxDetector | UltralyticsDetector, classifier: FaceClassif
         return {"pipeline": "none", "detector": "none", **({"classifier": "none"} if classifier else {})}
     best = max(cards, key=lambda i: det.confidence[i])
     label = det.labels[best]
-    reads = {"pipeline": pipeline_label(detector, classifier, image, det.xyxy[best], label, whole=True),
+    reads = {"pipeline": pipeline_label(detector, classifier, image, det.xyxy[best], label, whole=True, faces=faces),
              "detector": label}
     if classifier is not None:
         reads["classifier"] = _relabel(classifier.read(image, det.xyxy[best]), label, "label")
     return reads
 
 
+def folder_rules(root: Path) -> str:
+    """The rule preset whose deck a folder of class-named folders shows: the fractions deck for
+    fraction labels, the Luxembourgish one for orange, violet or blank cards, else the classic."""
+    names = [p.name for p in root.iterdir() if p.is_dir()]
+    if any("/" in folder_label(n) for n in names):
+        return "breuken"
+    if any(n.startswith(("orange_", "violet_")) or n == "blank" for n in names):
+        return "lb"
+    return "official"
+
+
 def evaluate(data: Path, model: Path | None = None, *, imgsz: int | None = None, conf: float = 0.001,
-             limit: int | None = None, classifier: Path | None = None, deck: Path | None = None) -> dict[str, Any]:
+             limit: int | None = None, classifier: Path | None = None, deck: Path | None = None,
+             rules: str | None = None) -> dict[str, Any]:
     if not data.exists():
         raise EvalError(f"no such dataset: {data}")
     if data.is_dir() and (data / "data.yaml").is_file():
@@ -513,9 +536,17 @@ def evaluate(data: Path, model: Path | None = None, *, imgsz: int | None = None,
         detector = load_detector(model, imgsz=imgsz, conf=conf, palette=palette)
         reader = _with_deck(deck, detector, load_classifier(classifier), palette)
         return {**evaluate_yolo(detector, data, limit, reader), **({"deck": str(deck)} if deck else {})}
-    detector = load_detector(model, imgsz=imgsz, conf=0.25 if conf < 0.25 else conf)
-    reader = _with_deck(deck, detector, load_classifier(classifier), CLASSIC_COLOURS)
-    return {**evaluate_folders(detector, data, limit, reader), **({"deck": str(deck)} if deck else {})}
+    from referee.pipeline import CommandError, deck_faces, deck_palette
+
+    rules = rules or folder_rules(data)
+    try:
+        faces, colours_of_deck = deck_faces(rules, {}), deck_palette(rules, {})
+    except CommandError as exc:
+        raise EvalError(str(exc)) from None
+    detector = load_detector(model, imgsz=imgsz, conf=0.25 if conf < 0.25 else conf, palette=colours_of_deck)
+    reader = _with_deck(deck, detector, load_classifier(classifier), colours_of_deck)
+    return {**evaluate_folders(detector, data, limit, reader, faces), "rules": rules,
+            **({"deck": str(deck)} if deck else {})}
 
 
 def _with_deck(deck: Path | None, detector: OnnxDetector | UltralyticsDetector, classifier: FaceClassifier | None,
@@ -535,7 +566,8 @@ def _with_deck(deck: Path | None, detector: OnnxDetector | UltralyticsDetector, 
 def main(args: argparse.Namespace) -> int:
     try:
         result = evaluate(args.data, args.model, imgsz=args.imgsz, conf=args.conf, limit=args.limit,
-                          classifier=getattr(args, "classifier", None), deck=getattr(args, "deck", None))
+                          classifier=getattr(args, "classifier", None), deck=getattr(args, "deck", None),
+                          rules=getattr(args, "rules", None))
     except (EvalError, DetectorError) as exc:
         print(json.dumps({"error": str(exc)}))
         return 2

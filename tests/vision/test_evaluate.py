@@ -165,7 +165,7 @@ class WidthClassifier:
         self.faces = faces
         self.sure = sure
 
-    def read(self, image: np.ndarray, box: np.ndarray) -> list[tuple[str, float]]:
+    def read(self, image: np.ndarray, box: np.ndarray, *, allowed: object = None) -> list[tuple[str, float]]:
         face = self.faces.get(round(float(box[2] - box[0])))
         return [(face, self.sure)] if face else []
 
@@ -196,3 +196,19 @@ def test_folders_with_classifier(tmp_path: Path) -> None:
     assert result["top1_accuracy_detector"] == 0.0
     unsure = ev.evaluate_folders(det, tmp_path, classifier=WidthClassifier({10: "7", 20: "wild"}, sure=0.8))  # type: ignore[arg-type]
     assert unsure["top1_accuracy"] == 0.0  # averaged with a closer look that read nothing: too unsure
+
+
+def test_fraction_folders_read_on_the_fractions_deck(tmp_path: Path) -> None:
+    """``red_1of2`` names the ``red_1/2`` folder (no slash in a file name); the detector has no fraction
+    classes, so the card it reads as a 7 (a face the fractions deck does not print) is read by the
+    classifier among the deck's faces, as the pipeline does."""
+    from referee.pipeline import deck_faces
+
+    (tmp_path / "red_1of2").mkdir()
+    cv2.imwrite(str(tmp_path / "red_1of2" / "a.png"), np.zeros((100, 50, 3), np.uint8))
+    assert ev.folder_rules(tmp_path) == "breuken"
+    det = TableDetector({100: [("red_7", 0.8, [0, 0, 10, 10])]})
+    result = ev.evaluate_folders(det, tmp_path, classifier=WidthClassifier({10: "1/2"}),  # type: ignore[arg-type]
+                                 faces=deck_faces("breuken", {}))
+    assert result["top1_accuracy"] == 1.0 and result["top1_accuracy_detector"] == 0.0
+    assert result["per_class"] == {"red_1/2": 1.0}
