@@ -126,7 +126,7 @@ def run_game(
 ) -> GameResult:
     """Feed every frame of ``video`` to the pipeline and the operator lines at their times.
     ``on_pipeline`` is shown the pipeline before the first frame (``trace_game.py`` listens in)."""
-    from referee.pipeline import Pipeline
+    from referee.pipeline import Pipeline, deck_faces, deck_palette
     from referee.session import MatchSession
     from referee.store import Store
 
@@ -170,8 +170,12 @@ def run_game(
 
     session.add_listener(listen)
     fps = float(meta["fps"])
+    rules = setup.get("rules") or "official"
+    options = setup.get("options") or {}
+    # The deck's colours and faces, as `referee run --rules` reads them.
     pipeline = Pipeline(detector, session, profile=profile, players=int(setup["players"]), fps=fps,
-                        classifier=None if oracle else classifier)
+                        classifier=None if oracle else classifier, palette=deck_palette(rules, options),
+                        faces=deck_faces(rules, options))
     if on_pipeline is not None:
         on_pipeline(pipeline)
     capture = cv2.VideoCapture(str(video))
@@ -439,6 +443,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=60.0, help="footage per game")
     parser.add_argument("--fps", type=float, default=15.0)
     parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--rules", default="official",
+                        help="the game's preset, and so its deck: official (classic), lb (orange, violet, blanks), "
+                             "breuken (fractions)")
     parser.add_argument("--first-seed", type=int, default=2000)
     parser.add_argument("--model", type=Path, default=DEFAULT_MODEL)
     parser.add_argument("--oracle", action="store_true", help="use the ground-truth detector double")
@@ -464,7 +471,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             classifier_path = args.classifier
         else:
             log.warning("no classifier at %s: the detector reads faces alone", args.classifier)
-    job = _Job(args.work, replace(VideoConfig(), seconds=args.seconds, fps=args.fps, players=args.players),
+    job = _Job(args.work, replace(VideoConfig(), seconds=args.seconds, fps=args.fps, players=args.players,
+                                       rules=args.rules),
                args.model, oracle, classifier_path, 1 if args.jobs > 1 else None)
     seeds = range(args.first_seed, args.first_seed + args.games)
     results: list[GameResult] = []

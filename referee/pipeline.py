@@ -36,7 +36,7 @@ from referee.vision.classify import (
     CLASSIFIER_ALONE_CONFIDENCE,
     SECOND_LOOK_CONFIDENCE,
     FaceClassifier,
-    face_of,
+    needs_reading,
     read_on_deck,
     second_look,
 )
@@ -283,11 +283,13 @@ class Pipeline:
         return outputs
 
     def _read_off_deck(self, detections: Detections) -> Detections:
-        """Detections whose face the deck does not print, read again by the classifier among the deck's
-        faces (the colour as read); unchanged without a deck, a classifier, or such a detection."""
+        """Detections whose face the deck does not print (and every coloured card of a deck whose faces
+        the detector has no classes for), read by the classifier among the deck's faces (the colour as
+        read): :func:`~referee.vision.classify.needs_reading`. Unchanged without a deck or a classifier."""
         if self.faces is None or self.classifier is None or self._frame_image is None:
             return detections
-        off = [i for i, label in enumerate(detections.labels) if face_of(label) not in self.faces]
+        known = self.detector.face_names if hasattr(self.detector, "face_names") else ()
+        off = [i for i, label in enumerate(detections.labels) if needs_reading(label, self.faces, known)]
         if not off:
             return detections
         labels = list(detections.labels)

@@ -42,8 +42,8 @@ from referee.vision.classify import (
     CLASSIFIER_ALONE_CONFIDENCE,
     SECOND_LOOK_CONFIDENCE,
     FaceClassifier,
-    face_of,
     load_classifier,
+    needs_reading,
     read_on_deck,
     second_look,
 )
@@ -227,7 +227,7 @@ def pipeline_label(detector: OnnxDetector | UltralyticsDetector, classifier: Fac
     :class:`referee.pipeline.Pipeline` does). Without a classifier, the detector's."""
     if classifier is None:
         return label
-    if faces is not None and face_of(label) not in faces:
+    if faces is not None and needs_reading(label, faces, detector.face_names):
         label = read_on_deck(label, classifier.read(image, box, allowed=faces))
     closer = look_closer(detector, image, box)
     if faces is not None:

@@ -218,3 +218,19 @@ def test_pipeline_closer_look_averages_detector_and_classifier() -> None:
         look_closer(detector, scene.image, top.xyxy), classifier.read(scene.image, top.xyxy))
     assert both[0][0] == top.face
     assert alone._look_closer(np.asarray(top.xyxy, np.float32)) == look_closer(detector, scene.image, top.xyxy)
+
+
+def test_which_cards_the_classifier_must_name() -> None:
+    from referee.pipeline import deck_faces
+    from referee.vision.classify import needs_reading, read_on_deck
+
+    classic, fractions = deck_faces("official", {}), deck_faces("breuken", {})
+    assert not needs_reading("red_7", classic, FACE_CLASSES)
+    assert needs_reading("blank", classic, FACE_CLASSES)  # the classic deck prints no blank card
+    # The detector has no fraction classes: on that deck it names every coloured card's face wrongly,
+    # even a face the deck prints (a 3/4 read as a reverse); black cards it reads well.
+    assert needs_reading("red_reverse", fractions, FACE_CLASSES) and needs_reading("red_7", fractions, FACE_CLASSES)
+    assert not needs_reading("wild_draw4", fractions, FACE_CLASSES)
+    assert read_on_deck("red_reverse", [("3/4", 0.9)]) == "red_3/4"
+    assert read_on_deck("blank", [("7", 0.9)]) == "blank"  # a coloured face, no colour to give it
+    assert read_on_deck("red_7", [("back", 0.9)]) == "red_7"
