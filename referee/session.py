@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from referee.cards import Colour
 from referee.rules import ObservationError, Referee
 from referee.store import Store, StoredObservation
 
@@ -146,6 +147,7 @@ class MatchSession:
         self._frame: bytes | None = None
         self._frame_index = 0
         self._frame_cond = threading.Condition()
+        self._published_id = store.last_event_id()
         with self._lock:
             if match_id is None:
                 match_id = store.latest_open_match()
@@ -178,6 +180,7 @@ class MatchSession:
         return remove
 
     def _publish(self, event: Event) -> None:
+        self._published_id = max(self._published_id, int(event["id"]))
         for listener in list(self._listeners):
             try:
                 listener(event)
@@ -348,12 +351,15 @@ class MatchSession:
 
     def correct(self, card: str, color: str | None = None, source: str = "operator") -> Event:
         """Replace the last play's card (a misread), or the start card's while nothing came after it,
-        and judge it again; returns the event."""
+        and judge it again; returns the event. ``color`` (the colour named for a wild) must be a
+        colour; a start card takes none (contract 2: the colour is named by a ``color`` line)."""
         with self._lock:
             active = self._game.observations
             if not active or active[-1].observation.get("type") not in ("play", "start"):
                 raise ObservationError("the last observation is not a play: nothing to correct")
             last = active[-1]
+            if color is not None:
+                _check_colour(color, last.observation)
             fixed = dict(last.observation, card=card)
             if color is not None:
                 fixed["color"] = color
@@ -421,6 +427,12 @@ class MatchSession:
     def last_event_id(self) -> int:
         return self.store.last_event_id()
 
+    @property
+    def last_published_id(self) -> int:
+        """The newest event id this session has recorded and published, read from memory: no lock
+        and no record, so a health check answers at once even while a write waits on the file."""
+        return self._published_id
+
     def export_log(self) -> list[dict[str, Any]]:
         """The match's observation log (contract 2, undone lines left out): ``referee replay`` input."""
         with self._lock:
@@ -475,6 +487,16 @@ def _default_names(players: int) -> list[str]:
 def _clean_names(names: Sequence[str] | None, players: int) -> list[str]:
     given = [str(n).strip()[:40] for n in (names or [])]
     return [given[i] if i < len(given) and given[i] else f"Player {i + 1}" for i in range(players)]
+
+
+def _check_colour(color: object, observation: Mapping[str, Any]) -> None:
+    """Refuse a colour that is not one, or one given for a start card (whose ``start`` line has no
+    ``color``: the referee would not read it, and the record would keep it unchecked)."""
+    known = [c.value for c in Colour]
+    if not isinstance(color, str) or color not in known:
+        raise ObservationError(f"color: unknown colour {color!r} (known: {', '.join(known)})")
+    if observation.get("type") == "start":
+        raise ObservationError("a start card takes no colour: name it with a 'color' observation")
 
 
 def _check_source(source: str) -> str:

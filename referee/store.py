@@ -13,12 +13,18 @@ the same file and resumes the same match with nothing lost.
 - ``events``: what was broadcast, with a global, monotonically increasing id (server-sent events
   resume from it).
 
+- ``replies``: the answers to control requests sent with an ``Idempotency-Key`` (the web app's
+  retried POSTs), kept a day, so a retry is answered from here even after a restart.
+
 A :class:`Store` is thread-safe: one connection guarded by a re-entrant lock; writes go through
-:meth:`Store.transaction`.
+:meth:`Store.transaction`. When SQLite cannot read or write the file (database locked past the busy
+timeout, disk full, read-only, I/O error) the store raises :class:`StoreUnavailable`, so callers can
+tell "try again later" from a bug.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import sqlite3
@@ -29,7 +35,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-__all__ = ["MatchRow", "Store", "StoreError", "StoredObservation", "Transaction"]
+__all__ = ["MatchRow", "Store", "StoreError", "StoreUnavailable", "StoredObservation", "StoredReply",
+           "Transaction"]
 
 log = logging.getLogger(__name__)
 
@@ -84,13 +91,46 @@ CREATE TABLE IF NOT EXISTS events (
     kind        TEXT NOT NULL,
     json        TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS replies (
+    key         TEXT PRIMARY KEY,
+    fingerprint TEXT NOT NULL,
+    status      INTEGER NOT NULL,
+    media_type  TEXT NOT NULL,
+    body        BLOB NOT NULL,
+    created     INTEGER NOT NULL DEFAULT (CAST(strftime('%s', 'now') AS INTEGER))
+);
 """
+
+#: How long an idempotent reply is kept (seconds): far longer than any client retries.
+REPLY_KEEP_S = 24 * 3600
 
 Synchronous = Literal["OFF", "NORMAL", "FULL", "EXTRA"]
 
 
 class StoreError(RuntimeError):
     """The record cannot be read or written as asked (unknown match, nothing to undo...)."""
+
+
+class StoreUnavailable(StoreError):
+    """SQLite cannot use the file now (locked elsewhere, disk full, read-only, I/O error); nothing of
+    the failed operation was written, and trying again later may succeed."""
+
+
+def _unavailable(exc: BaseException) -> bool:
+    """An error of the file or its surroundings, not of the program (constraint, misuse)."""
+    return isinstance(exc, sqlite3.OperationalError) or type(exc) is sqlite3.DatabaseError
+
+
+@contextmanager
+def _reporting(path: str, doing: str) -> Iterator[None]:
+    """Turn SQLite's errors of the file into :class:`StoreUnavailable` naming what failed."""
+    try:
+        yield
+    except sqlite3.Error as exc:
+        if not _unavailable(exc):
+            raise
+        log.error("match record %s: cannot %s: %s", path, doing, exc)
+        raise StoreUnavailable(f"the match record cannot {doing} now ({exc})") from exc
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +155,16 @@ class StoredObservation:
     source: str
     observation: dict[str, Any]
     undone: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class StoredReply:
+    """The first answer to a request sent with an idempotency key, and what that request was."""
+
+    fingerprint: str
+    status: int
+    media_type: str
+    body: bytes
 
 
 def _dumps(value: object) -> str:
@@ -227,16 +277,19 @@ class Store:
 
     ``synchronous="FULL"`` (default) syncs every commit, so an acknowledged observation survives a
     power cut as well as a killed process; ``"NORMAL"`` survives a killed process only.
+    ``busy_timeout_s`` is how long a write waits for a lock held by another connection before
+    :class:`StoreUnavailable`.
     """
 
-    def __init__(self, path: Path | str, *, synchronous: Synchronous = "FULL") -> None:
+    def __init__(self, path: Path | str, *, synchronous: Synchronous = "FULL",
+                 busy_timeout_s: float = 10.0) -> None:
         self.path = str(path)
         if synchronous not in ("OFF", "NORMAL", "FULL", "EXTRA"):
             raise ValueError(f"unknown synchronous mode: {synchronous!r}")
         self._lock = threading.RLock()
         # isolation_level=None: transactions are explicit (BEGIN IMMEDIATE ... COMMIT).
         self._conn = sqlite3.connect(
-            self.path, check_same_thread=False, isolation_level=None, timeout=10.0
+            self.path, check_same_thread=False, isolation_level=None, timeout=busy_timeout_s
         )
         self._conn.row_factory = sqlite3.Row
         with self._lock:
@@ -267,24 +320,36 @@ class Store:
 
     @property
     def journal_mode(self) -> str:
-        with self._lock:
+        with self._lock, _reporting(self.path, "be read"):
             return str(self._conn.execute("PRAGMA journal_mode").fetchone()[0]).lower()
+
+    def checkpoint(self) -> bool:
+        """Fold the write-ahead log into the database file, so the file alone holds every commit
+        (a clean stop does this; a copy of the .db then needs no -wal beside it). Returns whether
+        the whole log was folded (a reader elsewhere can hold part of it back)."""
+        with self._lock, _reporting(self.path, "be checkpointed"):
+            busy = self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+        return not busy
 
     @contextmanager
     def transaction(self) -> Iterator[Transaction]:
         """One atomic write: everything inside is committed together or not at all."""
-        with self._lock:
+        with self._lock, _reporting(self.path, "be written"):
             self._conn.execute("BEGIN IMMEDIATE")
             try:
                 yield Transaction(self._conn)
+                self._conn.execute("COMMIT")
             except BaseException:
-                self._conn.execute("ROLLBACK")
+                if self._conn.in_transaction:
+                    # SQLite may have rolled back already (disk full); a failing rollback must not
+                    # hide the error that caused it.
+                    with contextlib.suppress(sqlite3.Error):
+                        self._conn.execute("ROLLBACK")
                 raise
-            self._conn.execute("COMMIT")
 
     # Reads.
     def _rows(self, sql: str, params: Sequence[object] = ()) -> list[sqlite3.Row]:
-        with self._lock:
+        with self._lock, _reporting(self.path, "be read"):
             return list(self._conn.execute(sql, params).fetchall())
 
     def match(self, match_id: int) -> MatchRow:
@@ -364,6 +429,30 @@ class Store:
             event["kind"] = str(r["kind"])
             out.append(event)
         return out
+
+
+    # Replies to retried requests.
+    def reply(self, key: str) -> StoredReply | None:
+        """The reply recorded under ``key`` (younger than :data:`REPLY_KEEP_S`), if any."""
+        rows = self._rows(
+            "SELECT fingerprint, status, media_type, body FROM replies WHERE key = ?"
+            " AND created >= CAST(strftime('%s', 'now') AS INTEGER) - ?", (key, REPLY_KEEP_S))
+        if not rows:
+            return None
+        r = rows[0]
+        return StoredReply(str(r["fingerprint"]), int(r["status"]), str(r["media_type"]),
+                           bytes(r["body"]))
+
+    def save_reply(self, key: str, reply: StoredReply) -> None:
+        """Record the reply under ``key`` (the first one stays) and forget replies past their day."""
+        with self.transaction():
+            self._conn.execute(
+                "DELETE FROM replies WHERE created < CAST(strftime('%s', 'now') AS INTEGER) - ?",
+                (REPLY_KEEP_S,))
+            self._conn.execute(
+                "INSERT OR IGNORE INTO replies (key, fingerprint, status, media_type, body)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (key, reply.fingerprint, reply.status, reply.media_type, reply.body))
 
 
 def _match_row(r: sqlite3.Row) -> MatchRow:

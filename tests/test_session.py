@@ -247,3 +247,36 @@ def test_frames_and_status_are_kept_for_the_web_side() -> None:
     session.set_status(detections=3)
     assert session.frame() == (1, b"\xff\xd8jpeg")
     assert session.snapshot()["status"] == {"fps": 29.5, "camera": "ok", "detections": 3}
+
+
+@pytest.mark.parametrize("color", ["pink", "<script>", "", "RED"])
+def test_correct_refuses_a_colour_that_is_none(color: str) -> None:
+    session = MatchSession(Store(":memory:"), players=3)
+    session.submit({"type": "start", "card": "red_5"})
+    session.submit({"type": "play", "card": "blue_7", "seat": 1})
+    before = session.store.observations(session.match_id, include_undone=True)
+    with pytest.raises(ObservationError, match="unknown colour"):
+        session.correct("wild", color)
+    assert session.store.observations(session.match_id, include_undone=True) == before
+
+
+def test_correct_gives_a_start_card_no_colour() -> None:
+    session = MatchSession(Store(":memory:"), players=3)
+    session.submit({"type": "start", "card": "red_5"})
+    for color, message in (("pink", "unknown colour"), ("blue", "start card takes no colour")):
+        with pytest.raises(ObservationError, match=message):
+            session.correct("wild", color)
+    assert session.export_log()[-1] == {"type": "start", "card": "red_5"}
+    session.submit({"type": "play", "card": "red_2", "seat": 1})
+    session.correct("wild", "blue")
+    assert session.export_log()[-1] == {"type": "play", "card": "wild", "seat": 1, "color": "blue"}
+
+
+def test_last_published_id_follows_the_events_from_memory(tmp_path: Path) -> None:
+    session = MatchSession(Store(tmp_path / "m.db"), players=3)
+    session.submit({"type": "start", "card": "red_5"})
+    session.undo()
+    assert session.last_published_id == session.last_event_id == 3
+    session.store.close()  # no record needed to answer
+    assert session.last_published_id == 3
+    assert MatchSession(Store(tmp_path / "m.db")).last_published_id == 3

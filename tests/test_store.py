@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import shutil
+import sqlite3
 import threading
 from pathlib import Path
 
 import pytest
 
-from referee.store import Store, StoreError
+from referee.store import Store, StoredReply, StoreError, StoreUnavailable
 
 
 def _fill(store: Store) -> int:
@@ -111,3 +113,64 @@ def test_writes_from_many_threads_get_distinct_event_ids(tmp_path: Path) -> None
     events = store.events_since(0)
     assert [e["id"] for e in events] == list(range(1, 103))
     assert sorted(e["seq"] for e in events[2:]) == list(range(3, 103))
+
+
+def test_a_lock_held_elsewhere_makes_writes_unavailable_not_reads(tmp_path: Path) -> None:
+    path = tmp_path / "locked.db"
+    store = Store(path, busy_timeout_s=0.1)
+    match_id = _fill(store)
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        with pytest.raises(StoreUnavailable, match=r"cannot be written now \(database is locked"), \
+                store.transaction() as tx:
+            tx.add_observation(match_id, {"type": "uno", "seat": 0}, "operator")
+        assert len(store.observations(match_id)) == 2  # reading goes on
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    with store.transaction() as tx:  # and writing again once the lock is gone
+        assert tx.add_observation(match_id, {"type": "uno", "seat": 0}, "operator") == 3
+
+
+@pytest.mark.parametrize(("error", "unavailable"), [
+    (sqlite3.OperationalError("database or disk is full"), True),
+    (sqlite3.OperationalError("attempt to write a readonly database"), True),
+    (sqlite3.DatabaseError("database disk image is malformed"), True),
+    (sqlite3.IntegrityError("UNIQUE constraint failed"), False),  # a bug: stays what it is
+])
+def test_errors_of_the_file_become_store_unavailable(error: sqlite3.Error, unavailable: bool) -> None:
+    store = Store(":memory:")
+    match_id = _fill(store)
+    expected: type[Exception] = StoreUnavailable if unavailable else type(error)
+    with pytest.raises(expected) as caught, store.transaction() as tx:
+        tx.add_observation(match_id, {"type": "uno", "seat": 0}, "operator")
+        raise error
+    assert isinstance(caught.value, StoreError) == unavailable
+    assert len(store.observations(match_id)) == 2
+
+
+def test_checkpoint_leaves_everything_in_the_database_file_alone(tmp_path: Path) -> None:
+    path = tmp_path / "record.db"
+    store = Store(path)
+    match_id = _fill(store)
+    assert (tmp_path / "record.db-wal").stat().st_size > 0
+    assert store.checkpoint()
+    copy = tmp_path / "copy" / "record.db"
+    copy.parent.mkdir()
+    shutil.copyfile(path, copy)  # the file alone, no -wal beside it
+    with Store(copy) as alone:
+        assert [o.seq for o in alone.observations(match_id)] == [1, 2]
+    store.close()
+
+
+def test_replies_are_kept_once_under_their_key(tmp_path: Path) -> None:
+    path = tmp_path / "replies.db"
+    with Store(path) as store:
+        assert store.reply("k1") is None
+        first = StoredReply("f1", 200, "application/json", b'{"id":3}')
+        store.save_reply("k1", first)
+        store.save_reply("k1", StoredReply("f2", 200, "application/json", b'{"id":4}'))
+        assert store.reply("k1") == first
+    with Store(path) as again:  # kept across a restart
+        assert again.reply("k1") == first and again.reply("k2") is None

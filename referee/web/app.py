@@ -2,8 +2,11 @@
 
 ``create_app(session, token=...)`` builds a FastAPI app around one :class:`MatchSession`; nothing
 lives at module level. Viewing is open; every control needs the admin token (``Authorization:
-Bearer <token>`` or ``X-Admin-Token``). Pages and static files are read from the package once, at
-start: no path from a request ever reaches the file system.
+Bearer <token>`` or ``X-Admin-Token``), checked by :class:`~referee.web.guard.RequestGuard` before
+the body is read, which also caps bodies, refuses non-finite JSON numbers and answers retried POSTs
+(``Idempotency-Key``, :mod:`referee.web.idempotency`). Request bodies are the strict models of
+:mod:`referee.web.models`. Pages and static files are read from the package once, at start: no path
+from a request ever reaches the file system. A record that cannot be written is a 503.
 
 Events reach browsers through :class:`EventHub`: the session calls the hub's listener from whatever
 thread submitted the observation; the listener only schedules the event on the server's event loop,
@@ -19,28 +22,44 @@ import contextlib
 import importlib.resources
 import json
 import logging
+import math
 import secrets
+import sqlite3
 from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 import uvicorn
 from fastapi import Depends, FastAPI, Header, HTTPException, Query, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from fastapi.routing import APIRoute
 
 from referee.cards import DECKS
 from referee.rules import ObservationError
 from referee.session import Event, MatchSession, RefereeFailure
-from referee.store import StoreError
+from referee.store import Store, StoreError, StoreUnavailable
+from referee.web.guard import ADMIN_TOKEN_REQUIRED, RequestGuard, supplied_token, token_matches
 from referee.web.hands import (
     DetectorLoader,
     DetectorUnavailable,
     HandReader,
     ImageError,
+    ImageTooLarge,
     image_from_multipart,
     model_loader,
     palette_for,
+)
+from referee.web.idempotency import IdempotentReplies
+from referee.web.models import (
+    CorrectIn,
+    EventOut,
+    HandCardOut,
+    HandPhotoOut,
+    NamesIn,
+    Observation,
+    OkOut,
+    SetupIn,
 )
 
 __all__ = ["EventHub", "create_app", "make_server", "serve"]
@@ -50,145 +69,18 @@ log = logging.getLogger(__name__)
 MJPEG_BOUNDARY = "frame"
 #: The largest hand photo accepted (bytes).
 MAX_PHOTO_BYTES = 8 * 1024 * 1024
+#: The largest JSON body a control accepts (bytes): a reveal of 120 cards is about 4 KB.
+MAX_JSON_BYTES = 256 * 1024
+#: Room for a multipart upload's headers and boundaries around the photo itself (bytes).
+MULTIPART_SLACK = 64 * 1024
+#: Event ids are SQLite integers: ``after`` and ``Last-Event-ID`` stay below this.
+EVENT_ID_LIMIT = 2**63
+#: Sent with the dashboard (which holds the admin token): no other site may frame it. The overlay
+#: goes without, since OBS and other pages embed it.
+NO_FOREIGN_FRAMES = {"Content-Security-Policy": "frame-ancestors 'self'",
+                     "X-Frame-Options": "SAMEORIGIN"}
 _STATIC_TYPES = {".css": "text/css; charset=utf-8", ".js": "text/javascript; charset=utf-8",
                  ".jpg": "image/jpeg", ".png": "image/png", ".svg": "image/svg+xml"}
-
-# Request models: contract-2 observations, strict.
-Label = Annotated[str, StringConstraints(strip_whitespace=True, to_lower=True, min_length=1,
-                                         max_length=32, pattern=r"^[a-z0-9_/]+$")]
-ColourName = Annotated[str, StringConstraints(strip_whitespace=True, to_lower=True, min_length=1,
-                                              max_length=16, pattern=r"^[a-z]+$")]
-Seat = Annotated[int, Field(ge=0, le=15)]
-Name = Annotated[str, StringConstraints(strip_whitespace=True, max_length=40)]
-PresetName = Annotated[str, StringConstraints(max_length=32, pattern=r"^[a-z0-9_-]+$")]
-OptionValue = bool | int | float | str
-Options = Annotated[dict[Annotated[str, StringConstraints(max_length=40)], OptionValue],
-                    Field(max_length=40)]
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class _Obs(_Strict):
-    t: float | None = Field(default=None, ge=0, allow_inf_nan=False)
-
-
-class SetupObs(_Obs):
-    type: Literal["setup"]
-    players: int = Field(ge=2, le=10)
-    dealer: int = Field(default=0, ge=0, le=9)
-    rules: PresetName | None = None
-    hand_size: int | None = Field(default=None, ge=1, le=30)
-    options: Options = Field(default_factory=dict)
-
-
-class StartObs(_Obs):
-    type: Literal["start"]
-    card: Label
-
-
-class PlayObs(_Obs):
-    type: Literal["play"]
-    card: Label
-    seat: Seat | None = None
-    color: ColourName | None = None
-    target: Seat | None = None  # the seat a seven swaps hands with (seven-zero)
-
-
-class ColorObs(_Obs):
-    type: Literal["color"]
-    color: ColourName
-    seat: Seat | None = None
-
-
-class DrawObs(_Obs):
-    type: Literal["draw"]
-    seat: Seat | None = None
-    count: int = Field(default=1, ge=1, le=60)
-
-
-class PassObs(_Obs):
-    type: Literal["pass"]
-    seat: Seat | None = None
-
-
-class UnoObs(_Obs):
-    type: Literal["uno"]
-    seat: Seat | None = None
-
-
-class ChallengeObs(_Obs):
-    type: Literal["challenge"]
-    seat: Seat | None = None
-
-
-class RevealObs(_Obs):
-    type: Literal["reveal"]
-    seat: Seat | None = None
-    cards: list[Label] = Field(max_length=120)
-
-
-Observation = Annotated[
-    SetupObs | StartObs | PlayObs | ColorObs | DrawObs | PassObs | UnoObs | ChallengeObs
-    | RevealObs,
-    Field(discriminator="type"),
-]
-
-
-class SetupIn(_Strict):
-    """A new match (``mode="match"``) or the next round of this one (``mode="round"``)."""
-
-    mode: Literal["match", "round"] = "match"
-    names: list[Name] = Field(default_factory=list, max_length=10)
-    players: int | None = Field(default=None, ge=2, le=10)
-    dealer: int = Field(default=0, ge=0, le=9)
-    rules: PresetName | None = None
-    hand_size: int | None = Field(default=None, ge=1, le=30)
-    options: Options = Field(default_factory=dict)
-    target: int | None = Field(default=None, ge=1, le=100000)
-
-
-class CorrectIn(_Strict):
-    card: Label
-    color: ColourName | None = None
-
-
-class NamesIn(_Strict):
-    names: list[Name] = Field(min_length=1, max_length=10)
-
-
-class EventOut(BaseModel):
-    id: int
-    kind: str
-    seq: int | None = None
-    outputs: list[dict[str, Any]] = Field(default_factory=list)
-
-
-class OkOut(BaseModel):
-    ok: bool = True
-    event_id: int
-
-
-class HandCardOut(BaseModel):
-    label: str
-    confidence: float
-    colour_confidence: float
-    xyxy: list[float]
-
-
-class HandPhotoOut(BaseModel):
-    """The cards proposed for one seat's hand from a photo (submitted only with ``submit=true``)."""
-
-    seat: int
-    cards: list[str]
-    detections: list[HandCardOut]
-    width: int
-    height: int
-    backs: int
-    duplicates: int
-    submitted: EventOut | None = None
-
 
 # Static assets, loaded once.
 def _load_assets() -> dict[str, tuple[bytes, str]]:
@@ -328,11 +220,15 @@ def create_app(
     sse_keepalive_s: float = 15.0,
     hand_detector: DetectorLoader | None = None,
     max_photo_bytes: int = MAX_PHOTO_BYTES,
+    max_json_bytes: int = MAX_JSON_BYTES,
 ) -> FastAPI:
     """The web app for ``session``; ``token`` guards the controls (random if not given).
 
     ``hand_detector`` builds the detector that reads hands from photos (given the deck's colours;
-    default: the shipped ONNX model, loaded on the first photo).
+    default: the shipped ONNX model, loaded on the first photo). A control's body is capped at
+    ``max_json_bytes``, a hand photo at ``max_photo_bytes``. On shutdown the record's write-ahead
+    log is folded into its file (:meth:`Store.checkpoint`), so a cleanly stopped server leaves a
+    database file that holds everything on its own.
     """
     admin_token = token or secrets.token_urlsafe(16)
     assets = _load_assets()
@@ -348,6 +244,7 @@ def create_app(
             yield
         finally:
             hub.close()
+            await asyncio.to_thread(_fold_journal, session.store)
 
     app = FastAPI(title="UNO referee", lifespan=lifespan, docs_url=None, redoc_url=None,
                   openapi_url=None)
@@ -359,17 +256,11 @@ def create_app(
         authorization: Annotated[str | None, Header()] = None,
         x_admin_token: Annotated[str | None, Header()] = None,
     ) -> None:
-        supplied = x_admin_token
-        if supplied is None and authorization is not None:
-            scheme, _, value = authorization.partition(" ")
-            supplied = value.strip() if scheme.lower() == "bearer" else None
-        if supplied is None or not secrets.compare_digest(supplied.encode(), admin_token.encode()):
-            raise HTTPException(
-                status_code=401,
-                detail="admin token required: send 'Authorization: Bearer <token>' or "
-                "'X-Admin-Token: <token>'",
-                headers={"WWW-Authenticate": "Bearer"},
-            )
+        # RequestGuard checks the token before any body is read; this marks the route as a control
+        # (the guard's list is made from these routes) and checks again.
+        if not token_matches(supplied_token(authorization, x_admin_token), admin_token):
+            raise HTTPException(status_code=401, detail=ADMIN_TOKEN_REQUIRED,
+                                headers={"WWW-Authenticate": "Bearer"})
 
     admin = [Depends(require_admin)]
 
@@ -377,9 +268,15 @@ def create_app(
         return EventOut(id=event["id"], kind=event["kind"], seq=event.get("seq"),
                         outputs=event.get("outputs", []))
 
-    def page(name: str) -> HTMLResponse:
+    def page(name: str, headers: dict[str, str] | None = None) -> HTMLResponse:
         body, _ = assets[f"templates/{name}"]
-        return HTMLResponse(body, headers={"Cache-Control": "no-cache"})
+        return HTMLResponse(body, headers={"Cache-Control": "no-cache", **(headers or {})})
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
+        # FastAPI's own handler echoes each bad input as it came, and cannot encode NaN (a 500).
+        return JSONResponse({"detail": [_plain_error(e) for e in exc.errors()[:20]]},
+                            status_code=422)
 
     @app.exception_handler(ObservationError)
     async def _rejected(_: Request, exc: ObservationError) -> JSONResponse:
@@ -392,12 +289,14 @@ def create_app(
     @app.exception_handler(StoreError)
     async def _store_failed(_: Request, exc: StoreError) -> JSONResponse:
         log.error("store: %s", exc)
-        return JSONResponse({"detail": f"record unavailable: {exc}"}, status_code=503)
+        retry = {"Retry-After": "5"} if isinstance(exc, StoreUnavailable) else None
+        return JSONResponse({"detail": f"record unavailable: {exc}; nothing was recorded"},
+                            status_code=503, headers=retry)
 
     # Pages.
     @app.get("/", response_class=HTMLResponse)
     def dashboard() -> HTMLResponse:
-        return page("dashboard.html")
+        return page("dashboard.html", NO_FOREIGN_FRAMES)
 
     @app.get("/overlay", response_class=HTMLResponse)
     def overlay() -> HTMLResponse:
@@ -411,8 +310,10 @@ def create_app(
         return Response(asset[0], media_type=asset[1], headers={"Cache-Control": "no-cache"})
 
     @app.get("/healthz")
-    def healthz() -> dict[str, Any]:
-        return {"ok": True, "match_id": session.match_id, "event_id": session.last_event_id,
+    async def healthz() -> dict[str, Any]:
+        # From memory only, on the event loop: no lock and no record, so it answers at once even
+        # while a write waits for a lock held elsewhere.
+        return {"ok": True, "match_id": session.match_id, "event_id": session.last_published_id,
                 "sse_clients": hub.clients}
 
     # Views.
@@ -430,8 +331,8 @@ def create_app(
 
     @app.get("/api/events")
     async def events(
-        last_event_id: Annotated[int | None, Header(ge=0)] = None,
-        after: Annotated[int | None, Query(ge=0)] = None,
+        last_event_id: Annotated[int | None, Header(ge=0, lt=EVENT_ID_LIMIT)] = None,
+        after: Annotated[int | None, Query(ge=0, lt=EVENT_ID_LIMIT)] = None,
     ) -> StreamingResponse:
         start = last_event_id if last_event_id is not None else after
         return StreamingResponse(
@@ -524,7 +425,7 @@ def create_app(
         submit: bool = False,
     ) -> HandPhotoOut:
         """Propose a seat's hand from a photo (JPEG/PNG body or multipart field ``image``)."""
-        snap = session.snapshot()
+        snap = await asyncio.to_thread(session.snapshot)  # off the loop: it may wait on the record
         players = int(snap.get("players") or 0)
         if seat >= players:
             raise HTTPException(status_code=422,
@@ -533,6 +434,8 @@ def create_app(
         palette = palette_for(snap.get("options"))
         try:
             proposal = await asyncio.to_thread(hands.read, data, palette)
+        except ImageTooLarge as exc:
+            raise HTTPException(status_code=413, detail=str(exc)) from None
         except ImageError as exc:
             raise HTTPException(status_code=400, detail=str(exc)) from None
         except DetectorUnavailable as exc:
@@ -566,12 +469,51 @@ def create_app(
         return Response(lines, media_type="application/x-ndjson", headers={
             "Content-Disposition": f'attachment; filename="match-{session.match_id}.jsonl"'})
 
+    controls = {route.path for route in app.routes if isinstance(route, APIRoute)
+                and any(d.dependency is require_admin for d in route.dependencies)}
+    app.add_middleware(RequestGuard, token=admin_token, admin_paths=controls,
+                       body_limit=max_json_bytes,
+                       body_limits={"/api/hands/photo": max_photo_bytes + MULTIPART_SLACK},
+                       replies=IdempotentReplies(session.store))
     return app
+
+
+def _plain_error(error: Any) -> dict[str, Any]:
+    """A validation error that JSON can carry: its place, message and a short, finite echo."""
+    plain: dict[str, Any] = {"type": str(error.get("type", "")), "loc": _plain(error.get("loc", [])),
+                             "msg": str(error.get("msg", ""))}
+    if "input" in error:
+        plain["input"] = _plain(error["input"])
+    return plain
+
+
+def _plain(value: Any, depth: int = 0) -> Any:
+    """``value`` cut down to short, finite JSON: no NaN or infinity, no bytes, no deep nesting."""
+    if value is None or isinstance(value, bool | int):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else str(value)
+    if isinstance(value, bytes):
+        return value[:200].decode("utf-8", "replace")
+    if depth < 4 and isinstance(value, dict):
+        return {str(k)[:64]: _plain(v, depth + 1) for k, v in list(value.items())[:20]}
+    if depth < 4 and isinstance(value, list | tuple):
+        return [_plain(v, depth + 1) for v in value[:20]]
+    return str(value)[:200]
+
+
+def _fold_journal(store: Store) -> None:
+    """Checkpoint the record at shutdown; a failure is logged (the log stays, nothing is lost)."""
+    try:
+        if not store.checkpoint():
+            log.warning("match record %s: part of the write-ahead log is still in use", store.path)
+    except (StoreError, sqlite3.Error) as exc:  # a record its owner closed first, too
+        log.warning("match record %s: not checkpointed at shutdown: %s", store.path, exc)
 
 
 async def _read_upload(request: Request, limit: int) -> bytes:
     """The uploaded image's bytes: the raw body (``image/*``) or a multipart field; 413 past
-    ``limit``, 415 for other content types."""
+    ``limit``, 415 for other content types. (:class:`RequestGuard` has capped the body already.)"""
     content_type = request.headers.get("content-type", "")
     kind = content_type.split(";", 1)[0].strip().lower()
     multipart = kind == "multipart/form-data"
@@ -581,12 +523,12 @@ async def _read_upload(request: Request, limit: int) -> bytes:
     too_big = HTTPException(status_code=413,
                             detail=f"photo too large: at most {limit // (1024 * 1024)} MB")
     declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > limit + (64 * 1024 if multipart else 0):
+    if declared.isdigit() and int(declared) > limit + (MULTIPART_SLACK if multipart else 0):
         raise too_big
     body = bytearray()
     async for chunk in request.stream():
         body += chunk
-        if len(body) > limit + (64 * 1024 if multipart else 0):
+        if len(body) > limit + (MULTIPART_SLACK if multipart else 0):
             raise too_big
     if not multipart:
         return bytes(body)

@@ -4,6 +4,10 @@ At the end of a round the players lay their hands out on the table; the operator
 hand and the dashboard proposes its cards. Nothing is submitted here: the operator checks (or
 edits) the proposal and the dashboard posts the usual contract-2 ``reveal``.
 
+A photo's size is read from its header before it is decoded: a few kilobytes of PNG can declare
+20000 x 20000 pixels, gigabytes once decoded, so anything past :data:`MAX_PHOTO_PIXELS` or
+:data:`MAX_PHOTO_SIDE` is refused (:class:`ImageTooLarge`) without decoding it.
+
 The detector is loaded lazily, once per deck palette (the colour of a coloured card is read from
 its pixels among the deck's colours), so the web app starts fast and a model that arrives later
 is picked up without a restart.
@@ -11,6 +15,7 @@ is picked up without a restart.
 
 from __future__ import annotations
 
+import io
 import logging
 import threading
 from collections.abc import Callable, Sequence
@@ -25,8 +30,9 @@ import numpy.typing as npt
 from referee.cards import CLASSIC_COLOURS, Colour, find_deck
 from referee.vision.detections import Detections, Detector
 
-__all__ = ["DetectorLoader", "DetectorUnavailable", "HandProposal", "HandReader", "ImageError",
-           "decode_image", "dedupe", "image_from_multipart", "model_loader", "palette_for"]
+__all__ = ["MAX_PHOTO_PIXELS", "MAX_PHOTO_SIDE", "DetectorLoader", "DetectorUnavailable",
+           "HandProposal", "HandReader", "ImageError", "ImageTooLarge", "decode_image", "dedupe",
+           "image_from_multipart", "image_size", "model_loader", "palette_for"]
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +42,18 @@ DetectorLoader = Callable[[tuple[Colour, ...]], Detector]
 
 class ImageError(ValueError):
     """The upload is not an image we can read."""
+
+
+class ImageTooLarge(ImageError):
+    """The image declares more pixels than a hand photo needs (refused before decoding)."""
+
+
+#: The most pixels a hand photo may have: a 50-megapixel phone camera's full resolution.
+MAX_PHOTO_PIXELS = 50_000_000
+#: The longest side a hand photo may have (pixels); a longer one is a panorama or a trap.
+MAX_PHOTO_SIDE = 10_000
+#: The shortest side a hand photo may have (pixels): below this no card can be read.
+MIN_PHOTO_SIDE = 16
 
 
 class DetectorUnavailable(RuntimeError):
@@ -83,13 +101,50 @@ def image_from_multipart(content_type: str, body: bytes) -> bytes:
     raise ImageError("the multipart body holds no file: send the photo as the field 'image'")
 
 
-def decode_image(data: bytes) -> npt.NDArray[np.uint8]:
-    """A BGR image from JPEG/PNG/... bytes, decoded in memory; ImageError if it is not one."""
-    import cv2
+def image_size(data: bytes) -> tuple[int, int]:
+    """``(width, height)`` as the image's header declares them, read without decoding a pixel;
+    ImageError when no header can be read."""
+    from PIL import Image, UnidentifiedImageError
 
     if not data:
         raise ImageError("empty upload: send a JPEG or PNG photo of the hand")
-    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    try:
+        with Image.open(io.BytesIO(data)) as image:  # reads the header only
+            width, height = image.size
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+        # Pillow's own alarm (past its MAX_IMAGE_PIXELS) comes before ours: too large either way.
+        raise ImageTooLarge(_too_large(
+            f"over {(Image.MAX_IMAGE_PIXELS or 0) // 1_000_000} megapixels")) from None
+    except (UnidentifiedImageError, OSError, ValueError, SyntaxError):
+        raise ImageError(f"cannot decode the upload ({len(data)} bytes) as an image: "
+                         "send a JPEG or PNG photo") from None
+    return int(width), int(height)
+
+
+def _too_large(size: str) -> str:
+    return (f"photo too large: {size}; at most {MAX_PHOTO_PIXELS // 1_000_000} megapixels and "
+            f"{MAX_PHOTO_SIDE} pixels a side")
+
+
+def check_size(width: int, height: int) -> None:
+    """Refuse a photo too large to decode safely (ImageTooLarge) or too small to hold a card."""
+    if width * height > MAX_PHOTO_PIXELS or max(width, height) > MAX_PHOTO_SIDE:
+        raise ImageTooLarge(_too_large(f"{width}x{height} pixels"))
+    if min(width, height) < MIN_PHOTO_SIDE:
+        raise ImageError(f"photo too small: {width}x{height} pixels; at least {MIN_PHOTO_SIDE} "
+                         "pixels a side")
+
+
+def decode_image(data: bytes) -> npt.NDArray[np.uint8]:
+    """A BGR image from JPEG/PNG/... bytes, decoded in memory once its header has passed
+    :func:`check_size`; ImageError if it is not one, ImageTooLarge if it is too large."""
+    import cv2
+
+    check_size(*image_size(data))
+    try:
+        image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    except cv2.error:
+        image = None
     if image is None or image.ndim != 3 or image.size == 0:
         raise ImageError(f"cannot decode the upload ({len(data)} bytes) as an image: "
                          "send a JPEG or PNG photo")

@@ -224,3 +224,13 @@ def test_a_random_token_is_made_when_none_is_given(session: MatchSession) -> Non
     with TestClient(app) as test_client:
         assert test_client.post("/api/undo").status_code == 401
         assert test_client.post("/api/undo", headers={"X-Admin-Token": token}).status_code == 200
+
+
+def test_only_the_dashboard_refuses_foreign_frames(client: TestClient) -> None:
+    dashboard = client.get("/")
+    assert dashboard.headers["content-security-policy"] == "frame-ancestors 'self'"
+    assert dashboard.headers["x-frame-options"] == "SAMEORIGIN"
+    overlay = client.get("/overlay")  # OBS and other pages embed it
+    assert overlay.status_code == 200
+    assert "content-security-policy" not in overlay.headers
+    assert "x-frame-options" not in overlay.headers

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import struct
+import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,7 +19,16 @@ from referee.session import MatchSession
 from referee.store import Store
 from referee.vision.detections import Detections, Detector
 from referee.web.app import create_app
-from referee.web.hands import DetectorLoader, DetectorUnavailable, dedupe, model_loader
+from referee.web.hands import (
+    MAX_PHOTO_SIDE,
+    DetectorLoader,
+    DetectorUnavailable,
+    ImageTooLarge,
+    decode_image,
+    dedupe,
+    image_size,
+    model_loader,
+)
 from tests.web.conftest import AUTH, TestClient
 
 Box = tuple[float, float, float, float]
@@ -249,6 +260,58 @@ def test_an_oversized_photo_is_refused_with_413(session: MatchSession, loader: L
         assert chunked.status_code == 413
         assert post_photo(client, jpeg(64, 48)).status_code == 200
     assert loader.palettes == [CLASSIC_COLOURS]
+
+
+def png_header(width: int, height: int) -> bytes:
+    """A PNG's signature and header chunk alone: its size, and not one pixel."""
+    ihdr = b"IHDR" + struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    chunk = struct.pack(">I", 13) + ihdr + struct.pack(">I", zlib.crc32(ihdr))
+    end = struct.pack(">I", 0) + b"IEND" + struct.pack(">I", zlib.crc32(b"IEND"))
+    return b"\x89PNG\r\n\x1a\n" + chunk + end
+
+
+def png(width: int, height: int) -> bytes:
+    ok, data = cv2.imencode(".png", np.zeros((height, width), np.uint8))
+    assert ok
+    return bytes(data)
+
+
+@pytest.mark.parametrize(("data", "status", "message"), [
+    pytest.param(png_header(20000, 20000), 413, "photo too large", id="400-megapixels"),
+    pytest.param(png_header(9000, 9000), 413, "9000x9000 pixels", id="81-megapixels"),
+    pytest.param(png_header(8000, 7000), 413, "at most 50 megapixels", id="56-megapixels"),
+    pytest.param(png_header(65535, 65535), 413, "at most 50 megapixels", id="pillow-bomb"),
+    pytest.param(png(33000, 16), 413, "33000x16", id="33000-wide"),
+    pytest.param(png(65535, 16), 413, "10000 pixels a side", id="65535x16"),
+    pytest.param(png(10, 600), 400, "too small", id="10-wide"),
+])
+def test_photos_past_the_pixel_limits_are_refused_before_decoding(
+    table: Table, data: bytes, status: int, message: str
+) -> None:
+    before = table.session.export_log()
+    for form in (False, True):
+        if form:
+            response = table.client.post("/api/hands/photo?seat=0&submit=true", headers=AUTH,
+                                         files={"image": ("hand.png", data, "image/png")})
+        else:
+            response = post_photo(table.client, data, content_type="image/png",
+                                  query="&submit=true")
+        assert response.status_code == status
+        assert message in response.json()["detail"]
+    assert table.detector.images == [] and table.session.export_log() == before
+
+
+def test_the_size_comes_from_the_header_alone() -> None:
+    assert image_size(png_header(9000, 5000)) == (9000, 5000)
+    assert image_size(jpeg(320, 200)) == (320, 200)
+    with pytest.raises(ImageTooLarge, match="pixels a side"):
+        decode_image(png_header(MAX_PHOTO_SIDE + 1, 100))
+
+
+def test_a_photo_at_the_limits_is_read(table: Table) -> None:
+    response = post_photo(table.client, png(MAX_PHOTO_SIDE, 16), content_type="image/png")
+    assert response.status_code == 200, response.text
+    assert (response.json()["width"], response.json()["height"]) == (MAX_PHOTO_SIDE, 16)
 
 
 def test_the_default_limit_is_8_mb(table: Table) -> None:
