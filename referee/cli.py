@@ -24,13 +24,57 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 def _cmd_demo(args: argparse.Namespace) -> int:
     from referee.pipeline import demo
 
+    _game_flags(args)
+    if not args.no_serve and (problem := port_problem(args.host, args.port)):
+        print(f"referee demo: {problem}", file=sys.stderr)
+        return 2
     return demo(args)
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
     from referee.pipeline import run
 
+    _game_flags(args)
+    if not args.no_serve and (problem := port_problem(args.host, args.port)):
+        print(f"referee run: {problem}", file=sys.stderr)
+        return 2
     return run(args)
+
+
+#: --rules, --players and --dealer of `run` and `demo` when not given
+GAME_DEFAULTS = (("rules", "official"), ("players", 4), ("dealer", 0))
+
+
+def _game_flags(args: argparse.Namespace) -> None:
+    """Note in ``args.given`` which game flags the command line gave, then fill in the others' defaults:
+    footage with its own setup (the demo's, a --script's) takes those from it and must fit the given ones."""
+    args.given = frozenset(name for name, _ in GAME_DEFAULTS if getattr(args, name) is not None)
+    for name, default in GAME_DEFAULTS:
+        if getattr(args, name) is None:
+            setattr(args, name, default)
+
+
+def port_problem(host: str, port: int) -> str | None:
+    """Why the dashboard could not listen on ``host:port`` (taken, no such address), else ``None``.
+
+    Checked before anything is printed, so the URL and admin token a command prints are ones that
+    work (the server binds the same way: SO_REUSEADDR, so only a live listener is in the way).
+    """
+    import socket
+
+    where = f"{host}:{port}"
+    if not 0 <= port <= 65535:
+        return f"cannot serve the dashboard on {where}: a port is 0..65535"
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+        with socket.socket(family, kind, proto) as sock:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind(address)
+    except (OSError, UnicodeError) as exc:  # socket.gaierror included; UnicodeError: a host name IDNA refuses
+        reason = getattr(exc, "strerror", None) or str(exc)
+        return f"cannot serve the dashboard on {where}: {reason} (another server on that port? try --port)"
+    return None
 
 
 def _cmd_eval(args: argparse.Namespace) -> int:
@@ -81,9 +125,11 @@ def _add_deck_option(p: argparse.ArgumentParser) -> None:
 
 
 def _add_game_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--rules", default="official", help="rule preset (official, nl, de, lb, breuken, house)")
-    p.add_argument("--players", type=int, default=4, help="number of seats (default 4)")
-    p.add_argument("--dealer", type=int, default=0, help="dealer's seat (default 0)")
+    # Defaults (None: see _game_flags): footage with its own setup line (the demo's) gives its own.
+    p.add_argument("--rules", default=None,
+                   help="rule preset (official, nl, de, lb, breuken, house; default official)")
+    p.add_argument("--players", type=int, default=None, help="number of seats (default 4)")
+    p.add_argument("--dealer", type=int, default=None, help="dealer's seat (default 0)")
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                    help="override a rule option, e.g. --option stack_draw2=true (repeatable)")
 

@@ -16,6 +16,7 @@ import importlib
 import json
 import logging
 import secrets
+import sqlite3
 import sys
 import threading
 from collections import deque
@@ -30,8 +31,9 @@ import numpy as np
 
 from referee.cards import CLASSIC_COLOURS, Colour
 from referee.rules import ObservationError, find_preset
+from referee.rules.observations import MAX_PLAYERS
 from referee.vision.calibration import CalibrationError, CalibrationProfile, WhiteBalance
-from referee.vision.capture import DEFAULT_FPS, Capture, Frame, parse_source, probe_fps
+from referee.vision.capture import DEFAULT_FPS, CameraState, Capture, Frame, SourceKind, parse_source, probe_fps
 from referee.vision.classify import (
     CLASSIFIER_ALONE_CONFIDENCE,
     SECOND_LOOK_CONFIDENCE,
@@ -555,12 +557,18 @@ def _log_file(path: Path | None) -> Iterator[IO[str] | None]:
 
 def _open_session(args: argparse.Namespace, options: Mapping[str, Any]) -> Session:
     from referee.session import MatchSession
-    from referee.store import Store
+    from referee.store import Store, StoreError
 
-    store = Store(args.db if args.db is not None else ":memory:")
-    session: Session = MatchSession(
-        store, rules=args.rules, players=args.players, dealer=args.dealer, options=dict(options)
-    )
+    try:
+        store = Store(args.db if args.db is not None else ":memory:")
+    except (sqlite3.Error, StoreError) as exc:  # a missing folder, a file that is not a database
+        raise CommandError(f"cannot open the match record --db {args.db}: {exc}") from None
+    try:
+        session: Session = MatchSession(
+            store, rules=args.rules, players=args.players, dealer=args.dealer, options=dict(options)
+        )
+    except (ObservationError, sqlite3.Error, StoreError) as exc:
+        raise CommandError(f"cannot start the match: {exc}") from None
     return session
 
 
@@ -584,6 +592,49 @@ def read_script(path: Path) -> list[Line]:
     return lines
 
 
+#: seconds a camera may take to open before the command goes on without knowing (it reports later)
+CAMERA_OPEN_TIMEOUT = 20.0
+
+
+def check_table(players: int, dealer: int) -> None:
+    """``--players`` and ``--dealer`` the referee can seat; a :class:`CommandError` saying which is not."""
+    if not 2 <= players <= MAX_PLAYERS:
+        raise CommandError(f"--players must be 2..{MAX_PLAYERS}, got {players}")
+    if not 0 <= dealer < players:
+        raise CommandError(f"--dealer must be a seat 0..{players - 1} of the {players} players, got {dealer}")
+
+
+def fit_setup(args: argparse.Namespace, setup: Mapping[str, Any], options: Mapping[str, Any],
+              script: Path | None) -> None:
+    """Refuse flags given on the command line (``args.given``, see ``referee.cli``) that the footage's
+    own setup line (the first of its script: the demo's) contradicts, with a :class:`CommandError`.
+
+    Players and dealer are what was filmed: judged as another table, every play would be out of turn,
+    so ``--players``/``--dealer`` must agree with the setup. The rule preset is the referee's choice,
+    so a given ``--rules`` wins (the caller keeps it), as long as its deck holds every card of the
+    footage's deck (``lb`` and ``breuken`` print other cards than the classic deck the demo shows).
+    """
+    given = getattr(args, "given", None) or ()
+    name = script.name if script is not None else "the script"
+    for flag, filmed in (("players", setup.get("players")), ("dealer", setup.get("dealer") or 0)):
+        if flag in given and filmed is not None and filmed != getattr(args, flag):
+            what = f"seats {filmed} players" if flag == "players" else f"has seat {filmed} as dealer"
+            raise CommandError(f"the footage's own setup ({name}) {what}: --{flag} {getattr(args, flag)} "
+                               f"does not fit this footage; leave --{flag} out")
+    filmed_rules = setup.get("rules")
+    if "rules" not in given or not isinstance(filmed_rules, str) or filmed_rules == args.rules:
+        return
+    try:
+        filmed_deck = find_preset(filmed_rules).with_overrides(dict(setup.get("options") or {})).deck_spec
+        chosen_deck = find_preset(args.rules).with_overrides(
+            {**dict(setup.get("options") or {}), **options}).deck_spec
+    except ObservationError as exc:
+        raise CommandError(str(exc)) from None
+    if not set(filmed_deck.copies) <= set(chosen_deck.copies):
+        raise CommandError(f"the footage ({name}) shows the {filmed_deck.name} deck of its rules {filmed_rules}; "
+                           f"--rules {args.rules} plays the {chosen_deck.name} deck and cannot judge it")
+
+
 def execute(
     args: argparse.Namespace,
     source: str,
@@ -601,12 +652,16 @@ def execute(
     script_path = getattr(args, "script", None)
     script = read_script(script_path) if script_path is not None else []
     if script and script[0].get("type") == "setup":
-        # The script's own setup decides the game (the demo's table has its own players and dealer).
+        # The script's own setup decides the game (the demo's table has its own players and dealer);
+        # flags given on the command line must fit it, and a given --rules wins (see fit_setup).
         setup = script.pop(0)
-        args.rules = setup.get("rules") or args.rules
+        fit_setup(args, setup, options, script_path)
+        if "rules" not in getattr(args, "given", ()):
+            args.rules = setup.get("rules") or args.rules
         args.players = int(setup.get("players") or args.players)
         args.dealer = int(setup.get("dealer") or 0)
         options = {**dict(setup.get("options") or {}), **options}
+    check_table(args.players, args.dealer)
     palette = _palette(args.rules, options)
     profile = None
     calibration = getattr(args, "calibration", None)
@@ -624,6 +679,8 @@ def execute(
     classifier = open_classifier(getattr(args, "classifier", None), detector)
     apply_deck(getattr(args, "deck", None), detector, classifier, palette)
     capture = Capture(spec, realtime=realtime)
+    if spec.kind is SourceKind.CAMERA and not capture.wait_open(timeout=CAMERA_OPEN_TIMEOUT):
+        raise CommandError(capture.status().message)  # a wrong index: say so, rather than wait forever
     with _log_file(args.log) as log_handle:
         session = _open_session(args, options)
         writer = LogWriter(out or sys.stdout, *([log_handle] if log_handle else []))
@@ -648,6 +705,8 @@ def execute(
     if status.state.value == "failed":
         print(f"referee: source failed: {status.message}", file=sys.stderr)
         return 1
+    if status.state is CameraState.ENDED and stats.frames == 0:
+        raise CommandError(f"no frame of {source} could be decoded ({status.corrupt} unreadable): nothing was judged")
     return 0
 
 

@@ -10,6 +10,7 @@ Play(card=Card.from_label('red_7'), seat=1, color=None, target=None, t=3.2)
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any
@@ -37,6 +38,7 @@ __all__ = [
 ]
 
 MAX_PLAYERS = 10
+_INF = math.inf
 
 
 class ObservationError(ValueError):
@@ -224,12 +226,20 @@ def _seat(obj: Mapping[str, Any], players: int | None, name: str = "seat") -> in
 
 
 def _time(obj: Mapping[str, Any]) -> float | None:
+    """``t`` as seconds; NaN, an infinity or an integer too big for a float is refused (it could
+    not be printed back as JSON, nor compared with other times)."""
     value = obj.get("t")
-    if value is None or type(value) is float:
+    if value is None or (type(value) is float and -_INF < value < _INF):  # the common case, cheaply
         return value
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise ObservationError(f"t must be a number of seconds, got {value!r}")
-    return float(value)
+    try:
+        seconds = float(value)
+    except OverflowError:
+        raise ObservationError("t out of range: an integer too large for a number of seconds") from None
+    if not math.isfinite(seconds):
+        raise ObservationError(f"t must be a finite number of seconds, got {value!r}")
+    return seconds
 
 
 def _required(obj: Mapping[str, Any], name: str, kind: str) -> Any:
@@ -265,7 +275,7 @@ def _parse_play(obj: Mapping[str, Any], players: int | None) -> Play:
     if seat is not None and not (type(seat) is int and 0 <= seat < (players or MAX_PLAYERS)):
         seat = _seat(obj, players)  # raises the clear error
     t = obj.get("t")
-    if t is not None and type(t) is not float:
+    if t is not None and not (type(t) is float and -_INF < t < _INF):  # NaN fails the comparison
         t = _time(obj)
     return Play(card, seat, named, target, t)
 

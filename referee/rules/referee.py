@@ -48,6 +48,7 @@ observations (:mod:`referee.rules.observations`); those are trusted (seats are n
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -82,6 +83,8 @@ Line = dict[str, Any]
 #: cards a draw card makes the next player take (Card.draw_penalty without building a dict per call)
 _DRAW_PENALTY = {"draw2": 2, "wild_draw4": 4}
 _WILD_VALUES = frozenset(("wild", "wild_draw4", "blank"))
+#: a time ``t`` must lie strictly between these (NaN fails both comparisons): see ``_time`` of observations
+_INF = math.inf
 
 
 class _Wd4:
@@ -344,7 +347,7 @@ class Referee:
             or (named is None and colour is not None)
             or not (seat is None or (type(seat) is int and 0 <= seat < players))
             or not (target is None or (type(target) is int and 0 <= target < players))
-            or not (t is None or type(t) is float)
+            or not (t is None or (type(t) is float and -_INF < t < _INF))
         ):
             return False
         self._t = t
@@ -358,7 +361,7 @@ class Referee:
         if (
             not (type(count) is int and 1 <= count <= 200)
             or not (seat is None or (type(seat) is int and 0 <= seat < self.players))
-            or not (t is None or type(t) is float)
+            or not (t is None or (type(t) is float and -_INF < t < _INF))
         ):
             return False
         self._t = t
@@ -372,7 +375,7 @@ class Referee:
         seat = obs.get("seat")
         t = obs.get("t")
         if not (seat is None or (type(seat) is int and 0 <= seat < self.players)) or not (
-            t is None or type(t) is float
+            t is None or (type(t) is float and -_INF < t < _INF)
         ):
             return False
         self._t = t
@@ -948,7 +951,15 @@ class Referee:
         return [s for s in range(self.players) if s != winner and s != mate and s not in self.eliminated]
 
     def _missing_reveals(self) -> list[int]:
-        return [s for s in self._scoring_seats() if s not in self.reveals and self.counts[s] != 0]
+        """The scoring seats whose hands must still be shown before the round is scored.
+
+        A seat known to hold no card need not show it; without reported draws, though, a count of 0
+        is only the deal less the cards played (every draw unseen), so such a seat must show its hand
+        too: scoring it as empty would give the round 0 points and ignore the reveal that follows.
+        """
+        known = self.counts_known
+        counts = self.counts
+        return [s for s in self._scoring_seats() if s not in self.reveals and not (known and counts[s] == 0)]
 
     def _hand_points(self, cards: tuple[Card, ...]) -> int:
         total = 0

@@ -11,18 +11,27 @@ a take-back, the dashboard's undo) and ``{"type":"info","undone_seq":N}`` the ne
 corrected: the fixed play follows). The referee is then rebuilt from the observations left, and an
 ``info`` line says what was withdrawn; what was printed before stays printed.
 
+The log is UTF-8 (a leading byte-order mark is accepted), or UTF-16 when it starts with a UTF-16
+byte-order mark (what a Windows shell's redirection writes). A line that is not text in that encoding,
+not JSON, nested too deep, holding a number Python will not read (thousands of digits) or a number
+JSON has no place for (``NaN``, ``Infinity``, ``1e999``: they could not be printed back as JSON) is
+one bad line like any other.
+
 Exit status: 0 when every line was accepted, 1 when at least one line was rejected (the judgement of
 the other lines is complete either way).
 """
 
 from __future__ import annotations
 
+import codecs
+import itertools
 import json
 import logging
+import math
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, BinaryIO, TextIO
 
 from referee.rules.observations import ObservationError
 from referee.rules.referee import Referee
@@ -33,7 +42,46 @@ log = logging.getLogger(__name__)
 
 
 def _dump(line: dict[str, Any]) -> str:
-    return json.dumps(line, separators=(",", ":"), ensure_ascii=False)
+    text = json.dumps(line, separators=(",", ":"), ensure_ascii=False)
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate read from a "\ud800" escape: keep it escaped
+            text = json.dumps(line, separators=(",", ":"))
+    return text
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"number out of range: {text[:40]}")
+    return value
+
+
+def _no_constant(name: str) -> float:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+#: JSON as the contract has it: no NaN or infinities (they could not be printed back as JSON).
+_DECODER = json.JSONDecoder(parse_float=_finite_float, parse_constant=_no_constant)
+
+
+class _BadLine(ValueError):
+    """A line that is not one JSON value; the message says why."""
+
+
+def _parse(text: str) -> Any:
+    """The JSON value of one line, or :class:`_BadLine`."""
+    try:
+        return _DECODER.decode(text)
+    except json.JSONDecodeError as exc:
+        raise _BadLine(f"malformed JSON: {exc.msg} at column {exc.colno}") from None
+    except RecursionError:
+        raise _BadLine("malformed JSON: nested too deep") from None
+    except ValueError as exc:  # NaN, Infinity, 1e999; an integer of thousands of digits
+        if "digits" in str(exc):  # Python's int_max_str_digits guard; its message speaks to programmers
+            raise _BadLine(f"malformed JSON: a number of more than {sys.get_int_max_str_digits()} digits") from None
+        raise _BadLine(f"malformed JSON: {exc}") from None
 
 
 #: Referee output (contract 3) found in a ``referee run --log``: said then, not judged again.
@@ -67,21 +115,24 @@ def _rebuilt(kept: list[tuple[int, dict[str, Any]]], rules: str | None, out: Tex
     return referee, dropped
 
 
-def replay_lines(lines: Iterable[str], out: TextIO, rules: str | None = None) -> int:
-    """Judge JSON ``lines`` and write contract-3 lines to ``out``; returns the number of errors."""
+def replay_lines(lines: Iterable[str | bytes], out: TextIO, rules: str | None = None) -> int:
+    """Judge JSON ``lines`` and write contract-3 lines to ``out``; returns the number of errors.
+
+    ``lines`` are text, or UTF-8 bytes (a line that does not decode is a bad line); a byte-order
+    mark at the start of the first line is passed over.
+    """
     referee = Referee(rules=rules)
     errors = 0
     kept: list[tuple[int, dict[str, Any]]] = []  # (line number, observation) accepted and standing
-    for number, text in enumerate(lines, start=1):
-        text = text.strip()
-        if not text:
-            continue
+    for number, raw in enumerate(lines, start=1):
         try:
-            obj = json.loads(text)
-        except json.JSONDecodeError as exc:
+            text = _text(raw, number)
+            if not text:
+                continue
+            obj = _parse(text)
+        except _BadLine as exc:
             errors += 1
-            message = f"malformed JSON: {exc.msg} at column {exc.colno}"
-            out.write(_dump({"type": "error", "line": number, "message": message}) + "\n")
+            out.write(_dump({"type": "error", "line": number, "message": str(exc)}) + "\n")
             continue
         if isinstance(obj, dict) and obj.get("type") in OUTPUT_TYPES:
             index = _withdrawn(obj, kept)
@@ -119,11 +170,12 @@ def replay_file(path: Path | str, out: TextIO, rules: str | None = None) -> int:
         out.write(_dump({"type": "error", "line": 0, "message": str(exc)}) + "\n")
         return 2
     if str(path) == "-":
-        errors = replay_lines(sys.stdin, out, rules)
+        stdin = getattr(sys.stdin, "buffer", None)  # bytes: a line that is not UTF-8 is one bad line
+        errors = replay_lines(_lines(stdin) if stdin is not None else sys.stdin, out, rules)
     else:
         try:
-            with open(path, encoding="utf-8") as handle:
-                errors = replay_lines(handle, out, rules)
+            with open(path, "rb") as handle:
+                errors = replay_lines(_lines(handle), out, rules)
         except OSError as exc:
             message = f"cannot read {path}: {exc.strerror or exc}"
             out.write(_dump({"type": "error", "line": 0, "message": message}) + "\n")
@@ -131,3 +183,43 @@ def replay_file(path: Path | str, out: TextIO, rules: str | None = None) -> int:
     if errors:
         log.warning("%d line(s) of %s rejected", errors, path)
     return 1 if errors else 0
+
+
+def _text(raw: str | bytes, number: int) -> str:
+    """One line as text, stripped (a UTF-8 byte-order mark passed over on line 1), or :class:`_BadLine`."""
+    if isinstance(raw, bytes):
+        try:
+            raw = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            byte = raw[exc.start]
+            raise _BadLine(f"not UTF-8 text: byte 0x{byte:02x} at column {exc.start + 1}") from None
+    if number == 1 and raw.startswith("\ufeff"):
+        raw = raw[1:]
+    return raw.strip()
+
+
+def _lines(stream: BinaryIO) -> Iterator[str | bytes]:
+    """The lines of a log read as bytes: UTF-8 lines as they come (each decoded on its own, so one bad
+    byte costs one line), or, after a UTF-16 byte-order mark, the whole log decoded as UTF-16 (what
+    cannot be decoded becomes U+FFFD, which no observation accepts)."""
+    first = stream.readline()
+    if first[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
+        text = (first + stream.read()).decode("utf-16", errors="replace")
+        return iter(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"))
+    return _utf8_lines(first, stream)
+
+
+def _utf8_lines(first: bytes, stream: BinaryIO) -> Iterator[bytes]:
+    """``first`` and the lines of ``stream``, split where text mode would (``\\n``, ``\\r\\n``, a lone ``\\r``)."""
+    if not first:
+        return
+    for chunk in itertools.chain((first,), stream):
+        if chunk.endswith(b"\r\n"):
+            chunk = chunk[:-2]
+        elif chunk.endswith(b"\n"):
+            chunk = chunk[:-1]
+        if b"\r" in chunk:
+            yield from chunk.split(b"\r")
+        else:
+            yield chunk
+

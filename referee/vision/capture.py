@@ -7,8 +7,10 @@ for a file read as fast as possible it hands over every frame in order. Every :c
 clock since the capture started for a live source). This is the only module that reads the clock.
 
 A live source that stops delivering is reopened with exponential back-off and reported through
-:meth:`Capture.status`; it never raises into the pipeline. A corrupt frame is skipped and counted;
-the end of a file or folder ends the capture cleanly.
+:meth:`Capture.status`; it never raises into the pipeline. A camera that never opened at all is not
+retried: a wrong index (``--source 5`` on a machine with one camera) fails at once, where retrying
+would only wait forever; :meth:`Capture.wait_open` lets a command say so before it starts. A corrupt
+frame is skipped and counted; the end of a file or folder ends the capture cleanly.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -122,12 +125,29 @@ class Reader(Protocol):
     def release(self) -> None: ...
 
 
+@contextmanager
+def _opencv_quiet() -> Iterator[None]:
+    """OpenCV's own log silenced (unless this module logs at debug level): a camera index that does not
+    exist makes every backend print its complaint, a dozen lines per attempt; the capture reports the
+    failure in one line of its own."""
+    if log.isEnabledFor(logging.DEBUG):
+        yield
+        return
+    level = cv2.utils.logging.getLogLevel()
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
+    try:
+        yield
+    finally:
+        cv2.utils.logging.setLogLevel(level)
+
+
 class OpenCVReader:
     """``cv2.VideoCapture`` over a camera index, a file or a stream URL."""
 
     def __init__(self, spec: SourceSpec) -> None:
         self._spec = spec
-        self._cap = cv2.VideoCapture(spec.target)
+        with _opencv_quiet():
+            self._cap = cv2.VideoCapture(spec.target)
         if not self._cap.isOpened():
             self._cap.release()
             raise OSError(f"cannot open {spec}")
@@ -286,6 +306,8 @@ class Capture:
         self._fps: float | None = fps
         self._t0: float | None = None
         self._delay = backoff[0]
+        #: the source opened at least once (a camera that never did is not retried)
+        self._opened = False
 
     # Life cycle.
     def start(self) -> Capture:
@@ -313,6 +335,20 @@ class Capture:
     def fps(self) -> float:
         """The source's frame rate (the file's, the camera's, or 30 when it does not say)."""
         return self._fps or DEFAULT_FPS
+
+    def wait_open(self, timeout: float | None = None) -> bool:
+        """Start the capture and wait until its source has opened (True) or failed to (False); True
+        also when ``timeout`` seconds pass first (the source may still open: nothing is known yet)."""
+        self.start()
+        deadline = None if timeout is None else time.monotonic() + timeout
+        with self._cond:
+            while not self._opened and self._state not in (CameraState.FAILED, CameraState.ENDED,
+                                                            CameraState.STOPPED):
+                remaining = None if deadline is None else deadline - time.monotonic()
+                if remaining is not None and remaining <= 0:
+                    return True
+                self._cond.wait(timeout=0.25 if remaining is None else min(remaining, 0.25))
+            return self._opened
 
     @property
     def finished(self) -> bool:
@@ -356,14 +392,14 @@ class Capture:
             yield frame
 
     # Producer side.
-    def _set_state(self, state: CameraState, message: str) -> None:
+    def _set_state(self, state: CameraState, message: str, level: int = logging.INFO) -> None:
         with self._cond:
             changed = state is not self._state
             self._state = state
             self._message = message
             self._cond.notify_all()
         if changed:
-            log.info("capture %s: %s%s", self.spec, state.value, f" ({message})" if message else "")
+            log.log(level, "capture %s: %s%s", self.spec, state.value, f" ({message})" if message else "")
 
     def _wait(self, seconds: float) -> None:
         """Back-off pause that a :meth:`stop` cuts short (the injected sleep, for tests)."""
@@ -386,6 +422,12 @@ class Capture:
                 reader = self._opener(self.spec)
             except Exception as exc:  # a driver may raise anything; a camera must never crash us
                 attempts += 1
+                if self.spec.kind is SourceKind.CAMERA and not self._opened:
+                    # Never opened: a wrong index, or a camera another program holds. Retrying would
+                    # wait forever; whoever started the capture reports it (see wait_open).
+                    message = f"camera {self.spec.target} did not open (no such camera, or another program holds it)"
+                    self._set_state(CameraState.FAILED, message, logging.DEBUG)
+                    return None
                 if not self.spec.kind.is_live or (
                     self._max_reconnects is not None and attempts > self._max_reconnects
                 ):
@@ -395,6 +437,9 @@ class Capture:
                 continue
             if self._fps_override is None and reader.fps:
                 self._fps = reader.fps
+            with self._cond:
+                self._opened = True
+                self._cond.notify_all()
             return reader
         return None
 

@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import argparse
 import logging
+import sqlite3
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from referee.cli import port_problem
+from referee.rules import ObservationError
 from referee.session import MatchSession
-from referee.store import Store
+from referee.store import Store, StoreError
 from referee.web.app import serve
 
 
@@ -30,8 +34,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    session = MatchSession(Store(args.db), rules=args.rules, players=args.players,
-                           dealer=args.dealer, names=args.name or None)
+    # A record that cannot be opened, a table the referee cannot seat or a port taken: one line, exit 2.
+    problem = port_problem(args.host, args.port)
+    if problem is None:
+        try:
+            session = MatchSession(Store(args.db), rules=args.rules, players=args.players,
+                                   dealer=args.dealer, names=args.name or None)
+        except (sqlite3.Error, StoreError) as exc:  # a missing folder, a file that is not a database
+            problem = f"cannot open the match record --db {args.db}: {exc}"
+        except ObservationError as exc:
+            problem = f"cannot start the match: {exc}"
+    if problem is not None:
+        print(f"{parser.prog}: {problem}", file=sys.stderr)
+        return 2
     serve(session, host=args.host, port=args.port, token=args.token)
     session.store.close()
     return 0

@@ -141,3 +141,25 @@ def test_round_ends_on_reveals_when_draws_are_not_reported() -> None:
 def test_unscored_round_is_reported_when_the_next_setup_comes() -> None:
     _, out = run([one_card_setup(), start("red_5"), play(1, "red_7"), one_card_setup()])
     assert any("not scored" in line["message"] for line in lines_of(out, "info"))
+
+
+def test_without_reported_draws_an_estimated_empty_hand_still_waits_for_its_reveal() -> None:
+    # Issue 34 (found by fuzzing): seven plays each and no draw reported, so every seat's hand count
+    # estimate is 0; hands that were never seen drawn are not known to be empty. The round must wait
+    # for the losers' reveals, not score 0 at once and then ignore them.
+    cards = [f"red_{v}" for v in range(1, 10)] + [f"blue_{v}" for v in range(9, 0, -1)]
+    cards += [f"green_{v}" for v in range(1, 5)]
+    seats = [1, 2, 0] * 7 + [1]  # seat 1 plays an eighth card (it drew unseen): the round is over
+    script: Script = [
+        {"type": "setup", "players": 3, "dealer": 0},
+        start("red_0"),
+        *(play(seat, card) for seat, card in zip(seats, cards, strict=True)),
+        reveal(0, ["red_9"]),
+    ]
+    ref, out = run(script)
+    assert alerts(out) == []
+    assert [(e["winner"], e["points"]) for e in lines_of(out, "round_end")] == [(1, None)]
+    assert lines_of(out, "scores") == []
+    out = ref.observe(reveal(2, ["blue_skip"]))
+    assert [(e["winner"], e["points"]) for e in lines_of(out, "round_end")] == [(1, 29)]
+    assert ref.snapshot()["scores"] == [0, 29, 0]

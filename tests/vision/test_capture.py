@@ -148,3 +148,47 @@ def test_unopenable_file_fails_cleanly(tmp_path: Path) -> None:
     assert list(capture) == []
     assert capture.status().state is CameraState.FAILED
     assert "cannot open" in capture.status().message
+
+
+def test_a_camera_that_never_opened_fails_at_once() -> None:
+    # Issue 34: `--source 5` with no such camera retried forever, flooding stderr.
+    sleeps: list[float] = []
+    attempts: list[SourceSpec] = []
+
+    def opener(spec: SourceSpec) -> FakeCamera:
+        attempts.append(spec)
+        raise OSError(f"cannot open {spec}")
+
+    capture = Capture(SourceSpec(SourceKind.CAMERA, 5), opener=opener, sleep=sleeps.append)
+    assert capture.wait_open(timeout=10.0) is False
+    assert list(capture) == []
+    status = capture.status()
+    assert status.state is CameraState.FAILED and "camera 5 did not open" in status.message
+    assert len(attempts) == 1 and sleeps == [] and status.reconnects == 0
+
+
+def test_a_camera_that_worked_and_dropped_is_still_reopened() -> None:
+    sleeps: list[float] = []
+    readers = [FakeCamera(frames=2), None, None, FakeCamera(frames=1, start=100)]
+
+    def opener(spec: SourceSpec) -> FakeCamera:
+        reader = readers.pop(0) if readers else None
+        if reader is None:
+            raise OSError("camera unplugged")
+        return reader
+
+    capture = Capture(SourceSpec(SourceKind.CAMERA, 0), opener=opener, sleep=sleeps.append,
+                      backoff=(0.5, 4.0), max_reconnects=2)
+    assert capture.wait_open(timeout=10.0) is True
+    values = [int(frame.image[0, 0, 0]) for frame in capture]
+    assert values[-1] == 101  # two failed reopenings, then the camera came back
+    assert readers == []
+    assert sleeps[:3] == [0.5, 1.0, 2.0]
+
+
+def test_a_missing_camera_index_prints_nothing_of_opencvs(capfd: pytest.CaptureFixture[str]) -> None:
+    capture = Capture(SourceSpec(SourceKind.CAMERA, 97))
+    assert capture.wait_open(timeout=30.0) is False
+    capture.stop()
+    assert "did not open" in capture.status().message
+    assert capfd.readouterr().err == ""

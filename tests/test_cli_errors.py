@@ -1,0 +1,261 @@
+"""Command-line mistakes end in one clear line on stderr and exit status 2, never a traceback (issue 34).
+
+Each case runs ``referee.cli.main`` in-process; the pipeline's heavy parts (the detector, the demo
+footage) are replaced by doubles where the case does not need them.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+import referee.pipeline as pipeline_module
+from referee.cards import Colour
+from referee.cli import main
+from referee.vision.detections import Detections
+
+SETUP_4 = {"type": "setup", "players": 4, "dealer": 0, "rules": "official", "hand_size": 7, "options": {}}
+
+
+class NothingDetector:
+    """Sees no card (the doubles' footage is an empty table)."""
+
+    face_names = ("5",)
+
+    def detect(self, image: npt.NDArray[np.uint8]) -> Detections:
+        return Detections.empty()
+
+
+def _one_line(capsys: pytest.CaptureFixture[str], *needles: str) -> str:
+    """The one line on stderr (nothing else there), holding every needle."""
+    err = capsys.readouterr().err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert "Traceback" not in err
+    for needle in needles:
+        assert needle in lines[0], lines[0]
+    return lines[0]
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Path:
+    """A folder of three frames of an empty table."""
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    for i in range(3):
+        cv2.imwrite(str(folder / f"{i}.png"), np.full((120, 160, 3), 140, np.uint8))
+    return folder
+
+
+@pytest.fixture
+def fake_demo(tmp_path: Path, table: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """``referee demo`` on a folder of empty-table frames whose operator script seats 4 players (dealer 0,
+    official), as the bundled footage's does; the detector is a double."""
+    script = tmp_path / "demo.operator.jsonl"
+    script.write_text(json.dumps(SETUP_4) + "\n")
+
+    def detector(model: Path | None, palette: tuple[Colour, ...]) -> NothingDetector:
+        return NothingDetector()
+
+    monkeypatch.setattr(pipeline_module, "open_detector", detector)
+    monkeypatch.setattr(pipeline_module, "demo_footage", lambda: (table, script, None))
+    yield script
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+# --players, --dealer, --rules -----------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["--players", "1"], "--players must be 2..10, got 1"),
+        (["--players", "11"], "--players must be 2..10, got 11"),
+        (["--dealer", "9"], "--dealer must be a seat 0..3 of the 4 players, got 9"),
+        (["--players", "3", "--dealer", "-1"], "--dealer must be a seat 0..2"),
+        (["--rules", "klingon"], "unknown rule preset 'klingon'"),
+    ],
+)
+def test_run_refuses_a_table_it_cannot_seat(
+    table: Path, capsys: pytest.CaptureFixture[str], argv: list[str], needle: str
+) -> None:
+    assert main(["run", "--source", str(table), "--no-serve", *argv]) == 2
+    _one_line(capsys, "referee run: ", needle)
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["--players", "1"], "--players 1 does not fit"),
+        (["--dealer", "9"], "--dealer 9 does not fit"),
+        (["--rules", "klingon"], "unknown rule preset 'klingon'"),
+    ],
+)
+def test_demo_refuses_a_table_it_cannot_seat(
+    fake_demo: Path, capsys: pytest.CaptureFixture[str], argv: list[str], needle: str
+) -> None:
+    assert main(["demo", "--no-serve", "--no-realtime", *argv]) == 2
+    _one_line(capsys, "referee demo: ", needle)
+
+
+def test_a_table_from_the_script_is_checked_too(
+    tmp_path: Path, table: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(pipeline_module, "open_detector", lambda model, palette: NothingDetector())
+    script = tmp_path / "operator.jsonl"
+    script.write_text(json.dumps({**SETUP_4, "dealer": 7}) + "\n")
+    assert main(["run", "--source", str(table), "--no-serve", "--script", str(script)]) == 2
+    _one_line(capsys, "--dealer must be a seat 0..3 of the 4 players, got 7")
+
+
+# The demo's own table against the flags given ---------------------------------------------------------
+def test_demo_refuses_players_and_dealer_its_footage_does_not_have(
+    fake_demo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Issue 34: `referee demo --rules de --players 3 --dealer 1` silently played official/4/0.
+    assert main(["demo", "--rules", "de", "--players", "3", "--dealer", "1", "--no-serve"]) == 2
+    _one_line(capsys, "referee demo: ", "demo.operator.jsonl", "seats 4 players", "--players 3 does not fit")
+    assert main(["demo", "--dealer", "1", "--no-serve"]) == 2
+    _one_line(capsys, "has seat 0 as dealer", "--dealer 1 does not fit")
+
+
+def test_demo_honours_a_given_rule_preset(fake_demo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo", "--rules", "de", "--players", "4", "--dealer", "0", "--no-serve", "--no-realtime"]) == 0
+    setup = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert (setup["type"], setup["rules"], setup["players"], setup["dealer"]) == ("setup", "de", 4, 0)
+
+
+def test_demo_without_game_flags_plays_its_own_setup(fake_demo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo", "--no-serve", "--no-realtime"]) == 0
+    setup = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert (setup["rules"], setup["players"], setup["dealer"]) == ("official", 4, 0)
+
+
+def test_demo_refuses_a_preset_whose_deck_its_footage_does_not_show(
+    fake_demo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["demo", "--rules", "lb", "--no-serve"]) == 2
+    _one_line(capsys, "shows the classic deck", "--rules lb plays the lb deck")
+
+
+# --source ----------------------------------------------------------------------------------------------
+def test_a_camera_index_that_never_opens_is_one_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 34: `referee run --source 5` with no such camera retried forever, flooding stderr.
+    monkeypatch.setattr(pipeline_module, "open_detector", lambda model, palette: NothingDetector())
+    status: list[int] = []
+    # In a thread of its own: the old behaviour (retry forever) must fail the test, not hang it.
+    worker = threading.Thread(target=lambda: status.append(main(["run", "--source", "97", "--no-serve"])),
+                              daemon=True)
+    worker.start()
+    worker.join(timeout=60)
+    assert status == [2]
+    _one_line(capsys, "referee run: camera 97 did not open")
+
+
+def test_a_folder_of_undecodable_images_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pipeline_module, "open_detector", lambda model, palette: NothingDetector())
+    folder = tmp_path / "bad"
+    folder.mkdir()
+    for i in range(3):
+        (folder / f"{i}.jpg").write_bytes(b"not a jpeg")
+    assert main(["run", "--source", str(folder), "--no-serve"]) == 2
+    _one_line(capsys, "referee run: no frame of", "could be decoded (3 unreadable)")
+
+
+# --port, --db ------------------------------------------------------------------------------------------
+def test_a_port_in_use_is_one_line_and_no_url(table: Path, fake_demo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = str(busy.getsockname()[1])
+        assert main(["run", "--source", str(table), "--port", port]) == 2
+        assert capsys.readouterr().out == ""
+        assert main(["demo", "--port", port]) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and len(err.strip().splitlines()) == 1
+        assert f"referee demo: cannot serve the dashboard on 127.0.0.1:{port}" in err
+
+
+def test_a_port_out_of_range_is_one_line(table: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["run", "--source", str(table), "--port", "70000"]) == 2
+    _one_line(capsys, "a port is 0..65535")
+
+
+def test_run_with_a_db_in_a_missing_folder_is_one_line(
+    tmp_path: Path, table: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(pipeline_module, "open_detector", lambda model, palette: NothingDetector())
+    db = tmp_path / "no" / "such" / "match.db"
+    assert main(["run", "--source", str(table), "--no-serve", "--db", str(db)]) == 2
+    _one_line(capsys, "referee run: cannot open the match record --db")
+
+
+@pytest.mark.parametrize("case", ["missing folder", "corrupt file", "a folder"])
+def test_web_with_a_bad_db_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str], case: str) -> None:
+    from referee.web.__main__ import main as web_main
+
+    db = tmp_path / "no" / "such" / "match.db"
+    if case == "corrupt file":
+        db = tmp_path / "match.db"
+        db.write_bytes(b"this is no SQLite database " * 200)
+    elif case == "a folder":
+        db = tmp_path
+    assert web_main(["--db", str(db), "--port", str(_free_port())]) == 2
+    _one_line(capsys, "python -m referee.web: cannot open the match record --db")
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [(["--players", "1"], "players out of range"), (["--rules", "klingon"], "unknown rule preset")],
+)
+def test_web_with_a_table_it_cannot_seat_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], needle: str
+) -> None:
+    from referee.web.__main__ import main as web_main
+
+    assert web_main(["--db", str(tmp_path / "m.db"), "--port", str(_free_port()), *argv]) == 2
+    _one_line(capsys, "python -m referee.web: cannot start the match", needle)
+
+
+def test_web_with_a_port_in_use_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from referee.web.__main__ import main as web_main
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        assert web_main(["--db", str(tmp_path / "m.db"), "--port", str(port)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.strip().splitlines()) == 1
+    assert f"python -m referee.web: cannot serve the dashboard on 127.0.0.1:{port}" in err
+
+
+# replay ------------------------------------------------------------------------------------------------
+def test_replay_of_a_bad_byte_judges_the_rest(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = tmp_path / "log.jsonl"
+    log.write_bytes(
+        b'\xef\xbb\xbf{"type":"setup","players":2,"dealer":0}\n{"type":"start","card":"red_5"}\n'
+        b'{"type":"pass","seat":1,"t":NaN}\n\xff\xfe\n' + b"[" * 200_000 + b"]" * 200_000 + b"\n"
+        b'{"type":"play","card":"blue_7","seat":1}\n'
+    )
+    assert main(["replay", str(log)]) == 1
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err
+    lines = [json.loads(text) for text in out.splitlines()]
+    assert [(line["type"], line.get("line")) for line in lines] == [
+        ("error", 3), ("error", 4), ("error", 5), ("alert", None)
+    ]
