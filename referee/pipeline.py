@@ -720,10 +720,14 @@ def _serve(
     """Dashboard in this thread, pipeline in another; prints the URL, then the live log."""
     from referee.web.app import create_app, make_server
     from referee.web.hands import model_loader
+    from referee.web.teach import deck_dir_for
 
     token = args.token or secrets.token_urlsafe(12)
-    # Hands photographed at the round's end are read by the same model as the pile.
-    app = create_app(session, token=token, hand_detector=model_loader(args.model))  # type: ignore[arg-type]
+    # Hands photographed at the round's end are read by the same model as the pile; a deck taught on
+    # /teach is saved beside the record and read with at once (as --deck would).
+    app = create_app(session, token=token, hand_detector=model_loader(args.model),  # type: ignore[arg-type]
+                     on_deck=lambda path: apply_deck(path, pipeline.detector, pipeline.classifier, pipeline.palette),
+                     deck_dir=deck_dir_for(getattr(args, "db", None)))
     server = make_server(app, args.host, args.port, log_level="warning")
     stop = threading.Event()
 

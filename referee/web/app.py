@@ -27,6 +27,7 @@ import secrets
 import sqlite3
 from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Annotated, Any
 
 import uvicorn
@@ -61,6 +62,7 @@ from referee.web.models import (
     OkOut,
     SetupIn,
 )
+from referee.web.teach import DECK_PHOTO_PATH, register_teach
 
 __all__ = ["EventHub", "create_app", "make_server", "serve"]
 
@@ -221,6 +223,8 @@ def create_app(
     hand_detector: DetectorLoader | None = None,
     max_photo_bytes: int = MAX_PHOTO_BYTES,
     max_json_bytes: int = MAX_JSON_BYTES,
+    on_deck: Callable[[Path], None] | None = None,
+    deck_dir: Path | None = None,
 ) -> FastAPI:
     """The web app for ``session``; ``token`` guards the controls (random if not given).
 
@@ -228,7 +232,9 @@ def create_app(
     default: the shipped ONNX model, loaded on the first photo). A control's body is capped at
     ``max_json_bytes``, a hand photo at ``max_photo_bytes``. On shutdown the record's write-ahead
     log is folded into its file (:meth:`Store.checkpoint`), so a cleanly stopped server leaves a
-    database file that holds everything on its own.
+    database file that holds everything on its own. ``/teach`` (:mod:`referee.web.teach`) learns the
+    deck at the table from photos into ``deck_dir`` (default: beside the record) and hands the learned
+    deck's folder to ``on_deck`` (the live pipeline's; ``None``: learned and saved only).
     """
     admin_token = token or secrets.token_urlsafe(16)
     assets = _load_assets()
@@ -463,6 +469,10 @@ def create_app(
             out.submitted = event_out(event)
         return out
 
+    register_teach(app, session, admin=admin, page=lambda: page("teach.html", NO_FOREIGN_FRAMES),
+                   read_upload=_read_upload, max_photo_bytes=max_photo_bytes, on_deck=on_deck,
+                   deck_dir=deck_dir)
+
     @app.get("/api/log", dependencies=admin)
     def export_log() -> Response:
         lines = "".join(json.dumps(o, separators=(",", ":")) + "\n" for o in session.export_log())
@@ -473,7 +483,8 @@ def create_app(
                 and any(d.dependency is require_admin for d in route.dependencies)}
     app.add_middleware(RequestGuard, token=admin_token, admin_paths=controls,
                        body_limit=max_json_bytes,
-                       body_limits={"/api/hands/photo": max_photo_bytes + MULTIPART_SLACK},
+                       body_limits={"/api/hands/photo": max_photo_bytes + MULTIPART_SLACK,
+                                    DECK_PHOTO_PATH: max_photo_bytes + MULTIPART_SLACK},
                        replies=IdempotentReplies(session.store))
     return app
 

@@ -1,0 +1,225 @@
+// Teach this deck: photos of each card of the deck at the table, then learn-deck in the server.
+"use strict";
+
+(() => {
+  const { el, cardFace } = UNO;
+  const $ = (id) => document.getElementById(id);
+  const TOKEN_KEY = "uno-admin-token";
+  // Photos larger than this (or not JPEG/PNG, e.g. HEIC) are shrunk in the browser before they are sent.
+  const SHRINK_BYTES = 1.5 * 1024 * 1024;
+  const SHRINK_SIDE = 1600;
+  let status = null;
+  let shownLabels = "";
+  let polling = null;
+
+  // Token: from the URL fragment (#token=...) once, then kept in this browser (as the dashboard does).
+  const hashToken = new URLSearchParams(location.hash.slice(1)).get("token");
+  if (hashToken) {
+    localStorage.setItem(TOKEN_KEY, hashToken);
+    history.replaceState(null, "", location.pathname + location.search);
+  }
+  $("token").value = localStorage.getItem(TOKEN_KEY) || "";
+  $("token-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    localStorage.setItem(TOKEN_KEY, $("token").value.trim());
+    say("Token saved in this browser.");
+  });
+
+  function say(text, isError) {
+    const node = $("result");
+    node.textContent = text;
+    node.classList.toggle("error", !!isError);
+  }
+
+  async function call(method, path, body, contentType) {
+    const headers = { "X-Admin-Token": $("token").value.trim() };
+    if (body !== undefined) headers["Content-Type"] = contentType || "application/octet-stream";
+    const response = await fetch(path, { method, headers, body });
+    let data = null;
+    try { data = await response.json(); } catch (err) { data = null; }
+    if (!response.ok) {
+      let detail = data && data.detail;
+      if (Array.isArray(detail)) detail = detail.map((d) => (d.loc || []).slice(1).join(".") + ": " + d.msg).join("; ");
+      throw new Error(detail || response.statusText || String(response.status));
+    }
+    return data;
+  }
+
+  const photoPath = (label) => "/api/deck/photos?label=" + encodeURIComponent(label);
+  const plural = (n, word) => n + " " + word + (n === 1 ? "" : "s");
+
+  // A big phone photo (or a HEIC) as a JPEG of at most SHRINK_SIDE pixels a side; the file itself if
+  // it is small already or the browser cannot decode it (the server then says what is wrong).
+  async function shrunk(file) {
+    const plain = file.type === "image/jpeg" || file.type === "image/png";
+    if ((plain && file.size <= SHRINK_BYTES) || typeof createImageBitmap !== "function") return file;
+    try {
+      const bitmap = await createImageBitmap(file);
+      const scale = Math.min(1, SHRINK_SIDE / Math.max(bitmap.width, bitmap.height));
+      const canvas = el("canvas", { width: String(Math.round(bitmap.width * scale)), height: String(Math.round(bitmap.height * scale)) });
+      canvas.getContext("2d").drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+      bitmap.close();
+      const blob = await new Promise((resolve) => canvas.toBlob(resolve, "image/jpeg", 0.9));
+      return blob || file;
+    } catch (err) {
+      return file;
+    }
+  }
+
+  async function upload(label, files) {
+    const list = Array.from(files).filter((f) => f && f.size !== undefined);
+    if (!list.length) return;
+    const tile = tileFor(label);
+    if (tile) tile.classList.add("busy");
+    let added = 0;
+    try {
+      for (const [i, file] of list.entries()) {
+        say(label + ": sending photo " + (i + 1) + " of " + list.length + "…");
+        const body = await shrunk(file);
+        const result = await call("POST", photoPath(label), body, body.type || "application/octet-stream");
+        setCount(label, result.count);
+        if (result.new) added++;
+      }
+      say(label + ": " + plural(added, "photo") + " added" + (added < list.length ? " (" + (list.length - added) + " already there)" : "") + " ✓");
+    } catch (err) {
+      say(label + ": " + err.message, true);
+    } finally {
+      if (tile) tile.classList.remove("busy");
+      refresh();
+    }
+  }
+
+  async function forget(label) {
+    const count = (status && status.photos[label]) || 0;
+    if (!window.confirm("Forget the " + plural(count, "photo") + " of " + label + "?")) return;
+    try {
+      const result = await call("DELETE", photoPath(label));
+      setCount(label, 0);
+      say(label + ": " + plural(result.removed, "photo") + " forgotten ✓");
+    } catch (err) { say(label + ": " + err.message, true); }
+    refresh();
+  }
+
+  async function learn() {
+    $("btn-learn").disabled = true;
+    try {
+      const views = new URLSearchParams(location.search).get("views");
+      render(await call("POST", "/api/deck/learn" + (views ? "?views=" + encodeURIComponent(views) : "")));
+      say("Learning the deck from the photos…");
+      refresh();
+    } catch (err) {
+      say("Learn: " + err.message, true);
+      $("btn-learn").disabled = false;
+    }
+  }
+  $("btn-learn").addEventListener("click", learn);
+
+  // The grid.
+  function tileFor(label) {
+    return Array.from(document.querySelectorAll("#labels .tile")).find((t) => t.dataset.label === label) || null;
+  }
+
+  function setCount(label, count) {
+    const tile = tileFor(label);
+    if (!tile) return;
+    tile.querySelector(".count").textContent = String(count);
+    tile.querySelector(".count-word").textContent = count === 1 ? " photo" : " photos";
+    tile.classList.toggle("has", count > 0);
+    tile.querySelector(".forget").hidden = count === 0;
+  }
+
+  function makeTile(label) {
+    const face = el("div", { class: "card", "aria-hidden": "true" });
+    cardFace(face, label);
+    const input = el("input", { type: "file", accept: "image/jpeg,image/png", multiple: "", hidden: "", "data-label": label, "aria-label": "photos of " + label });
+    const pick = el("button", { type: "button", class: "tile-pick", title: "add photos of " + label },
+      face,
+      el("span", { class: "tile-label" }, ...label.split("_").flatMap((part, i) => (i ? ["_", el("wbr"), part] : [part]))),
+      el("span", { class: "tile-count" }, el("span", { class: "count", "data-count": label, text: "0" }),
+        el("span", { class: "count-word", text: " photos" })));
+    const drop = el("button", { type: "button", class: "link forget", title: "forget the photos of " + label, text: "✕", hidden: "" });
+    const tile = el("li", { class: "tile", "data-label": label }, pick, drop, input);
+    pick.addEventListener("click", () => input.click());
+    input.addEventListener("change", () => { const files = Array.from(input.files); input.value = ""; upload(label, files); });
+    drop.addEventListener("click", () => forget(label));
+    tile.addEventListener("dragover", (e) => { e.preventDefault(); tile.classList.add("drop"); });
+    tile.addEventListener("dragleave", () => tile.classList.remove("drop"));
+    tile.addEventListener("drop", (e) => {
+      e.preventDefault();
+      tile.classList.remove("drop");
+      if (e.dataTransfer && e.dataTransfer.files.length) upload(label, e.dataTransfer.files);
+    });
+    return tile;
+  }
+
+  function renderGrid() {
+    const extra = Object.keys(status.photos).filter((l) => !status.labels.includes(l)).sort();
+    const labels = status.labels.concat(extra);
+    const key = labels.join(" ");
+    if (key !== shownLabels) {
+      $("labels").replaceChildren(...labels.map(makeTile));
+      shownLabels = key;
+    }
+    for (const label of labels) setCount(label, status.photos[label] || 0);
+  }
+
+  function renderState() {
+    const node = $("state");
+    const labels = { idle: "", learning: "Learning… ", ready: "✓ ", error: "✕ " };
+    node.textContent = (labels[status.state] || "") + (status.message || (status.state === "idle" ? "No deck learned yet." : ""));
+    node.className = "state " + status.state;
+    const learning = status.state === "learning";
+    $("btn-learn").disabled = learning;
+    const bar = $("progress");
+    bar.hidden = !learning;
+    if (learning && status.progress && status.progress.total) {
+      bar.max = status.progress.total + 1;
+      bar.value = status.progress.done;
+    } else if (learning) {
+      bar.removeAttribute("value");
+    }
+    $("in-use").hidden = !status.in_use;
+    $("no-pipeline").hidden = status.live;
+    const withPhotos = Object.keys(status.photos).length;
+    $("totals").textContent = plural(status.total_photos, "photo") + " of " + withPhotos + " of " + status.labels.length + " cards";
+    const s = status.summary;
+    const summary = $("summary");
+    summary.hidden = !s;
+    if (s) {
+      const parts = ["Last learned: " + plural(s.labels_learned || 0, "card") + " from " + plural(s.photos || 0, "photo") + " in " + s.seconds + " s"];
+      if (s.views_read_right_generic !== undefined && s.views_read_right_learned !== undefined) {
+        parts.push("views read right " + Math.round(s.views_read_right_generic * 100) + " % → " + Math.round(s.views_read_right_learned * 100) + " %");
+      }
+      if (s.palette && Object.keys(s.palette).length) parts.push("colours: " + Object.keys(s.palette).join(", "));
+      if (s.skipped && s.skipped.length) parts.push(plural(s.skipped.length, "photo") + " without a card found");
+      if (s.deck) parts.push("saved in " + s.deck);
+      summary.textContent = parts.join(" · ");
+    }
+  }
+
+  function render(fresh) {
+    const was = status && status.state;
+    status = Object.assign({}, status || {}, fresh);
+    if (was === "learning" && status.state !== "learning") say("");  // the state line says how it ended
+    if (!status.labels) return;
+    $("deck-name").textContent = status.deck ? "(" + status.deck + ")" : "";
+    renderGrid();
+    renderState();
+    if (status.state === "learning" && polling === null) polling = setInterval(refresh, 1000);
+    if (status.state !== "learning" && polling !== null) { clearInterval(polling); polling = null; }
+  }
+
+  async function refresh() {
+    try {
+      const response = await fetch("/api/deck", { cache: "no-store" });
+      if (!response.ok) throw new Error("deck status " + response.status);
+      render(await response.json());
+    } catch (err) {
+      $("state").textContent = "Cannot reach the referee: " + err.message;
+      $("state").className = "state error";
+    }
+  }
+
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) refresh(); });
+  refresh();
+})();
