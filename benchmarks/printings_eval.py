@@ -122,7 +122,7 @@ def split(folder: Path, out: Path, first: int) -> tuple[Path, Path]:
     return learn, read
 
 
-def run(decks: int, photos: int, work: Path, seed: int) -> dict[str, Any]:
+def run(decks: int, photos: int, work: Path, seed: int, classifier: Path | None = None) -> dict[str, Any]:
     from referee.vision.classify import load_classifier
     from referee.vision.deck import learn_deck
     from referee.vision.detect import load_detector
@@ -134,7 +134,7 @@ def run(decks: int, photos: int, work: Path, seed: int) -> dict[str, Any]:
         folder = work / f"deck{d}" / "photos"
         info = write_deck(folder, seed + d, kind, photos)
         print(f"deck {d} ({kind}): {info['labels'] * photos} photos written", file=sys.stderr)
-        generic = evaluate(folder)
+        generic = evaluate(folder, classifier=classifier)
         row: dict[str, Any] = {**info, "generic": generic["top1_accuracy"],
                                "generic_detector": generic["top1_accuracy_detector"],
                                "generic_classifier": generic.get("top1_accuracy_classifier"),
@@ -144,8 +144,9 @@ def run(decks: int, photos: int, work: Path, seed: int) -> dict[str, Any]:
                 continue
             learn, read = split(folder, work / f"deck{d}", first)
             deck_dir = work / f"deck{d}" / f"deck{first}"
-            summary = learn_deck(learn, deck_dir, load_detector(None, conf=0.25), _classifier(load_classifier))
-            learned = evaluate(read, deck=deck_dir)
+            reader = _classifier(load_classifier, classifier)
+            summary = learn_deck(learn, deck_dir, load_detector(None, conf=0.25), reader)
+            learned = evaluate(read, deck=deck_dir, classifier=classifier)
             row[f"learned_{first}"] = learned["top1_accuracy"]
             row[f"learned_{first}_seconds"] = summary["seconds"]
             row[f"learned_{first}_confusions"] = learned["confusions"]
@@ -153,25 +154,30 @@ def run(decks: int, photos: int, work: Path, seed: int) -> dict[str, Any]:
         results.append(row)
     mean = {key: round(float(np.mean([r[key] for r in results if r.get(key) is not None])), 4)
             for key in ("generic", "generic_detector", "learned_1", "learned_5") if any(key in r for r in results)}
-    return {"decks": decks, "photos": photos, "seed": seed, "mean": mean, "per_deck": results,
+    return {"decks": decks, "photos": photos, "seed": seed, "classifier": str(classifier or "models/classifier.onnx"),
+            "mean": mean, "per_deck": results,
             "worst_generic": min(r["generic"] for r in results) if results else math.nan}
 
 
-def _classifier(loader: Any) -> Any:
-    classifier = loader(None)
+def _classifier(loader: Any, path: Path | None) -> Any:
+    classifier = loader(path)
     if classifier is None:
         raise SystemExit("no face classifier at models/classifier.onnx")
     return classifier
 
 
 def main() -> int:
+    global KINDS
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--decks", type=int, default=3)
     parser.add_argument("--photos", type=int, default=10, help="photos per label")
     parser.add_argument("--work", type=Path, default=Path("out/printings"))
     parser.add_argument("--seed", type=int, default=5000)
+    parser.add_argument("--classifier", type=Path, default=None, help="face classifier (default: the shipped one)")
+    parser.add_argument("--kinds", default=",".join(KINDS), help="printing kinds the decks cycle through")
     args = parser.parse_args()
-    print(json.dumps(run(args.decks, args.photos, args.work, args.seed)))
+    KINDS = tuple(args.kinds.split(","))
+    print(json.dumps(run(args.decks, args.photos, args.work, args.seed, args.classifier)))
     return 0
 
 

@@ -49,12 +49,15 @@ from referee.vision.classify import (
 )
 from referee.vision.detect import DetectorError, OnnxDetector, UltralyticsDetector, load_detector, look_closer
 from referee.vision.detections import Detections
-from referee.vision.track import closer_label
+from referee.vision.track import TrackerConfig, closer_label
 
 log = logging.getLogger(__name__)
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp"}
 IOU_THRESHOLDS = np.linspace(0.5, 0.95, 10)
+#: A box at least this share of the median card box of its image is a whole card (the tracker's rule for a
+#: card just laid: :attr:`referee.vision.track.TrackerConfig.whole_area_share`).
+WHOLE_AREA_SHARE = TrackerConfig.whole_area_share
 
 
 class EvalError(ValueError):
@@ -278,6 +281,9 @@ def evaluate_yolo(
         for name in gt_names:
             n_gt[name] += 1
         iou = box_iou(det.xyxy, gt_boxes)
+        # Which boxes are whole cards, as the tracker tells a card just laid (TrackerConfig.whole_area_share).
+        areas = (det.xyxy[:, 2] - det.xyxy[:, 0]) * (det.xyxy[:, 3] - det.xyxy[:, 1])
+        whole_area = WHOLE_AREA_SHARE * float(np.median(areas)) if len(det) else 0.0
         visible = _visible_shares(image_path, gt_boxes)
         # Card accuracy: each labelled card's best-overlapping prediction names it right.
         for g, name in enumerate(gt_names):
@@ -290,7 +296,7 @@ def evaluate_yolo(
                 classifier.read(image, det.xyxy[best]), pred_names[best], mode) == name
             read_hits += read_hit
             named = best is not None and _named(detector, classifier, image, det.xyxy[best], pred_names[best],
-                                                mode) == name
+                                                mode, whole=bool(areas[best] >= whole_area)) == name
             pipeline_hits += named
             if visible is not None:
                 bucket = by_visible.setdefault(_visible_bucket(visible[g]), [0, 0, 0, 0])
@@ -358,10 +364,11 @@ def evaluate_yolo(
 
 
 def _named(detector: OnnxDetector | UltralyticsDetector, classifier: FaceClassifier | None,
-           image: npt.NDArray[np.uint8], box: npt.NDArray[np.float32], name: str, mode: str) -> str:
+           image: npt.NDArray[np.uint8], box: npt.NDArray[np.float32], name: str, mode: str, *,
+           whole: bool = False) -> str:
     """The prediction ``name`` as the pipeline would settle it (a faces dataset: its face)."""
     if mode == "label":
-        return pipeline_label(detector, classifier, image, box, name)
+        return pipeline_label(detector, classifier, image, box, name, whole=whole)
     return _relabel(_closer_faces(detector, classifier, image, box), name, mode)
 
 
@@ -506,7 +513,7 @@ def _reads(detector: OnnxDetector | UltralyticsDetector, classifier: FaceClassif
     reads = {"pipeline": pipeline_label(detector, classifier, image, det.xyxy[best], label, whole=True, faces=faces),
              "detector": label}
     if classifier is not None:
-        reads["classifier"] = _relabel(classifier.read(image, det.xyxy[best]), label, "label")
+        reads["classifier"] = _relabel(classifier.read(image, det.xyxy[best], allowed=faces), label, "label")
     return reads
 
 
