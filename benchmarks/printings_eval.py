@@ -13,9 +13,12 @@ from the side, with another card at the edge now and then, under warm or cool li
 Then, per deck, as a user would:
 
 1. ``referee eval`` on all its photos, no enrolment (``generic``: ``top1_accuracy`` as the pipeline
-   names the card, and the detector alone);
+   names the card, and the detector alone); and on ten webcam views of a whole table (1280x720, twelve
+   cards lying apart, each some 35 px tall at the detector's 320 px input) written as a YOLO data.yaml
+   (``tables_generic``: ``card_accuracy``; ``tables_recall``: cards found);
 2. ``referee learn-deck`` from the first photo of each label, ``referee eval --deck`` on the other
-   photos (``learned_1``); and from the first five (``learned_5``) when there are ten.
+   photos and the table views (``learned_1``, ``tables_learned_1``); and from the first five
+   (``learned_5``) when there are ten.
 
 One JSON line last. Generated: a means to find what fails, not the goal (real decks are).
 """
@@ -39,6 +42,8 @@ from referee.synth.scene import CardPlacement, camera_effects, card_quad, compos
 from referee.synth.textures import background
 
 KINDS = ("ring", "classic", "flat", "plain")
+#: Whole-table views per deck (12 cards each, some 35 px tall at the detector's input).
+TABLE_VIEWS = 10
 
 
 def held_out_design(rng: np.random.Generator, kind: str) -> CardDesign:
@@ -88,6 +93,48 @@ def photo(rng: np.random.Generator, card: Card, design: CardDesign, palettes: di
     return camera_effects(image, rng, strength=0.7)
 
 
+def table_view(rng: np.random.Generator, cards: list[Card], design: CardDesign,
+               palettes: dict[Colour | None, Palette], size: tuple[int, int] = (720, 1280)
+               ) -> tuple[np.ndarray, list[tuple[str, tuple[float, float, float, float]]]]:
+    """A webcam's view of a whole table (1280x720) with ``cards`` lying apart, each some 70-110 px long
+    (about 35 px at the detector's 320 px input): the cards and their boxes."""
+    h, w = size
+    base = background(rng, w)[:h].copy()
+    items, boxes = [], []
+    cols = 4
+    for k, card in enumerate(cards):
+        cell_w, cell_h = w / cols, h / math.ceil(len(cards) / cols)
+        centre = ((k % cols + 0.5) * cell_w + rng.normal(0, cell_w * 0.08),
+                  (k // cols + 0.5) * cell_h + rng.normal(0, cell_h * 0.08))
+        quad = card_quad(centre, float(rng.uniform(70, 110)), float(rng.uniform(0, 360)))
+        items.append(CardPlacement(card, quad, design, palette=palettes[card.colour]))
+        x0, y0 = np.clip(quad.min(axis=0), 0, [w, h])
+        x1, y1 = np.clip(quad.max(axis=0), 0, [w, h])
+        boxes.append((card.label, (float(x0), float(y0), float(x1), float(y1))))
+    image = compose(base, items, rng).image
+    return camera_effects(image, rng, strength=0.7), boxes
+
+
+def write_tables(folder: Path, seed: int, design: CardDesign, palettes: dict[Colour | None, Palette],
+                 views: int) -> Path:
+    """``views`` table views as a YOLO dataset named by contract-1 labels; returns its data.yaml."""
+    labels = sorted({c.label for c in CLASSIC.cards()})
+    (folder / "images" / "val").mkdir(parents=True, exist_ok=True)
+    (folder / "labels" / "val").mkdir(parents=True, exist_ok=True)
+    for v in range(views):
+        rng = np.random.default_rng([seed, 3, v])
+        cards = [Card.from_label(labels[int(i)]) for i in rng.choice(len(labels), 12, replace=False)]
+        image, boxes = table_view(rng, cards, design, palettes)
+        cv2.imwrite(str(folder / "images" / "val" / f"{v:03d}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+        h, w = image.shape[:2]
+        lines = [f"{labels.index(label)} {(x0 + x1) / 2 / w:.6f} {(y0 + y1) / 2 / h:.6f} {(x1 - x0) / w:.6f} "
+                 f"{(y1 - y0) / h:.6f}" for label, (x0, y0, x1, y1) in boxes]
+        (folder / "labels" / "val" / f"{v:03d}.txt").write_text("\n".join(lines) + "\n")
+    names = "".join(f"  - {n}\n" for n in labels)
+    (folder / "data.yaml").write_text(f"path: {folder.resolve()}\nval: images/val\nnames:\n{names}")
+    return folder / "data.yaml"
+
+
 def write_deck(folder: Path, seed: int, kind: str, photos: int) -> dict[str, Any]:
     """A held-out deck's photos in class folders; returns what it is."""
     rng = np.random.default_rng([seed, 1])
@@ -104,6 +151,7 @@ def write_deck(folder: Path, seed: int, kind: str, photos: int) -> dict[str, Any
             cv2.imwrite(str(folder / label / f"{k:02d}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, 90])
     hues = {c.value: round(float(cv2.cvtColor(np.uint8([[p.body]]), cv2.COLOR_BGR2HSV)[0, 0, 0]), 1)
             for c, p in palettes.items() if c is not None}
+    write_tables(folder.parent / "tables", seed, design, palettes, TABLE_VIEWS)
     return {"seed": seed, "kind": kind, "hues": hues, "labels": len(labels), "photos": photos}
 
 
@@ -135,7 +183,11 @@ def run(decks: int, photos: int, work: Path, seed: int, classifier: Path | None 
         info = write_deck(folder, seed + d, kind, photos)
         print(f"deck {d} ({kind}): {info['labels'] * photos} photos written", file=sys.stderr)
         generic = evaluate(folder, classifier=classifier)
+        tables = evaluate(work / f"deck{d}" / "tables" / "data.yaml", classifier=classifier)
         row: dict[str, Any] = {**info, "generic": generic["top1_accuracy"],
+                               "tables_generic": tables["card_accuracy"],
+                               "tables_generic_detector": tables["card_accuracy_detector"],
+                               "tables_recall": tables["recall"],
                                "generic_detector": generic["top1_accuracy_detector"],
                                "generic_classifier": generic.get("top1_accuracy_classifier"),
                                "generic_confusions": generic["confusions"]}
@@ -148,12 +200,16 @@ def run(decks: int, photos: int, work: Path, seed: int, classifier: Path | None 
             summary = learn_deck(learn, deck_dir, load_detector(None, conf=0.25), reader)
             learned = evaluate(read, deck=deck_dir, classifier=classifier)
             row[f"learned_{first}"] = learned["top1_accuracy"]
+            row[f"tables_learned_{first}"] = evaluate(work / f"deck{d}" / "tables" / "data.yaml", deck=deck_dir,
+                                                      classifier=classifier)["card_accuracy"]
             row[f"learned_{first}_seconds"] = summary["seconds"]
             row[f"learned_{first}_confusions"] = learned["confusions"]
         print(json.dumps({k: v for k, v in row.items() if "confusions" not in k}), file=sys.stderr)
         results.append(row)
     mean = {key: round(float(np.mean([r[key] for r in results if r.get(key) is not None])), 4)
-            for key in ("generic", "generic_detector", "learned_1", "learned_5") if any(key in r for r in results)}
+            for key in ("generic", "generic_detector", "learned_1", "learned_5", "tables_generic",
+                        "tables_generic_detector", "tables_recall", "tables_learned_1", "tables_learned_5")
+            if any(key in r for r in results)}
     return {"decks": decks, "photos": photos, "seed": seed, "classifier": str(classifier or "models/classifier.onnx"),
             "mean": mean, "per_deck": results,
             "worst_generic": min(r["generic"] for r in results) if results else math.nan}

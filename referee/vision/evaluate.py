@@ -258,6 +258,7 @@ def evaluate_yolo(
     records: dict[str, list[tuple[float, npt.NDArray[np.bool_]]]] = defaultdict(list)
     n_gt: dict[str, int] = defaultdict(int)
     card_hits = card_total = read_hits = pipeline_hits = 0
+    confusions: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     # bucket -> [detector hits, cards, classifier hits, pipeline hits], where meta sidecars say how much shows
     by_visible: dict[str, list[int]] = {}
     tp50 = fp50 = 0
@@ -295,9 +296,12 @@ def evaluate_yolo(
             read_hit = best is not None and classifier is not None and _relabel(
                 classifier.read(image, det.xyxy[best]), pred_names[best], mode) == name
             read_hits += read_hit
-            named = best is not None and _named(detector, classifier, image, det.xyxy[best], pred_names[best],
-                                                mode, whole=bool(areas[best] >= whole_area)) == name
+            read = "none" if best is None else _named(detector, classifier, image, det.xyxy[best], pred_names[best],
+                                                       mode, whole=bool(areas[best] >= whole_area))
+            named = read == name
             pipeline_hits += named
+            if not named:
+                confusions[name][read] += 1
             if visible is not None:
                 bucket = by_visible.setdefault(_visible_bucket(visible[g]), [0, 0, 0, 0])
                 bucket[0] += hit
@@ -350,6 +354,7 @@ def evaluate_yolo(
         "recall": round(tp50 / max(total_gt, 1), 4),
         "card_accuracy": round(pipeline_hits / max(card_total, 1), 4),
         "card_accuracy_detector": round(card_hits / max(card_total, 1), 4),
+        "confusions": {k: dict(v) for k, v in confusions.items()},
         "images": images,
         "skipped": skipped,
         "per_class": per_class,
