@@ -432,10 +432,13 @@ class Pipeline:
             "pile": [c.label for c in self.tracker.pile[-3:]],
         }
 
-    def run(self, capture: Capture, stop: threading.Event | None = None) -> PipelineStats:
-        """Process frames until the capture ends (or ``stop`` is set); status goes to the session."""
+    def run(self, capture: Capture, stop: threading.Event | None = None, *, progress_every: float | None = None
+            ) -> PipelineStats:
+        """Process frames until the capture ends (or ``stop`` is set); status goes to the session.
+        ``progress_every``: log how far it got every so many seconds (by the frames' capture times)."""
         stop = stop or threading.Event()
         capture.start()
+        last_report: float | None = None
         try:
             while not stop.is_set():
                 frame = capture.read(timeout=0.5)
@@ -445,6 +448,13 @@ class Pipeline:
                     self.session.set_status(**capture.status().as_dict())
                     continue
                 self.step(frame)
+                if progress_every is not None:
+                    if last_report is None:
+                        last_report = frame.captured_at
+                    elif frame.captured_at - last_report >= progress_every:
+                        log.info("%d frames judged (footage at %.1f s), %d observations", self.stats.frames,
+                                 frame.t, self.stats.observations)
+                        last_report = frame.captured_at
                 if self.stats.frames % self._status_every == 0:
                     self.session.set_status(**{**capture.status().as_dict(), **self.status()})
             if not stop.is_set():
@@ -456,6 +466,10 @@ class Pipeline:
 
 
 # Commands.
+#: How often a run without the dashboard says how far it got (seconds).
+PROGRESS_EVERY_S = 10.0
+
+
 class CommandError(Exception):
     """A problem with the command's input (source, model, calibration, rules): message, exit 2."""
 
@@ -694,7 +708,7 @@ def execute(
         remove_pipeline = session.add_listener(pipeline.on_event)
         try:
             if args.no_serve:
-                stats = pipeline.run(capture)
+                stats = pipeline.run(capture, progress_every=PROGRESS_EVERY_S)
             else:
                 stats = _serve(args, session, pipeline, capture, lambda: writer.write_all(initial))
         finally:

@@ -413,3 +413,14 @@ def test_the_pipeline_gives_a_colour_reading_detector_the_decks_printing_to_lear
     Pipeline(detector, MatchSession(Store(":memory:"), players=4), players=4, palette=LB_COLOURS)
     assert isinstance(detector.deck, DeckColours) and detector.deck.palette == LB_COLOURS
     assert not hasattr(ColourDetector(), "deck")  # a detector that reads no colour is left alone
+
+
+def test_a_long_run_says_how_far_it_got(game_folder: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A run without the dashboard logs its progress now and then (here: every frame after the first)."""
+    import logging
+
+    pipeline = Pipeline(ColourDetector(), MatchSession(Store(":memory:"), players=4), players=4)
+    with caplog.at_level(logging.INFO, logger="referee.pipeline"):
+        stats = pipeline.run(Capture(game_folder), progress_every=0.0)
+    said = [r.getMessage() for r in caplog.records if "frames judged" in r.getMessage()]
+    assert len(said) == stats.frames - 1 and said[-1].startswith(f"{stats.frames} frames judged")
