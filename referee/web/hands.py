@@ -115,7 +115,9 @@ def image_size(data: bytes) -> tuple[int, int]:
         # Pillow's own alarm (past its MAX_IMAGE_PIXELS) comes before ours: too large either way.
         raise ImageTooLarge(_too_large(
             f"over {(Image.MAX_IMAGE_PIXELS or 0) // 1_000_000} megapixels")) from None
-    except (UnidentifiedImageError, OSError, ValueError, SyntaxError):
+    except (UnidentifiedImageError, OSError, ValueError, SyntaxError, ImportError):
+        # (ImportError: once ultralytics is imported in the process, its patch of Image.open answers an
+        # unreadable file by trying to import a HEIF plug-in that is not installed.)
         raise ImageError(f"cannot decode the upload ({len(data)} bytes) as an image: "
                          "send a JPEG or PNG photo") from None
     return int(width), int(height)
