@@ -96,17 +96,19 @@ def photo(rng: np.random.Generator, card: Card, design: CardDesign, palettes: di
 def table_view(rng: np.random.Generator, cards: list[Card], design: CardDesign,
                palettes: dict[Colour | None, Palette], size: tuple[int, int] = (720, 1280)
                ) -> tuple[np.ndarray, list[tuple[str, tuple[float, float, float, float]]]]:
-    """A webcam's view of a whole table (1280x720) with ``cards`` lying apart, each some 70-110 px long
-    (about 35 px at the detector's 320 px input): the cards and their boxes."""
+    """A webcam's view of a whole table (1280x720) with ``cards`` lying apart, all of one size, some
+    70-110 px long by the camera's height (about 35 px at the detector's 320 px input): the cards and their
+    boxes."""
     h, w = size
     base = background(rng, w)[:h].copy()
     items, boxes = [], []
     cols = 4
+    length = float(rng.uniform(70, 110))
     for k, card in enumerate(cards):
         cell_w, cell_h = w / cols, h / math.ceil(len(cards) / cols)
         centre = ((k % cols + 0.5) * cell_w + rng.normal(0, cell_w * 0.08),
                   (k // cols + 0.5) * cell_h + rng.normal(0, cell_h * 0.08))
-        quad = card_quad(centre, float(rng.uniform(70, 110)), float(rng.uniform(0, 360)))
+        quad = card_quad(centre, length * float(rng.uniform(0.95, 1.05)), float(rng.uniform(0, 360)))
         items.append(CardPlacement(card, quad, design, palette=palettes[card.colour]))
         x0, y0 = np.clip(quad.min(axis=0), 0, [w, h])
         x1, y1 = np.clip(quad.max(axis=0), 0, [w, h])
