@@ -212,3 +212,14 @@ def test_fraction_folders_read_on_the_fractions_deck(tmp_path: Path) -> None:
                                  faces=deck_faces("breuken", {}))
     assert result["top1_accuracy"] == 1.0 and result["top1_accuracy_detector"] == 0.0
     assert result["per_class"] == {"red_1/2": 1.0}
+
+
+def test_an_input_size_the_model_cannot_take_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The shipped ONNX model takes 320 px only: --imgsz 640 is a one-line error, not a traceback."""
+    from referee.cli import main
+
+    (tmp_path / "red_7").mkdir()
+    cv2.imwrite(str(tmp_path / "red_7" / "a.png"), np.zeros((64, 64, 3), np.uint8))
+    assert main(["eval", str(tmp_path), "--imgsz", "640"]) == 2
+    out = capsys.readouterr().out.strip().splitlines()
+    assert len(out) == 1 and "320 px input only" in json.loads(out[0])["error"]
