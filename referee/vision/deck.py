@@ -39,6 +39,7 @@ import numpy.typing as npt
 
 from referee.cards import BLACK_VALUES, Card, CardError, Colour, folder_label
 from referee.vision.classify import FaceClassifier, softmax, square_crop
+from referee.vision.colour import box_middle
 
 log = logging.getLogger(__name__)
 
@@ -62,16 +63,9 @@ def card_chroma(image: Image, xyxy: Sequence[float] | Floats) -> tuple[Floats, F
     """The CIELAB (a*, b*) of the saturated, well-lit pixels in the middle of box ``xyxy`` and their
     weights (``None``: too small or nothing coloured). The crop is white-balanced on its own brightest
     unsaturated pixels first (the card's white border and symbols), so warm light moves little."""
-    h_img, w_img = image.shape[:2]
-    x1, y1, x2, y2 = (float(v) for v in xyxy)
-    dx, dy = (x2 - x1) * 0.2, (y2 - y1) * 0.2
-    xa, ya = max(int(x1 + dx), 0), max(int(y1 + dy), 0)
-    xb, yb = min(int(x2 - dx), w_img), min(int(y2 - dy), h_img)
-    if xb - xa < 2 or yb - ya < 2:
+    crop = box_middle(image, xyxy, 0.2)
+    if crop is None:
         return None
-    crop = image[ya:yb, xa:xb]
-    if crop.shape[0] * crop.shape[1] > 96 * 96:
-        crop = cv2.resize(crop, (96, 96), interpolation=cv2.INTER_AREA)
     pixels = crop.reshape(-1, 3).astype(np.float32)
     hsv = cv2.cvtColor(crop, cv2.COLOR_BGR2HSV).reshape(-1, 3).astype(np.float32)
     white = (hsv[:, 1] < 60) & (hsv[:, 2] >= max(120.0, float(np.percentile(hsv[:, 2], 85))))
