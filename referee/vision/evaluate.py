@@ -218,7 +218,8 @@ def _read_labels(path: Path, shape: tuple[int, ...], n_classes: int) -> tuple[np
 
 def pipeline_label(detector: OnnxDetector | UltralyticsDetector, classifier: FaceClassifier | None,
                    image: npt.NDArray[np.uint8], box: npt.NDArray[np.float32], label: str, *,
-                   whole: bool = False, faces: frozenset[str] | None = None) -> str:
+                   whole: bool = False, faces: frozenset[str] | None = None,
+                   read: Sequence[tuple[str, float]] | None = None) -> str:
     """The label the pipeline settles on for the card the detector read as ``label`` at ``box``: its
     closer look (:func:`~referee.vision.detect.look_closer` averaged with the classifier,
     :func:`~referee.vision.classify.second_look`) replaces the face when sure of another
@@ -227,16 +228,18 @@ def pipeline_label(detector: OnnxDetector | UltralyticsDetector, classifier: Fac
     laid on the pile, and the card of a photo) lets the classifier speak alone at
     :data:`~referee.vision.classify.CLASSIFIER_ALONE_CONFIDENCE`. With the deck's ``faces``, a face it
     does not print is read by the classifier among them first, and closer looks name only them (as
-    :class:`referee.pipeline.Pipeline` does). Without a classifier, the detector's."""
+    :class:`referee.pipeline.Pipeline` does). ``read``: the classifier's faces for the card (among
+    ``faces``) when the caller has them already. Without a classifier, the detector's."""
     if classifier is None:
         return label
+    if read is None:
+        read = classifier.read(image, box, allowed=faces)
     if faces is not None and needs_reading(label, faces, detector.face_names):
-        label = read_on_deck(label, classifier.read(image, box, allowed=faces))
+        label = read_on_deck(label, read)
     closer = look_closer(detector, image, box)
     if faces is not None:
         closer = [(face, p) for face, p in closer if face in faces]
-    both = second_look(closer, classifier.read(image, box, allowed=faces),
-                       alone=CLASSIFIER_ALONE_CONFIDENCE if whole else None)
+    both = second_look(closer, read, alone=CLASSIFIER_ALONE_CONFIDENCE if whole else None)
     return closer_label(label, both, SECOND_LOOK_CONFIDENCE) or label
 
 
@@ -293,11 +296,13 @@ def evaluate_yolo(
             card_total += 1
             card_hits += hit
             # The same box read again by the face classifier (the colour stays the detector's).
+            classified = (classifier.read(image, det.xyxy[best])
+                          if best is not None and classifier is not None else [])
             read_hit = best is not None and classifier is not None and _relabel(
-                classifier.read(image, det.xyxy[best]), pred_names[best], mode) == name
+                classified, pred_names[best], mode) == name
             read_hits += read_hit
             read = "none" if best is None else _named(detector, classifier, image, det.xyxy[best], pred_names[best],
-                                                       mode, whole=bool(areas[best] >= whole_area))
+                                                       mode, whole=bool(areas[best] >= whole_area), read=classified)
             named = read == name
             pipeline_hits += named
             if not named:
@@ -370,19 +375,21 @@ def evaluate_yolo(
 
 def _named(detector: OnnxDetector | UltralyticsDetector, classifier: FaceClassifier | None,
            image: npt.NDArray[np.uint8], box: npt.NDArray[np.float32], name: str, mode: str, *,
-           whole: bool = False) -> str:
-    """The prediction ``name`` as the pipeline would settle it (a faces dataset: its face)."""
+           read: Sequence[tuple[str, float]], whole: bool = False) -> str:
+    """The prediction ``name`` as the pipeline would settle it (a faces dataset: its face); ``read``: the
+    classifier's faces for the box."""
     if mode == "label":
-        return pipeline_label(detector, classifier, image, box, name, whole=whole)
-    return _relabel(_closer_faces(detector, classifier, image, box), name, mode)
+        return pipeline_label(detector, classifier, image, box, name, whole=whole, read=read)
+    return _relabel(_closer_faces(detector, classifier, image, box, read), name, mode)
 
 
 def _closer_faces(detector: OnnxDetector | UltralyticsDetector, classifier: FaceClassifier | None,
-                  image: npt.NDArray[np.uint8], box: npt.NDArray[np.float32]) -> list[tuple[str, float]]:
+                  image: npt.NDArray[np.uint8], box: npt.NDArray[np.float32], read: Sequence[tuple[str, float]]
+                  ) -> list[tuple[str, float]]:
     """The closer look's surest face when it is sure enough to replace the detector's (a faces dataset)."""
     if classifier is None:
         return []
-    both = second_look(look_closer(detector, image, box), classifier.read(image, box))
+    both = second_look(look_closer(detector, image, box), read)
     return both[:1] if both and both[0][1] >= SECOND_LOOK_CONFIDENCE else []
 
 
@@ -515,10 +522,12 @@ def _reads(detector: OnnxDetector | UltralyticsDetector, classifier: FaceClassif
         return {"pipeline": "none", "detector": "none", **({"classifier": "none"} if classifier else {})}
     best = max(cards, key=lambda i: det.confidence[i])
     label = det.labels[best]
-    reads = {"pipeline": pipeline_label(detector, classifier, image, det.xyxy[best], label, whole=True, faces=faces),
+    classified = classifier.read(image, det.xyxy[best], allowed=faces) if classifier is not None else []
+    reads = {"pipeline": pipeline_label(detector, classifier, image, det.xyxy[best], label, whole=True, faces=faces,
+                                        read=classified),
              "detector": label}
     if classifier is not None:
-        reads["classifier"] = _relabel(classifier.read(image, det.xyxy[best], allowed=faces), label, "label")
+        reads["classifier"] = _relabel(classified, label, "label")
     return reads
 
 
