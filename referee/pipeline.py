@@ -29,7 +29,7 @@ from typing import IO, Any, Literal, Protocol
 import cv2
 import numpy as np
 
-from referee.cards import CLASSIC_COLOURS, Colour
+from referee.cards import CLASSIC_COLOURS, Colour, DeckSpec
 from referee.rules import ObservationError, find_preset
 from referee.rules.observations import MAX_PLAYERS
 from referee.vision.calibration import CalibrationError, CalibrationProfile, WhiteBalance
@@ -290,7 +290,7 @@ class Pipeline:
         read): :func:`~referee.vision.classify.needs_reading`. Unchanged without a deck or a classifier."""
         if self.faces is None or self.classifier is None or self._frame_image is None:
             return detections
-        known = self.detector.face_names if hasattr(self.detector, "face_names") else ()
+        known = tuple(getattr(self.detector, "face_names", ()))
         off = [i for i, label in enumerate(detections.labels) if needs_reading(label, self.faces, known)]
         if not off:
             return detections
@@ -484,26 +484,22 @@ def parse_options(items: Sequence[str]) -> dict[str, str]:
     return options
 
 
-def deck_faces(rules: str, options: Mapping[str, Any]) -> frozenset[str]:
-    """The faces the preset's deck prints (and the back): what a card on this table can be read as."""
+def _deck_spec(rules: str, options: Mapping[str, Any]) -> DeckSpec:
+    """The deck of preset ``rules`` with ``options``; an unknown preset or option is a :class:`CommandError`."""
     try:
-        preset = find_preset(rules).with_overrides(options)
+        return find_preset(rules).with_overrides(options).deck_spec
     except ObservationError as exc:
         raise CommandError(str(exc)) from None
-    return frozenset(card.value for card in preset.deck_spec.copies) | {"back"}
+
+
+def deck_faces(rules: str, options: Mapping[str, Any]) -> frozenset[str]:
+    """The faces the preset's deck prints (and the back): what a card on this table can be read as."""
+    return frozenset(card.value for card in _deck_spec(rules, options).copies) | {"back"}
 
 
 def deck_palette(rules: str, options: Mapping[str, Any]) -> tuple[Colour, ...]:
     """The colours the preset's deck prints."""
-    return _palette(rules, options)
-
-
-def _palette(rules: str, options: Mapping[str, Any]) -> tuple[Colour, ...]:
-    try:
-        preset = find_preset(rules).with_overrides(options)
-    except ObservationError as exc:
-        raise CommandError(str(exc)) from None
-    return tuple(preset.deck_spec.colours) or CLASSIC_COLOURS
+    return tuple(_deck_spec(rules, options).colours) or CLASSIC_COLOURS
 
 
 def open_detector(model: Path | None, palette: Sequence[Colour]) -> Detector:
@@ -638,12 +634,8 @@ def fit_setup(args: argparse.Namespace, setup: Mapping[str, Any], options: Mappi
     filmed_rules = setup.get("rules")
     if "rules" not in given or not isinstance(filmed_rules, str) or filmed_rules == args.rules:
         return
-    try:
-        filmed_deck = find_preset(filmed_rules).with_overrides(dict(setup.get("options") or {})).deck_spec
-        chosen_deck = find_preset(args.rules).with_overrides(
-            {**dict(setup.get("options") or {}), **options}).deck_spec
-    except ObservationError as exc:
-        raise CommandError(str(exc)) from None
+    filmed_deck = _deck_spec(filmed_rules, dict(setup.get("options") or {}))
+    chosen_deck = _deck_spec(args.rules, {**dict(setup.get("options") or {}), **options})
     if not set(filmed_deck.copies) <= set(chosen_deck.copies):
         raise CommandError(f"the footage ({name}) shows the {filmed_deck.name} deck of its rules {filmed_rules}; "
                            f"--rules {args.rules} plays the {chosen_deck.name} deck and cannot judge it")
@@ -676,7 +668,7 @@ def execute(
         args.dealer = int(setup.get("dealer") or 0)
         options = {**dict(setup.get("options") or {}), **options}
     check_table(args.players, args.dealer)
-    palette = _palette(args.rules, options)
+    palette = deck_palette(args.rules, options)
     profile = None
     calibration = getattr(args, "calibration", None)
     if calibration is not None:
@@ -798,7 +790,7 @@ def demo(args: argparse.Namespace) -> int:
     """``referee demo``: the pipeline on the demo footage (plus the dashboard unless --no-serve)."""
     try:
         # The model first: no point rendering the footage for a pipeline that cannot start.
-        detector = open_detector(getattr(args, "model", None), _palette(args.rules, {}))
+        detector = open_detector(getattr(args, "model", None), deck_palette(args.rules, {}))
         footage, operator, calibration = demo_footage()
         args.calibration = calibration if calibration is not None and calibration.is_file() else None
         args.script = operator if operator is not None and operator.is_file() else None

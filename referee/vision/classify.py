@@ -8,6 +8,7 @@ the two softmax outputs averaged. Trained by ``referee train-classifier`` (:mod:
 from __future__ import annotations
 
 import ast
+import functools
 import logging
 from collections.abc import Collection, Sequence
 from pathlib import Path
@@ -206,14 +207,20 @@ def face_of(label: str) -> str:
     return label if label in BLACK_VALUES or label == "back" or "_" not in label else label.split("_", 1)[1]
 
 
-def needs_reading(label: str, faces: Collection[str], detector_faces: Collection[str]) -> bool:
+def needs_reading(label: str, faces: frozenset[str], detector_faces: tuple[str, ...]) -> bool:
     """Whether the classifier must name the face of a card the detector read as ``label`` on a deck
     printing ``faces``: a face the deck does not print, or any coloured card of a deck whose faces the
     detector has no classes for (the fractions: it reads a 3/4 as a 3, a 4 or a reverse)."""
     face = face_of(label)
     if face not in faces:
         return True
-    return face not in BLACK_VALUES and face != "back" and not set(faces) <= set(detector_faces) | {"back"}
+    return face not in BLACK_VALUES and face != "back" and _beyond(faces, detector_faces)
+
+
+@functools.lru_cache(maxsize=16)
+def _beyond(faces: frozenset[str], detector_faces: tuple[str, ...]) -> bool:
+    """Whether a deck prints faces the detector has no classes for (asked per detection: kept)."""
+    return not faces <= set(detector_faces) | {"back"}
 
 
 def read_on_deck(label: str, faces: Sequence[tuple[str, float]]) -> str:

@@ -234,7 +234,7 @@ def pipeline_label(detector: OnnxDetector | UltralyticsDetector, classifier: Fac
         return label
     if read is None:
         read = classifier.read(image, box, allowed=faces)
-    if faces is not None and needs_reading(label, faces, detector.face_names):
+    if faces is not None and needs_reading(label, faces, tuple(detector.face_names)):
         label = read_on_deck(label, read)
     closer = look_closer(detector, image, box)
     if faces is not None:
