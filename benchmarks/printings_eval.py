@@ -172,7 +172,8 @@ def split(folder: Path, out: Path, first: int) -> tuple[Path, Path]:
     return learn, read
 
 
-def run(decks: int, photos: int, work: Path, seed: int, classifier: Path | None = None) -> dict[str, Any]:
+def run(decks: int, photos: int, work: Path, seed: int, classifier: Path | None = None,
+        kinds: tuple[str, ...] = KINDS) -> dict[str, Any]:
     from referee.vision.classify import load_classifier
     from referee.vision.deck import learn_deck
     from referee.vision.detect import load_detector
@@ -180,7 +181,7 @@ def run(decks: int, photos: int, work: Path, seed: int, classifier: Path | None 
 
     results = []
     for d in range(decks):
-        kind = KINDS[d % len(KINDS)]
+        kind = kinds[d % len(kinds)]
         folder = work / f"deck{d}" / "photos"
         info = write_deck(folder, seed + d, kind, photos)
         print(f"deck {d} ({kind}): {info['labels'] * photos} photos written", file=sys.stderr)
@@ -225,7 +226,6 @@ def _classifier(loader: Any, path: Path | None) -> Any:
 
 
 def main() -> int:
-    global KINDS
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--decks", type=int, default=3)
     parser.add_argument("--photos", type=int, default=10, help="photos per label")
@@ -234,8 +234,8 @@ def main() -> int:
     parser.add_argument("--classifier", type=Path, default=None, help="face classifier (default: the shipped one)")
     parser.add_argument("--kinds", default=",".join(KINDS), help="printing kinds the decks cycle through")
     args = parser.parse_args()
-    KINDS = tuple(args.kinds.split(","))
-    print(json.dumps(run(args.decks, args.photos, args.work, args.seed, args.classifier)))
+    print(json.dumps(run(args.decks, args.photos, args.work, args.seed, args.classifier,
+                         tuple(args.kinds.split(",")))))
     return 0
 
 

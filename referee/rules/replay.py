@@ -51,19 +51,24 @@ def _dump(line: dict[str, Any]) -> str:
     return text
 
 
+class NonFiniteNumber(ValueError):
+    """A number contract JSON cannot carry: NaN, an infinity, or one past a float's range."""
+
+
 def _finite_float(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
-        raise ValueError(f"number out of range: {text[:40]}")
+        raise NonFiniteNumber(f"number out of range: {text[:40]}")
     return value
 
 
 def _no_constant(name: str) -> float:
-    raise ValueError(f"{name} is not a JSON number")
+    raise NonFiniteNumber(f"{name} is not a JSON number")
 
 
-#: JSON as the contract has it: no NaN or infinities (they could not be printed back as JSON).
-_DECODER = json.JSONDecoder(parse_float=_finite_float, parse_constant=_no_constant)
+#: JSON as the contract has it: no NaN or infinities (they could not be printed back as JSON). The web
+#: app's guard reads request bodies with it too.
+FINITE_JSON = json.JSONDecoder(parse_float=_finite_float, parse_constant=_no_constant)
 
 
 class _BadLine(ValueError):
@@ -73,7 +78,7 @@ class _BadLine(ValueError):
 def _parse(text: str) -> Any:
     """The JSON value of one line, or :class:`_BadLine`."""
     try:
-        return _DECODER.decode(text)
+        return FINITE_JSON.decode(text)
     except json.JSONDecodeError as exc:
         raise _BadLine(f"malformed JSON: {exc.msg} at column {exc.colno}") from None
     except RecursionError:

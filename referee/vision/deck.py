@@ -48,7 +48,9 @@ Floats = npt.NDArray[np.float32]
 
 DECK_FILE = "deck.json"
 HEAD_FILE = "head.npz"
-SHOWN_LO = 40.0
+#: How long a card's longer side is in the views learned from, in pixels: from a whole table seen by a
+#: webcam (about 40) to a close-up (220), drawn on a log scale.
+SHOWN_PX = (40.0, 220.0)
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
 
 
@@ -207,8 +209,7 @@ def views(image: Image, box: Floats, rng: np.random.Generator, count: int, side:
     out: list[Image] = []
     for _ in range(count):
         angle = float(rng.uniform(0, 360))
-        # The card's long side as the camera shows it, in pixels (a table seen whole: ~40; a close-up: 200).
-        shown = float(math.exp(rng.uniform(math.log(SHOWN_LO), math.log(220))))
+        shown = float(math.exp(rng.uniform(math.log(SHOWN_PX[0]), math.log(SHOWN_PX[1]))))
         scale = shown / max(bw, bh)
         matrix = cv2.getRotationMatrix2D((cx, cy), angle, scale)
         matrix[:, 2] += np.array([side * 2 - cx, side * 2 - cy])

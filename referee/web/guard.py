@@ -14,15 +14,14 @@ Open paths (pages, views, streams) read no body; only a declared oversized one i
 from __future__ import annotations
 
 import json
-import math
 import secrets
 from collections.abc import Collection, Mapping
-from typing import Any
 
 from starlette.datastructures import Headers
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from referee.rules.replay import FINITE_JSON, NonFiniteNumber
 from referee.web.idempotency import IdempotentReplies
 
 __all__ = ["ADMIN_TOKEN_REQUIRED", "RequestGuard", "json_problem", "supplied_token", "token_matches"]
@@ -46,27 +45,13 @@ def token_matches(supplied: str | None, token: str) -> bool:
     return supplied is not None and secrets.compare_digest(supplied.encode(), token.encode())
 
 
-class _NotFinite(ValueError):
-    pass
-
-
-def _finite_float(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value):
-        raise _NotFinite(f"the number {text[:40]} is out of range")
-    return value
-
-
-def _no_constant(text: str) -> Any:
-    raise _NotFinite(f"{text} is not a number JSON allows")
-
-
 def json_problem(body: bytes) -> str | None:
     """Why ``body`` cannot be taken as JSON numbers we can store and echo, or ``None`` (malformed
     JSON is left to the app's own parser, which reports it)."""
     try:
-        json.loads(body, parse_float=_finite_float, parse_constant=_no_constant)
-    except _NotFinite as exc:
+        # Decoded as json.loads decodes bytes (UTF-8, -16 or -32), read as `referee replay` reads a line.
+        FINITE_JSON.decode(body.decode(json.detect_encoding(body), "surrogatepass"))
+    except NonFiniteNumber as exc:
         return f"every number must be finite: {exc}"
     except RecursionError:
         return "the JSON body is nested too deeply"
