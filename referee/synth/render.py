@@ -103,7 +103,7 @@ def _design_pool() -> tuple[CardDesign, ...]:
                 wild_split=float(rng.choice([0.0, 10.0, -58.0, 30.0])),
             )
         )
-    # Printings added for issue 32 (a second generator, so the first 32 stay as they were): the thin
+    # More printings, from a second generator (so the first 32 stay as they were): the thin
     # white ring around the oval with white outlined numerals and drop shadows, as many current decks
     # print it, and budget decks whose white symbols carry a shadow but no oval.
     rng = np.random.default_rng(20261126)
@@ -164,7 +164,7 @@ _HUES: dict[Colour, tuple[float, float]] = {
     Colour.VIOLET: (130.0, 155.0),
 }
 #: Each colour over the range printers use (``wide``): red scarlet to crimson, yellow amber to lemon,
-#: green lime to teal, blue cyan to navy (the deck of issue 32 prints a lime green at about 42).
+#: green lime to teal, blue cyan to navy (a lime green prints at about 42).
 _WIDE_HUES: dict[Colour, tuple[float, float]] = {
     Colour.RED: (-9.0, 5.0),
     Colour.YELLOW: (19.0, 31.0),
