@@ -408,7 +408,9 @@ class _Job:
         video = self.work / f"game_{seed}.mp4"
         meta_path = sidecar(video, "meta")
         meta = json.loads(meta_path.read_text(encoding="utf-8")) if meta_path.is_file() else {}
-        if not (video.is_file() and meta.get("config", {}).get("seconds") == self.config.seconds):
+        made = meta.get("config", {})
+        if not (video.is_file() and made.get("seconds") == self.config.seconds
+                and made.get("faces", "") == self.config.faces):
             write_video(video, seed, self.config)
             meta = json.loads(meta_path.read_text(encoding="utf-8"))
         opencv = str(meta.get("rendered_with", {}).get("opencv", "unknown"))
@@ -451,6 +453,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--oracle", action="store_true", help="use the ground-truth detector double")
     parser.add_argument("--classifier", type=Path, default=DEFAULT_CLASSIFIER,
                         help="face classifier for the closer look ('none': the detector alone)")
+    parser.add_argument("--faces", default="", help="film the cards of this folder of faces cut out of photos "
+                        "(python -m referee.synth.photo_faces) instead of the renderer's printings")
     parser.add_argument("--work", type=Path, default=Path("out/e2e"), help="where the videos are written")
     parser.add_argument("--window", type=float, default=2.0, help="seconds allowed from truth to observation")
     parser.add_argument("--report", type=Path, help="write every mismatch here as JSON lines")
@@ -472,7 +476,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             log.warning("no classifier at %s: the detector reads faces alone", args.classifier)
     job = _Job(args.work, replace(VideoConfig(), seconds=args.seconds, fps=args.fps, players=args.players,
-                                       rules=args.rules),
+                                       rules=args.rules, faces=args.faces),
                args.model, oracle, classifier_path, 1 if args.jobs > 1 else None)
     seeds = range(args.first_seed, args.first_seed + args.games)
     results: list[GameResult] = []

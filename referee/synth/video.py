@@ -68,6 +68,7 @@ from numpy.typing import NDArray
 from referee.cards import Card, Colour
 from referee.rules import Referee
 from referee.rules.simulate import ALERT_CODES, SimRules, _Table
+from referee.synth.photo_faces import load_faces
 from referee.synth.render import VIDEO_DESIGNS, Palette, random_palette, render_card
 from referee.synth.scene import Camera, card_quad
 from referee.synth.textures import _cloth, _wood, hand_layer, skin_tone  # tables only, no rooms
@@ -141,6 +142,10 @@ class VideoConfig:
     light_changes_per_minute: float = 4.0
     #: webcam perspective: corners moved by up to this share of the frame
     tilt: float = 0.03
+    #: a folder of faces cut out of photos (:mod:`referee.synth.photo_faces`): the cards are that deck's,
+    #: one of its faces of each label drawn per game; labels it lacks (the backs) are drawn as printed.
+    #: Empty: every card is one of the renderer's printings.
+    faces: str = ""
 
     def __post_init__(self) -> None:
         if not 2 <= self.players <= 10:
@@ -151,6 +156,9 @@ class VideoConfig:
             raise ValueError(f"seconds and fps must be positive, got {self.seconds}, {self.fps}")
         if self.width < 320 or self.height < 240:
             raise ValueError(f"frame too small: {self.width}x{self.height}")
+        if self.faces and not Path(self.faces).is_dir():
+            raise ValueError(f"faces folder {self.faces} does not exist "
+                             "(cut one with python -m referee.synth.photo_faces)")
         unknown = [m for m in self.misplays if m not in ALERT_CODES]
         if unknown:
             raise ValueError(f"unknown misplay codes {unknown}; choose from {', '.join(ALERT_CODES)}")
@@ -546,6 +554,14 @@ class _Renderer:
 
     def _face(self, label: str) -> Image:
         face = self.faces.get(label)
+        if face is None and self.config.faces:
+            cut = load_faces(self.config.faces).get(label)
+            if cut:
+                chosen = cut[int(self.rng.integers(0, len(cut)))]
+                height = min(chosen.shape[0], round(self.config.card_height * 2))
+                face = cv2.resize(chosen, (round(height * chosen.shape[1] / chosen.shape[0]), height),
+                                  interpolation=cv2.INTER_AREA)
+                self.faces[label] = face
         if face is None:
             card = Card.from_label(label)
             palette = self.palettes.get(card.colour)
@@ -925,6 +941,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--hidden-draws", action="store_true",
                         help="draws told by the operator instead of filmed (hands reaching to the stock)")
     parser.add_argument("--noise", type=float, default=VideoConfig.noise, help="sensor noise, grey levels")
+    parser.add_argument("--faces", default="", help="folder of faces cut out of photos (python -m "
+                        "referee.synth.photo_faces): film that deck's cards instead of a drawn printing")
     parser.add_argument("--demo", action="store_true", help=f"(re)generate the bundled demo in {DEMO_DIR}")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
@@ -939,7 +957,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         config = replace(VideoConfig(), seconds=args.seconds, fps=args.fps, players=args.players,
                          dealer=args.dealer, rules=args.rules,
                          misplays=tuple(m for m in args.misplays.split(",") if m),
-                         visible_draws=not args.hidden_draws, noise=args.noise)
+                         visible_draws=not args.hidden_draws, noise=args.noise, faces=args.faces)
         written = write_video(args.out, args.seed, config)
     except (ValueError, OSError) as exc:
         print(f"video: {exc}", file=sys.stderr)
