@@ -161,8 +161,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_game_options(p)
     _add_serve_options(p)
     p.add_argument("--no-serve", action="store_true", help="no web server; end with the footage")
-    p.add_argument("--realtime", action=argparse.BooleanOptionalAction, default=True,
-                   help="play the footage at its own frame rate (default on)")
+    p.add_argument("--realtime", action=argparse.BooleanOptionalAction, default=False,
+                   help="drop the frames the pipeline has no time for, as a live camera does (default: the "
+                        "footage plays at its own frame rate and every frame is judged, late on a busy machine)")
 
     p = add("run", _cmd_run, "run the pipeline on a camera, file, stream or image folder")
     p.add_argument("--source", required=True, help="camera index, video file, rtsp://.. URL or image folder")
@@ -174,7 +175,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="operator log (JSON lines) fed in at the footage's times: what the camera cannot see")
     p.add_argument("--no-serve", action="store_true", help="no web server; end with the footage")
     p.add_argument("--realtime", action=argparse.BooleanOptionalAction, default=None,
-                   help="pace files at their frame rate (default: on for cameras/streams, off for files)")
+                   help="pace a file at its frame rate and drop the frames the pipeline has no time for, as a "
+                        "live camera does (default: on for cameras and streams; a file is judged frame by frame)")
 
     p = add("replay", _cmd_replay, "run the referee alone over an observation log (contract 2 -> 3)")
     p.add_argument("log", type=Path, help="observation log, JSON lines ('-' for standard input)")

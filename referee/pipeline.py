@@ -45,6 +45,7 @@ from referee.vision.classify import (
 from referee.vision.colour import DeckColours
 from referee.vision.detect import OnnxDetector, UltralyticsDetector, look_closer
 from referee.vision.detections import Detections, Detector
+from referee.vision.keeping_up import KeepingUp
 from referee.vision.overlay import annotate, encode_jpeg
 from referee.vision.track import MotionDetector, PileTracker, TrackerConfig
 
@@ -212,6 +213,9 @@ class Pipeline:
         self._stream_every = max(1, round(fps / max(stream_fps, 0.1)))
         self._status_every = max(1, round(fps))
         self._frame_times: deque[float] = deque(maxlen=max(2, round(fps * 2)))
+        #: How many of the source's frames are judged: a live source that outruns the machine loses
+        #: frames, and what is judged meanwhile is said to be unsure (see keeping_up).
+        self.keeping_up = KeepingUp(fps)
         self._last_detections = Detections.empty()
         cfg = self.tracker.config
         #: Detect on every frame while things move, until a card has had time to settle, and while
@@ -278,6 +282,9 @@ class Pipeline:
         self._last_detections = detections
         self.stats.frames += 1
         self._frame_times.append(frame.captured_at)
+        change = self.keeping_up.update(frame.t)
+        if change is not None:
+            (log.warning if self.keeping_up.behind else log.info)("%s (footage at %.1f s)", change, frame.t)
         if self.stats.frames % self._stream_every == 0:
             self._publish_frame(frame, detections)
         if timer:
@@ -342,6 +349,9 @@ class Pipeline:
             return self._reread(obs)
         if obs.get("type") == "play" and obs.get("seat") is not None:
             self._reread_by_seat(int(obs["seat"]))
+        unsure = self.keeping_up.warning
+        if unsure is not None:  # judged on too few frames: the referee's verdicts on it say so
+            obs = {**obs, "unsure": unsure}
         try:
             outputs = self.session.submit(obs, source="camera")
         except ObservationError as exc:
@@ -425,6 +435,7 @@ class Pipeline:
         fps = (len(times) - 1) / (times[-1] - times[0]) if len(times) > 1 and times[-1] > times[0] else None
         return {
             "fps": None if fps is None else round(fps, 1),
+            "warning": self.keeping_up.warning,
             "frames": self.stats.frames,
             "detections": len(self._last_detections),
             "observations": self.stats.observations,
@@ -646,10 +657,12 @@ def execute(
     source: str,
     *,
     realtime: bool | None,
+    paced: bool = False,
     out: IO[str] | None = None,
     detector: Detector | None = None,
 ) -> int:
-    """The body of ``referee run`` and ``referee demo`` (``detector``: use this one, not the model)."""
+    """The body of ``referee run`` and ``referee demo`` (``detector``: use this one, not the model;
+    ``realtime`` and ``paced``: see :class:`Capture`)."""
     try:
         spec = parse_source(source)
     except FileNotFoundError as exc:
@@ -681,10 +694,14 @@ def execute(
                         profile.players, args.players)
             profile = CalibrationProfile.from_corners(profile.pile, *profile.image_size, players=args.players,
                                                       stock=profile.stock)
+    if profile is None:
+        log.warning("no calibration: the whole frame is the pile zone and the seats are spread evenly around its "
+                    "edges, so who played and who drew are guesses (calibrate on the dashboard's /calibrate page, "
+                    "then --calibration FILE)")
     detector = detector or open_detector(getattr(args, "model", None), palette)
     classifier = open_classifier(getattr(args, "classifier", None), detector)
     apply_deck(getattr(args, "deck", None), detector, classifier, palette)
-    capture = Capture(spec, realtime=realtime)
+    capture = Capture(spec, realtime=realtime, paced=paced)
     if spec.kind is SourceKind.CAMERA and not capture.wait_open(timeout=CAMERA_OPEN_TIMEOUT):
         raise CommandError(capture.status().message)  # a wrong index: say so, rather than wait forever
     with _log_file(args.log) as log_handle:
@@ -794,7 +811,8 @@ def demo(args: argparse.Namespace) -> int:
         footage, operator, calibration = demo_footage()
         args.calibration = calibration if calibration is not None and calibration.is_file() else None
         args.script = operator if operator is not None and operator.is_file() else None
-        return execute(args, str(footage), realtime=args.realtime, detector=detector)
+        # Played at its own pace, every frame judged (late on a busy machine) unless --realtime.
+        return execute(args, str(footage), realtime=args.realtime, paced=True, detector=detector)
     except CommandError as exc:
         print(f"referee demo: {exc}", file=sys.stderr)
         return 2

@@ -101,7 +101,7 @@ def _rebuild(observations: Sequence[StoredObservation], what: str) -> _Game:
     game = _Game(Referee())
     for stored in observations:
         try:
-            outputs = game.referee.observe(copy.deepcopy(stored.observation))
+            outputs = _marked(stored.observation, game.referee.observe(copy.deepcopy(stored.observation)))
         except Exception as exc:
             # Accepted when it was written; a referee that changed since may refuse it. The record
             # keeps it either way; the live state goes on without it (as `referee replay` does).
@@ -111,10 +111,20 @@ def _rebuild(observations: Sequence[StoredObservation], what: str) -> _Game:
     return game
 
 
+def _marked(obs: Mapping[str, Any], outputs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``outputs`` with the alerts marked ``unsure`` when ``obs`` was: the camera says why it is not sure
+    of what it saw (``"falling behind: 9 fps processed of 30, verdicts may be wrong"``), so an alert it
+    led to is shown as possibly wrong rather than as a confident one."""
+    unsure = obs.get("unsure")
+    if not isinstance(unsure, str) or not unsure:
+        return outputs
+    return [{**o, "unsure": unsure} if o.get("type") == "alert" else o for o in outputs]
+
+
 def _judge(referee: Referee, obs: Mapping[str, Any]) -> list[dict[str, Any]]:
     """``referee.observe`` on a copy; a referee bug becomes :class:`RefereeFailure`."""
     try:
-        return referee.observe(copy.deepcopy(dict(obs)))
+        return _marked(obs, referee.observe(copy.deepcopy(dict(obs))))
     except ObservationError:
         raise
     except Exception as exc:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import logging
 from pathlib import Path
 
 import cv2
@@ -424,3 +425,32 @@ def test_a_long_run_says_how_far_it_got(game_folder: Path, caplog: pytest.LogCap
         stats = pipeline.run(Capture(game_folder), progress_every=0.0)
     said = [r.getMessage() for r in caplog.records if "frames judged" in r.getMessage()]
     assert len(said) == stats.frames - 1 and said[-1].startswith(f"{stats.frames} frames judged")
+
+
+def _judge_frames(keep_every: int) -> tuple[list[dict[str, object]], dict[str, object]]:
+    """The game filmed at 30 fps, every ``keep_every``-th frame judged (as on a machine too busy for
+    the rest); the referee's outputs and the last status."""
+    session = MatchSession(Store(":memory:"), players=4)
+    pipeline = Pipeline(ColourDetector(), session, players=4, fps=30.0)
+    outputs: list[dict[str, object]] = []
+    for index, image in enumerate(_game()):
+        if index % keep_every == 0:
+            outputs.extend(pipeline.step(Frame(image, index, index / 30.0, index / 30.0)))
+    return outputs, pipeline.status()
+
+
+def test_verdicts_judged_while_falling_behind_are_marked_unsure(caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.WARNING, logger="referee.pipeline"):
+        outputs, status = _judge_frames(keep_every=2)
+    assert _alerts(outputs) == ["out_of_turn"]
+    alert = next(o for o in outputs if o["type"] == "alert")
+    assert alert["unsure"] == "falling behind: 15 fps processed of 30, verdicts may be wrong"
+    assert status["warning"] == alert["unsure"]
+    assert any("falling behind" in r.getMessage() for r in caplog.records)
+
+
+def test_verdicts_on_every_frame_are_confident() -> None:
+    outputs, status = _judge_frames(keep_every=1)
+    assert _alerts(outputs) == ["out_of_turn"]
+    assert all("unsure" not in o for o in outputs)
+    assert status["warning"] is None

@@ -280,3 +280,19 @@ def test_last_published_id_follows_the_events_from_memory(tmp_path: Path) -> Non
     session.store.close()  # no record needed to answer
     assert session.last_published_id == 3
     assert MatchSession(Store(tmp_path / "m.db")).last_published_id == 3
+
+
+def test_an_alert_from_an_observation_the_camera_was_unsure_of_says_so_after_a_restart(tmp_path: Path) -> None:
+    path = tmp_path / "unsure.db"
+    first = MatchSession(Store(path), rules="official", players=4, dealer=0)
+    first.submit({"type": "start", "card": "red_5"})
+    why = "falling behind: 9 fps processed of 30, verdicts may be wrong"
+    outputs = first.submit({"type": "play", "card": "red_7", "seat": 2, "unsure": why})
+    assert [(o["code"], o.get("unsure")) for o in outputs if o["type"] == "alert"] == [("out_of_turn", why)]
+    sure = first.submit({"type": "play", "card": "blue_7", "seat": 0})
+    assert [o.get("unsure") for o in sure if o["type"] == "alert"] == [None]
+    alerts_before = first.snapshot()["alerts"]
+    first.store.close()
+    again = MatchSession(Store(path))
+    assert again.snapshot()["alerts"] == alerts_before
+    assert alerts_before[0]["unsure"] == why and "unsure" not in alerts_before[-1]

@@ -2,7 +2,9 @@
 
 :class:`Capture` reads its source on its own thread. For a live source (camera, stream) or a file
 paced in real time it keeps only the newest frame, so the pipeline never falls behind the camera;
-for a file read as fast as possible it hands over every frame in order. Every :class:`Frame` carries
+for a file it hands over every frame in order, as fast as the pipeline takes them or ``paced`` at the
+file's frame rate (a file played like a camera that waits: on a busy machine it runs late, it never
+skips a frame, so the verdicts are the same as on a quiet one). Every :class:`Frame` carries
 ``frame_index`` (its position in the source) and ``t`` (seconds: the file's own timeline, or the
 clock since the capture started for a live source). This is the only module that reads the clock.
 
@@ -247,6 +249,8 @@ class CaptureStatus:
     reconnects: int
     fps: float | None
     message: str
+    #: a paced file: how far the frames handed over trail the footage's own clock, seconds
+    late_s: float = 0.0
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -259,6 +263,7 @@ class CaptureStatus:
             "reconnects": self.reconnects,
             "source_fps": self.fps,
             "camera_message": self.message,
+            "late_s": round(self.late_s, 1),
         }
 
 
@@ -266,8 +271,9 @@ class Capture:
     """A source read on its own thread; :meth:`read` returns the next (or newest) frame.
 
     ``realtime`` paces a file or folder at its frame rate and lets the reader drop stale frames like a
-    live camera; it defaults to on for live sources and off for files. ``opener`` builds the reader
-    (tests pass doubles); ``clock`` and ``sleep`` are injectable for the same reason.
+    live camera; it defaults to on for live sources and off for files. ``paced`` paces a file at its
+    frame rate and drops nothing (a frame the pipeline is not ready for waits for it). ``opener`` builds
+    the reader (tests pass doubles); ``clock`` and ``sleep`` are injectable for the same reason.
     """
 
     def __init__(
@@ -275,6 +281,7 @@ class Capture:
         source: str | int | Path | SourceSpec,
         *,
         realtime: bool | None = None,
+        paced: bool = False,
         fps: float | None = None,
         opener: Callable[[SourceSpec], Reader] = open_reader,
         clock: Clock = time.monotonic,
@@ -286,6 +293,7 @@ class Capture:
         self.spec = source if isinstance(source, SourceSpec) else parse_source(source)
         self.realtime = self.spec.kind.is_live if realtime is None else realtime
         self.keep_latest = self.spec.kind.is_live or self.realtime
+        self.paced = (paced or self.realtime) and not self.spec.kind.is_live
         self._fps_override = fps
         self._opener = opener
         self._clock = clock
@@ -306,6 +314,7 @@ class Capture:
         self._fps: float | None = fps
         self._t0: float | None = None
         self._delay = backoff[0]
+        self._late = 0.0
         #: the source opened at least once (a camera that never did is not retried)
         self._opened = False
 
@@ -359,7 +368,7 @@ class Capture:
         with self._cond:
             return CaptureStatus(
                 str(self.spec), self._state, self._frames_read, self._delivered, self._dropped,
-                self._corrupt, self._reconnects, self._fps, self._message,
+                self._corrupt, self._reconnects, self._fps, self._message, self._late,
             )
 
     # Consumer side.
@@ -380,6 +389,8 @@ class Capture:
                 self._cond.wait(timeout=0.25 if remaining is None else min(remaining, 0.25))
             frame = self._frames.popleft()
             self._delivered += 1
+            if self.paced and self._t0 is not None:
+                self._late = max(0.0, self._clock() - self._t0 - frame.frame_index / self.fps)
             self._cond.notify_all()
             return frame
 
@@ -484,8 +495,6 @@ class Capture:
         reconnects_in_a_row = 0
         try:
             while not self._stop.is_set():
-                if self.realtime and not self.spec.kind.is_live:
-                    self._pace(index)
                 try:
                     ok, image = reader.read()
                 except cv2.error as exc:
@@ -499,6 +508,8 @@ class Capture:
                             self._corrupt += 1
                         log.debug("capture %s: corrupt frame %d skipped", self.spec, index)
                     else:
+                        if self.paced:
+                            self._pace(index)
                         self._publish(image, index)
                         reconnects_in_a_row = 0
                         self._delay = self._backoff[0]

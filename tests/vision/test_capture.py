@@ -114,6 +114,54 @@ def test_live_source_keeps_only_the_newest_frame() -> None:
     assert capture.status().dropped == 50 - len(frames)
 
 
+class FakeFile(FakeCamera):
+    """A file reader: ``frames`` images, then its end."""
+
+    def at_end(self) -> bool:
+        return self.left <= 0
+
+
+def _slow_consumer(capture: Capture, seconds: float) -> list[int]:
+    """Take frames as a busy pipeline would, ``seconds`` each; the indices it was given."""
+    seen = []
+    with capture:
+        while (frame := capture.read(timeout=2.0)) is not None:
+            seen.append(frame.frame_index)
+            threading.Event().wait(seconds)
+    return seen
+
+
+def test_a_paced_file_on_a_busy_machine_runs_late_and_skips_nothing() -> None:
+    # 30 frames at 200 fps are 0.15 s of footage; a consumer taking 10 ms a frame needs 0.3 s.
+    capture = Capture(SourceSpec(SourceKind.FILE, "game.mp4"), paced=True, fps=200.0,
+                      opener=lambda spec: FakeFile(frames=30))
+    assert _slow_consumer(capture, 0.01) == list(range(30))
+    assert capture.status().dropped == 0
+    assert capture.status().late_s > 0.05
+
+
+def test_a_realtime_file_on_a_busy_machine_drops_frames_like_a_camera() -> None:
+    capture = Capture(SourceSpec(SourceKind.FILE, "game.mp4"), realtime=True, fps=200.0,
+                      opener=lambda spec: FakeFile(frames=30))
+    seen = _slow_consumer(capture, 0.01)
+    assert len(seen) < 30 and seen == sorted(seen) and seen[-1] == 29
+    assert capture.status().dropped == 30 - len(seen)
+
+
+def test_a_paced_file_is_held_to_its_frame_rate() -> None:
+    clock = [0.0]
+    sleeps: list[float] = []
+
+    def sleep(seconds: float) -> None:
+        sleeps.append(seconds)
+        clock[0] += seconds
+
+    capture = Capture(SourceSpec(SourceKind.FILE, "game.mp4"), paced=True, fps=10.0,
+                      opener=lambda spec: FakeFile(frames=5), clock=lambda: clock[0], sleep=sleep)
+    assert [f.frame_index for f in capture] == [0, 1, 2, 3, 4]
+    assert sum(sleeps) == pytest.approx(0.4)  # frame k not before k / 10 s
+
+
 def test_camera_that_stops_is_retried_with_backoff_and_reported() -> None:
     sleeps: list[float] = []
     readers = [FakeCamera(frames=3), None, FakeCamera(frames=2, start=100)]

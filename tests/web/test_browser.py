@@ -121,3 +121,27 @@ def test_a_hand_from_a_photo_fills_the_seat_field_and_scores(
         assert live.session.export_log()[-1] == {"type": "reveal", "seat": 2,
                                                  "cards": ["blue_7", "wild"]}
     assert errors == []
+
+
+def test_a_pipeline_falling_behind_says_so_and_its_alerts_are_shown_as_unsure(live: LiveServer) -> None:
+    errors: list[str] = []
+    why = "falling behind: 9 fps processed of 30, verdicts may be wrong"
+    with chromium() as (browser, expect):
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(live.url + "/#token=" + TOKEN)
+        expect(page.locator("#conn")).to_have_text("live")
+        expect(page.locator("#pipeline-warning")).to_be_hidden()
+
+        live.session.set_status(fps=9.0, warning=why)
+        live.session.submit({"type": "play", "card": "blue_7", "seat": 1, "unsure": why})  # illegal on red_5
+        expect(page.locator("#pipeline-warning")).to_have_text(why)
+        alert = page.locator("#alerts li[data-code=illegal_card]")
+        expect(alert).to_have_class("alert alert-illegal_card alert-unsure")
+        expect(alert.locator("strong")).to_have_text("Illegal card (may be wrong)")
+        expect(alert.locator(".alert-unsure-why")).to_have_text(why)
+        expect(page.locator("#status")).not_to_contain_text("warning")
+
+        live.session.set_status(fps=30.0, warning=None)
+        expect(page.locator("#pipeline-warning")).to_be_hidden()
+    assert errors == []

@@ -177,8 +177,14 @@
 
   function renderStatus() {
     const status = state.status || {};
-    const parts = Object.entries(status).map(([k, v]) => k + ": " + (typeof v === "number" ? Math.round(v * 10) / 10 : v));
+    const parts = Object.entries(status)
+      .filter(([k, v]) => k !== "warning" && v !== null && v !== undefined)
+      .map(([k, v]) => k + ": " + (typeof v === "number" ? Math.round(v * 10) / 10 : v));
     $("status").textContent = parts.length ? "pipeline · " + parts.join(" · ") : "pipeline: no camera attached";
+    // What the pipeline says plainly about itself ("falling behind: ..."), above everything else.
+    const warning = $("pipeline-warning");
+    warning.textContent = status.warning || "";
+    warning.hidden = !status.warning;
   }
 
   function renderAlerts() {
@@ -187,12 +193,14 @@
     for (const alert of alerts.slice().reverse()) {
       const who = seatName(state, alert.seat);
       const penalty = alert.penalty_cards ? "+" + alert.penalty_cards + " cards" : "no penalty cards";
-      const item = el("li", { class: "alert alert-" + (alert.code || "info"), "data-code": alert.code || "" },
+      const unsure = alert.unsure ? " alert-unsure" : "";
+      const item = el("li", { class: "alert alert-" + (alert.code || "info") + unsure, "data-code": alert.code || "" },
         el("div", { class: "alert-head" },
-          el("strong", { text: alertTitle(alert.code) }),
+          el("strong", { text: alertTitle(alert.code) + (alert.unsure ? " (may be wrong)" : "") }),
           el("span", { class: "alert-who", text: who }),
           el("span", { class: "alert-penalty", text: penalty })),
-        el("p", { class: "alert-message", text: seatText(state, alert.message) }));
+        el("p", { class: "alert-message", text: seatText(state, alert.message) }),
+        ...(alert.unsure ? [el("p", { class: "alert-unsure-why", text: alert.unsure })] : []));
       list.append(item);
     }
     $("alert-count").textContent = String(alerts.length);

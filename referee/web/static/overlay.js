@@ -50,7 +50,9 @@
       state = event.state;
       render();
       if (event.kind === "observation" || event.kind === "correct") {
-        for (const out of event.outputs || []) if (out.type === "alert") queue.push(out);
+        // An alert the camera was unsure of (the pipeline fell behind) is for the operator to check,
+        // not a verdict to show the audience.
+        for (const out of event.outputs || []) if (out.type === "alert" && !out.unsure) queue.push(out);
         nextBanner();
       }
     },
