@@ -63,6 +63,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import math
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -120,12 +121,24 @@ def _read_jsonl(path: Path) -> list[Line]:
     return [json.loads(t) for t in path.read_text(encoding="utf-8").splitlines() if t.strip()]
 
 
+def judged(index: int, fps: float, rate: float | None) -> bool:
+    """Whether frame ``index`` of footage at ``fps`` is among those judged at ``rate`` frames a second
+    (``None``: all of them): the first frame of each 1/``rate`` s step, as a pipeline that can only judge
+    ``rate`` frames a second takes them."""
+    if rate is None or rate >= fps:
+        return True
+    return math.floor(index * rate / fps) != math.floor((index - 1) * rate / fps) or index == 0
+
+
 def run_game(
     video: Path, detector_factory: Any, *, oracle: bool, on_pipeline: Callable[[Pipeline], None] | None = None,
-    classifier: FaceClassifier | None = None,
+    classifier: FaceClassifier | None = None, judge_fps: float | None = None, told_fps: float | None = None,
 ) -> GameResult:
-    """Feed every frame of ``video`` to the pipeline and the operator lines at their times.
-    ``on_pipeline`` is shown the pipeline before the first frame (``trace_game.py`` listens in)."""
+    """Feed the frames of ``video`` to the pipeline and the operator lines at their times.
+    ``on_pipeline`` is shown the pipeline before the first frame (``trace_game.py`` listens in).
+    ``judge_fps``: judge only as many frames a second (:func:`judged`), as a machine too busy for the rest;
+    ``told_fps``: the frame rate the pipeline is told (default the footage's; give ``judge_fps`` for
+    footage filmed at that rate rather than a busy machine)."""
     from referee.pipeline import Pipeline, deck_faces, deck_palette
     from referee.session import MatchSession
     from referee.store import Store
@@ -173,7 +186,7 @@ def run_game(
     rules = setup.get("rules") or "official"
     options = setup.get("options") or {}
     # The deck's colours and faces, as `referee run --rules` reads them.
-    pipeline = Pipeline(detector, session, profile=profile, players=int(setup["players"]), fps=fps,
+    pipeline = Pipeline(detector, session, profile=profile, players=int(setup["players"]), fps=told_fps or fps,
                         classifier=None if oracle else classifier, palette=deck_palette(rules, options),
                         faces=deck_faces(rules, options))
     if on_pipeline is not None:
@@ -193,6 +206,9 @@ def run_game(
             while pending < len(operator) and float(operator[pending].get("t") or 0.0) <= t:
                 session.submit(operator[pending], source="operator")
                 pending += 1
+            if not judged(index, fps, judge_fps):
+                index += 1
+                continue
             if oracle_detector is not None:
                 oracle_detector.frame_index = index
             try:
@@ -287,6 +303,7 @@ def score(results: Sequence[GameResult], window: float, first_said: bool = False
     (``first_said``, or the ``first_said`` key) over every observation and alert as it first came."""
     plays_truth = plays_seen = plays_matched = seats_right = seats_unknown = seat_judged = 0
     draws_truth = draws_seen = draws_matched = draw_seats_right = draw_seats_unknown = 0
+    unsure_alerts = false_alerts = false_confident = 0
     delays: list[float] = []
     closer = {"named": 0, "right": 0, "spoiled": 0}
     per_code = {code: {"expected": 0, "raised": 0, "matched": 0} for code in ALERT_CODES}
@@ -321,6 +338,10 @@ def score(results: Sequence[GameResult], window: float, first_said: bool = False
             per_code.setdefault(b["code"], {"expected": 0, "raised": 0, "matched": 0})["raised"] += 1
         for i, _ in apairs:
             per_code[e_alerts[i]["code"]]["matched"] += 1
+        paired = {j for _, j in apairs}
+        unsure_alerts += sum(bool(b.get("unsure")) for b in raised)
+        false_alerts += len(raised) - len(paired)
+        false_confident += sum(j not in paired and not b.get("unsure") for j, b in enumerate(raised))
     alerts = {
         code: {**c, "precision": _ratio(c["matched"], c["raised"]), "recall": _ratio(c["matched"], c["expected"])}
         for code, c in per_code.items()
@@ -349,6 +370,10 @@ def score(results: Sequence[GameResult], window: float, first_said: bool = False
         "draw_seat_unknown": _ratio(draw_seats_unknown, draws_matched),
         "alert_precision": _ratio(total_matched, total_raised),
         "alert_recall": _ratio(total_matched, total_expected),
+        # raised while the pipeline fell behind (marked "unsure"), and the false ones said with confidence
+        "unsure_alerts": unsure_alerts,
+        "false_alerts": false_alerts,
+        "false_confident_alerts": false_confident,
         "alerts": alerts,
         "false_plays": false_plays,
         "false_plays_per_hour": round(false_plays / (footage / 3600), 2) if footage else None,
@@ -403,6 +428,8 @@ class _Job:
     oracle: bool
     classifier: Path | None
     threads: int | None
+    judge_fps: float | None = None
+    told_fps: float | None = None
 
     def __call__(self, seed: int) -> tuple[GameResult, str]:
         video = self.work / f"game_{seed}.mp4"
@@ -425,7 +452,8 @@ class _Job:
             from referee.vision.classify import FaceClassifier
 
             classifier = FaceClassifier(self.classifier, threads=self.threads)
-        return run_game(video, factory, oracle=self.oracle, classifier=classifier), opencv
+        return run_game(video, factory, oracle=self.oracle, classifier=classifier, judge_fps=self.judge_fps,
+                        told_fps=self.told_fps), opencv
 
 
 def _collect(result: GameResult, opencv: str, results: list[GameResult], rendered_with: set[str],
@@ -457,6 +485,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                         "(python -m referee.synth.photo_faces) instead of the renderer's printings")
     parser.add_argument("--work", type=Path, default=Path("out/e2e"), help="where the videos are written")
     parser.add_argument("--window", type=float, default=2.0, help="seconds allowed from truth to observation")
+    parser.add_argument("--judge-fps", type=float, default=None,
+                        help="judge only this many frames a second, as a machine too busy for the rest (the "
+                             "pipeline is told the footage's rate, so it knows it is falling behind)")
+    parser.add_argument("--camera-fps", action="store_true",
+                        help="with --judge-fps: the footage as a camera at that rate films it (the pipeline is "
+                             "told that rate)")
     parser.add_argument("--report", type=Path, help="write every mismatch here as JSON lines")
     parser.add_argument("--jobs", type=int, default=1, help="games rendered and judged at a time (processes)")
     parser.add_argument("-v", "--verbose", action="store_true", help="one line per game on stderr")
@@ -477,7 +511,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             log.warning("no classifier at %s: the detector reads faces alone", args.classifier)
     job = _Job(args.work, replace(VideoConfig(), seconds=args.seconds, fps=args.fps, players=args.players,
                                        rules=args.rules, faces=args.faces),
-               args.model, oracle, classifier_path, 1 if args.jobs > 1 else None)
+               args.model, oracle, classifier_path, 1 if args.jobs > 1 else None, args.judge_fps,
+               args.judge_fps if args.camera_fps else None)
     seeds = range(args.first_seed, args.first_seed + args.games)
     results: list[GameResult] = []
     rendered_with: set[str] = set()

@@ -298,3 +298,22 @@ def test_plays_named_by_the_closer_look_are_tallied_right_and_spoiled() -> None:
     result = e2e.GameResult(seed=9, frames=120, seconds=8.0, elapsed=1.0, truth=truth, expected=[],
                             events=[("camera", o, []) for o in seen], final=[("camera", o) for o in seen])
     assert e2e.score([result], 2.0)["closer_look"] == {"named": 2, "right": 1, "spoiled": 1}
+
+
+def test_a_busy_machine_judges_the_first_frame_of_each_step() -> None:
+    e2e = _benchmark("e2e_eval")
+    assert [i for i in range(9) if e2e.judged(i, 15.0, 10.0)] == [0, 2, 3, 5, 6, 8]
+    assert sum(e2e.judged(i, 15.0, 7.5) for i in range(150)) == 75
+    assert all(e2e.judged(i, 15.0, None) and e2e.judged(i, 15.0, 30.0) for i in range(30))
+
+
+def test_false_alerts_are_counted_apart_when_they_were_said_to_be_unsure() -> None:
+    e2e = _benchmark("e2e_eval")
+    truth = [{"type": "start", "card": "red_5", "t": 1.0}, {"type": "play", "card": "red_9", "seat": 1, "t": 3.0}]
+    unsure = {"type": "alert", "code": "out_of_turn", "seat": 1, "t": 3.1, "unsure": "falling behind"}
+    sure = {"type": "alert", "code": "illegal_card", "seat": 1, "t": 3.1}
+    result = e2e.GameResult(seed=9, frames=120, seconds=8.0, elapsed=1.0, truth=truth, expected=[],
+                            events=[("camera", o, []) for o in truth], final=[("camera", o) for o in truth],
+                            final_outputs=[unsure, sure])
+    metrics = e2e.score([result], 2.0)
+    assert (metrics["false_alerts"], metrics["false_confident_alerts"], metrics["unsure_alerts"]) == (2, 1, 1)
