@@ -1,4 +1,4 @@
-"""Hands alone: draws and seats from :class:`referee.vision.track.MotionDetector` on generated games, two
+"""Hands alone: draws and seats from :class:`referee.vision.tracking.MotionDetector` on generated games, two
 settings side by side on the same frames.
 
     python benchmarks/motion_eval.py --work out/e2e_held8 --first-seed 8000 --games 30 \\
@@ -28,7 +28,7 @@ import cv2
 
 from referee.synth.video import sidecar
 from referee.vision.calibration import CalibrationProfile
-from referee.vision.track import MotionDetector
+from referee.vision.tracking import MotionDetector
 
 KEYS = ("draws", "draws_seen", "draw_seats_right", "draws_extra", "plays", "play_seats_right")
 

@@ -19,7 +19,7 @@ With ``--stock``, each frame also shows the hand at the stock, where draws are s
 arm's far end (``roots``: frames the arm was followed) or, with none, from where the hand came in
 (``came_in``: seen outside the zone first); ``in_zone``, ``moving``, ``held``: frames it was in the zone,
 moved near it, and stood out from the table in it. A draw needs ``in_zone`` >= 4 at 15 fps, and is
-seatless without ``roots`` or ``came_in`` (:class:`referee.vision.track.MotionDetector`).
+seatless without ``roots`` or ``came_in`` (:class:`referee.vision.tracking.MotionDetector`).
 
 ``det``: label, detector confidence / colour confidence and box (top-down pile pixels); ``new 0``:
 the detector was not run (the pile was still). ``pile``: the last three cards believed, ``cand``:
@@ -44,7 +44,7 @@ import numpy.typing as npt
 if TYPE_CHECKING:
     from referee.pipeline import Pipeline
     from referee.vision.detections import Detections
-    from referee.vision.track import MotionDetector, MotionSample, PileTracker
+    from referee.vision.tracking import MotionDetector, MotionSample, PileTracker
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import e2e_eval  # a sibling script, not a package
@@ -115,7 +115,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         def traced(detections: Detections, t: float, frame_index: int, motion: MotionSample | None = None, *,
                    fresh: bool = True) -> list[dict[str, Any]]:
-            track_log = logging.getLogger("referee.vision.track")
+            track_log = logging.getLogger("referee.vision.tracking")
             track_log.setLevel(logging.INFO if first <= frame_index <= last else logging.WARNING)
             out = update(detections, t, frame_index, motion, fresh=fresh)
             if first <= frame_index <= last:

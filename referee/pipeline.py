@@ -47,7 +47,7 @@ from referee.vision.detect import OnnxDetector, UltralyticsDetector, look_closer
 from referee.vision.detections import Detections, Detector
 from referee.vision.keeping_up import KeepingUp
 from referee.vision.overlay import annotate, encode_jpeg
-from referee.vision.track import MotionDetector, PileTracker, TrackerConfig
+from referee.vision.tracking import MotionDetector, PileTracker, TrackerConfig
 
 log = logging.getLogger(__name__)
 

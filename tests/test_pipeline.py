@@ -23,7 +23,7 @@ from referee.session import MatchSession
 from referee.store import Store
 from referee.vision.capture import Capture, Frame
 from referee.vision.detections import Detections
-from referee.vision.track import PileTracker
+from referee.vision.tracking import PileTracker
 
 Image = npt.NDArray[np.uint8]
 W, H = 320, 240

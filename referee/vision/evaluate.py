@@ -49,14 +49,14 @@ from referee.vision.classify import (
 )
 from referee.vision.detect import DetectorError, OnnxDetector, UltralyticsDetector, load_detector, look_closer
 from referee.vision.detections import Detections
-from referee.vision.track import TrackerConfig, closer_label
+from referee.vision.tracking import TrackerConfig, closer_label
 
 log = logging.getLogger(__name__)
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp"}
 IOU_THRESHOLDS = np.linspace(0.5, 0.95, 10)
 #: A box at least this share of the median card box of its image is a whole card (the tracker's rule for a
-#: card just laid: :attr:`referee.vision.track.TrackerConfig.whole_area_share`).
+#: card just laid: :attr:`referee.vision.tracking.TrackerConfig.whole_area_share`).
 WHOLE_AREA_SHARE = TrackerConfig.whole_area_share
 
 
@@ -223,7 +223,7 @@ def pipeline_label(detector: OnnxDetector | UltralyticsDetector, classifier: Fac
     """The label the pipeline settles on for the card the detector read as ``label`` at ``box``: its
     closer look (:func:`~referee.vision.detect.look_closer` averaged with the classifier,
     :func:`~referee.vision.classify.second_look`) replaces the face when sure of another
-    (:func:`~referee.vision.track.closer_label` at
+    (:func:`~referee.vision.tracking.closer_label` at
     :data:`~referee.vision.classify.SECOND_LOOK_CONFIDENCE`); a card lying ``whole`` (as a card just
     laid on the pile, and the card of a photo) lets the classifier speak alone at
     :data:`~referee.vision.classify.CLASSIFIER_ALONE_CONFIDENCE`. With the deck's ``faces``, a face it

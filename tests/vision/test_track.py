@@ -9,7 +9,7 @@ import pytest
 
 from referee.vision.calibration import CalibrationProfile
 from referee.vision.detections import Detections
-from referee.vision.track import (
+from referee.vision.tracking import (
     MotionDetector,
     MotionSample,
     PileTracker,
@@ -2003,9 +2003,9 @@ def test_a_twin_sliding_in_fast_and_seen_once_on_its_way_is_a_play() -> None:
     """Dev seed 632: a second wild slides onto the first at 40 px a frame. Seen once on its way, then
     in a box mostly inside the first wild's pose: a card seen once may be on the move, so that box
     continues it, a card coming in, not the first wild read in part. (A known miss, an xfail, from
-    7b84e11 until :meth:`PileTracker._on_its_way`: 4b6cc28 let any card seen once continue so, and
-    made held-out 1013 a false play; the box must also have moved on as a whole. 1013, rendered
-    again under OpenCV 5.0: no false play either way.)"""
+    7b84e11 until :func:`~referee.vision.tracking.twins.on_its_way`: 4b6cc28 let any card seen once
+    continue so, and made held-out 1013 a false play; the box must also have moved on as a whole.
+    1013, rendered again under OpenCV 5.0: no false play either way.)"""
     feed = Feed(PileTracker(CFG, expect_start=False))
     first = (119.0, 104.0, 254.0, 248.0)
     feed([card("wild", first)], 8, motion=_visit(1, seat=0))
@@ -2206,7 +2206,7 @@ def test_a_buried_card_read_two_ways_in_its_own_pose_is_that_card() -> None:
     by the blue card over it, reads as a blue reverse at 0.83 and a blue 4 at 0.82: one box read two
     ways, in the red 4's very pose, and one way answers to it by its face. It is the red 4, not a
     second blue 4: an unsure reading that showed up in place inside the pose of a card under the top
-    one, over little of the top card (``_strip_of_card_below``). (An earlier fix, taking such a box
+    one, over little of the top card (``vetoes.strip_of_card_below``). (An earlier fix, taking such a box
     for the buried card when either reading answers to it, made held-out 2050 a false play.)"""
     feed = Feed(PileTracker(CFG, expect_start=False))
     red = (136.0, 140.0, 216.0, 263.0)
@@ -2226,7 +2226,7 @@ def test_a_buried_card_read_two_ways_in_its_own_pose_is_that_card() -> None:
 
 
 def test_closer_label_keeps_the_colour_and_the_kind() -> None:
-    from referee.vision.track import closer_label
+    from referee.vision.tracking import closer_label
 
     assert closer_label("red_7", [("1", 0.9)], 0.85) == "red_1"
     assert closer_label("red_7", [("1", 0.8)], 0.85) is None  # unsure

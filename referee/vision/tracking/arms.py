@@ -1,0 +1,79 @@
+"""Arms reaching into a zone, and the seats they come from.
+
+An arm is the foreground blob that reaches into a zone and past its corners; its far end (the shoulder
+end) lies towards its player's seat. Zones are masks at the motion detector's low resolution; points
+are camera pixels.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+
+from referee.vision.calibration import CalibrationProfile, Point
+from referee.vision.tracking.background import DILATE
+from referee.vision.tracking.boxes import Mask
+
+
+def farthest(points: Sequence[tuple[float, float]], centre: Point) -> tuple[float, float]:
+    """The point farthest from a zone's ``centre`` (camera pixels): at a zone off to one side, the
+    hand's or arm's reach from its seat. Two neighbouring seats' hands reach a stock in a corner from
+    nearly one direction, and what lies nearer the zone (the hand moving about in it, an arm seen only
+    in part as it comes) points between them."""
+    cx, cy = centre
+    return max(points, key=lambda p: (p[0] - cx) ** 2 + (p[1] - cy) ** 2)
+
+
+class Zones:
+    """The zones of one camera view at ``scale`` (low-resolution pixels per camera pixel): their shapes,
+    the arms reaching into them and the seats those point at."""
+
+    def __init__(self, profile: CalibrationProfile, scale: float) -> None:
+        self.profile = profile
+        self.scale = scale
+        self._shapes: dict[int, tuple[float, float, float]] = {}
+
+    def shape(self, zone: Mask) -> tuple[float, float, float]:
+        """Centre (x, y) and equal-area radius of a zone mask, in low-resolution pixels (the zones
+        are fixed: computed once each)."""
+        key = id(zone)
+        if key not in self._shapes:
+            zy, zx = np.nonzero(zone)
+            self._shapes[key] = (float(zx.mean()), float(zy.mean()), math.sqrt(float(zone.sum()) / math.pi))
+        return self._shapes[key]
+
+    def centre(self, zone: Mask) -> Point:
+        """A zone's centre in camera pixels."""
+        cx, cy, _ = self.shape(zone)
+        return cx / self.scale, cy / self.scale
+
+    def seat_of_arm(self, root: Point, zone: Mask) -> int:
+        """The seat an arm reaching into ``zone`` points at: the direction of its far end (its
+        :meth:`arm_root`) seen from the zone's centre, not the seat nearest that end. An arm that
+        looks like the table (a dark arm on dark wood) stands out only in pieces, and the piece joined
+        to the hand can end mid-table, nearer another seat than its own, while it still points the
+        right way."""
+        return self.profile.seat_towards(root, self.centre(zone))
+
+    def arm_root(self, foreground: Mask, zone: Mask) -> Point | None:
+        """Camera pixels of the far end of the foreground blob that reaches into ``zone``: the
+        shoulder end of the arm, which is at its player's seat. ``None`` when the blob stays near the
+        zone (no arm to follow)."""
+        if not (foreground & zone).any():
+            return None
+        grown = cv2.dilate(foreground.astype(np.uint8), DILATE)
+        count, labels = cv2.connectedComponents(grown)
+        touching = np.unique(labels[zone & (grown > 0)])
+        touching = touching[touching > 0]
+        if count < 2 or not touching.size:
+            return None
+        ys, xs = np.nonzero(np.isin(labels, touching))
+        cx, cy, radius = self.shape(zone)
+        far = int(np.argmax((xs - cx) ** 2 + (ys - cy) ** 2))
+        reach = math.hypot(float(xs[far]) - cx, float(ys[far]) - cy)
+        if reach < 1.5 * radius:  # not past the zone's corners: no arm
+            return None
+        return float(xs[far]) / self.scale, float(ys[far]) / self.scale

@@ -1,0 +1,71 @@
+"""The closer look: a card about to be believed, or re-read, is read again from a crop around it.
+
+The pipeline supplies the look (:class:`SecondLook`: the detector on a crop of the pile view, and the face
+classifier); the tracker asks it only with no arm over the pile, and takes its face only when it is sure
+of another one than the pile view's (``second_look_confidence``), keeping the colour the pile view read.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Protocol
+
+import numpy as np
+
+from referee.cards import BLACK_VALUES
+from referee.vision.detections import box_area
+from referee.vision.tracking.boxes import Box
+from referee.vision.tracking.config import TrackerConfig
+from referee.vision.tracking.state import PileCard, face
+
+log = logging.getLogger(__name__)
+
+
+class SecondLook(Protocol):
+    """A closer look at the card in ``pose``: its faces, surest first, with their scores. ``whole``: the
+    card lies in full view on a clear pile (the pipeline's face classifier may then speak alone)."""
+
+    def __call__(self, pose: Box, *, whole: bool = False) -> Sequence[tuple[str, float]]: ...
+
+
+def closer_label(label: str, faces: Sequence[tuple[str, float]], confidence: float) -> str | None:
+    """The label a closer look's ``faces`` (surest first) give the card read as ``label``: its surest
+    face when at least ``confidence`` and another than ``label``'s, with ``label``'s colour. ``None``
+    when it agrees, is unsure, or names a face of the other kind (a black card for a coloured one, the
+    back, a label with a colour)."""
+    if not faces:
+        return None
+    surest, sure = faces[0]
+    if sure < confidence or surest in (face(label), "back"):
+        return None
+    if (surest in BLACK_VALUES) != (label in BLACK_VALUES) or ("_" in surest and surest not in BLACK_VALUES):
+        return None
+    return surest if surest in BLACK_VALUES else f"{label.split('_', 1)[0]}_{surest}"
+
+
+def look_closer(
+    cfg: TrackerConfig, look: SecondLook | None, arm_over_pile: bool, pose: Box, label: str, *, whole: bool = False
+) -> str | None:
+    """The label a closer ``look`` at ``pose`` gives the card read as ``label``: its face when the look
+    is sure of another one (``second_look_confidence``), with the colour read in the pile view (the
+    same pixels). ``None`` when it agrees, is unsure, cannot be taken (no ``look``, an arm over the
+    pile) or names a face of the other kind (a black card for a coloured one).
+
+    ``whole``: the top card in its pose on a clear pile, nothing being laid over it (the face
+    classifier may then speak alone: see ``referee.vision.classify.CLASSIFIER_ALONE_CONFIDENCE``)."""
+    if look is None or arm_over_pile:
+        return None
+    faces = look(pose, whole=whole)
+    closer = closer_label(label, faces, cfg.second_look_confidence)
+    if closer is not None:
+        log.info("%s read closer up as %s (%.2f)", label, closer, faces[0][1])
+    return closer
+
+
+def lies_whole(cfg: TrackerConfig, pile: Sequence[PileCard], pose: Box) -> bool:
+    """Whether a card just landed in ``pose`` lies whole: as big as the whole cards on the pile
+    (``whole_area_share`` of their median; the first card, with none to compare, is whole)."""
+    whole = [box_area(card.xyxy) for card in pile if card.in_full_view]
+    return not whole or box_area(pose) >= cfg.whole_area_share * float(np.median(whole))
+

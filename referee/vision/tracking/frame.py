@@ -1,0 +1,79 @@
+"""The facts of one frame, gathered once at the start of the tracker's update and read by every rule."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from referee.vision.detections import Detections, iou
+from referee.vision.tracking.boxes import Box
+from referee.vision.tracking.config import TrackerConfig
+from referee.vision.tracking.motion import MotionSample
+from referee.vision.tracking.state import AlsoRead, Reading
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class FrameFacts:
+    """One frame as the rules see it: its readings, the hands over the pile, the pile image."""
+
+    index: int
+    t: float
+    #: What moved (``None``: motion not measured: every box counts as still).
+    motion: MotionSample | None
+    #: The boxes worth reading, surest first, one per card (see :func:`read_frame`).
+    readings: list[Reading]
+    #: Other readings of those boxes, by ``id`` of the box.
+    also_read: dict[int, list[AlsoRead]]
+    #: Share of moving pixels in a box above which what is read there does not count (``TrackerConfig``).
+    motion_block: float
+    #: The hand visit to the pile going on or last seen (``MotionSample.pile_visit``; ``None``: not counted).
+    visit: int | None
+    #: The top-down pile image (grey, low resolution) as last sampled, and the size of the view it shrinks.
+    pile_now: npt.NDArray[np.uint8] | None
+    pile_size: tuple[int, int]
+
+    @property
+    def blocked(self) -> bool:
+        """The whole view changed at once (a light, a glare, a bump): nothing seen in it counts."""
+        return self.motion is not None and self.motion.global_change
+
+    @property
+    def arm_over_pile(self) -> bool:
+        """An arm reaches over the pile: what lies there is seen in part, or through a shadow."""
+        return self.motion is not None and self.motion.arm_over_pile
+
+    def still(self, box: Box) -> bool:
+        """Nothing moves over ``box`` this frame: what is read there counts."""
+        return not self.blocked and (self.motion is None or self.motion.fraction_in(box) < self.motion_block)
+
+
+def read_frame(detections: Detections, cfg: TrackerConfig) -> tuple[list[Reading], dict[int, list[AlsoRead]]]:
+    """The boxes worth reading (surest first, above ``min_confidence``, no card backs) and, by ``id`` of
+    the box, the other readings of each: the detector's NMS keeps one box per class, so a box of another
+    class in the same place (``duplicate_iou``) is the same card read another way."""
+    also: dict[int, list[AlsoRead]] = {}
+    if len(detections) and not detections.labels:
+        log.warning("detections without labels ignored (frame of %d boxes)", len(detections))
+        return [], also
+    colour = detections.colour_confidence
+    rows: list[Reading] = []
+    order = sorted(range(len(detections)), key=lambda i: -float(detections.confidence[i]))
+    for i in order:
+        label = detections.labels[i]
+        conf = float(detections.confidence[i])
+        if conf < cfg.min_confidence or label == "back":
+            continue
+        cc = float(colour[i]) if len(colour) else 1.0
+        box = detections.xyxy[i].astype(np.float32)
+        # It joins the surer box's reading as a vote.
+        same = next((row for row in rows if iou(box, row.box) >= cfg.duplicate_iou), None)
+        if same is not None:
+            also.setdefault(id(same.box), []).append((label, conf, cc))
+            continue
+        rows.append(Reading(box, label, conf, cc))
+    return rows, also

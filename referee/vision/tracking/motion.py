@@ -1,0 +1,325 @@
+"""Hands over the pile and at the stock, and their seats: what the tracker cannot see in detections."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+
+from referee.vision.calibration import CalibrationProfile
+from referee.vision.tracking.arms import Zones, farthest
+from referee.vision.tracking.background import TableBackground, grey, moving, shrink
+from referee.vision.tracking.boxes import Box, Mask, low_res_area
+
+#: Share of the stock zone standing out from the table that is a hand there (``MotionDetector._slow_hand``).
+_HELD_SHARE = 0.02
+
+
+@dataclass(frozen=True)
+class MotionSample:
+    """What moved in one frame: the pile zone's moving pixels (top-down), the hand's seat, draws."""
+
+    #: Moving pixels over the top-down pile image, low resolution (``None``: not measured).
+    pile_mask: Mask | None = None
+    #: Size (w, h) of the top-down pile image the detections are in.
+    pile_size: tuple[int, int] = (0, 0)
+    #: Seat of the hand that last reached into the pile zone (``None``: unknown).
+    seat: int | None = None
+    #: A hand is over the pile zone now.
+    hand_over_pile: bool = False
+    #: The whole view changed at once (a light switched, a glare, the camera bumped).
+    global_change: bool = False
+    #: Seats whose hands just left the stock zone: one ``draw`` each.
+    draws: tuple[int | None, ...] = ()
+    #: Motion in the pile zone since the previous sample (a hand came by).
+    disturbed: bool = True
+    #: For each draw, how many frames ago its hand first came near the stock.
+    draw_started: tuple[int, ...] = ()
+    #: An arm reaches into the pile zone now (moving or holding still).
+    arm_over_pile: bool = False
+    #: How many hand visits have reached into the pile zone so far (``None``: not counted). A card
+    #: is laid during a visit: a new read with no visit since the last card is that card again.
+    pile_visit: int | None = None
+    #: The top-down pile image, grey and low resolution: now, and as it lay just before the latest
+    #: visit began (``None``: not kept). A card laid during that visit changed the pixels where it lies.
+    pile_now: npt.NDArray[np.uint8] | None = None
+    pile_before: npt.NDArray[np.uint8] | None = None
+
+    def fraction_in(self, xyxy: Box) -> float:
+        """Share of ``xyxy`` (top-down pile pixels) that moved."""
+        if self.pile_mask is None:
+            return 0.0
+        area = low_res_area(xyxy, self.pile_size, self.pile_mask.shape)
+        return float(self.pile_mask[area].mean()) if area is not None else 0.0
+
+
+@dataclass
+class Episode:
+    """One hand's visit to a zone: where it came in from and how long it stayed."""
+
+    start_frame: int
+    entry: list[tuple[float, float]] = field(default_factory=list)
+    frames: int = 0
+    quiet: int = 0
+    touched: bool = False
+    seat: int | None = None
+    in_zone: int = 0
+    #: Where the arm reaching into the zone comes from (see :meth:`Zones.arm_root`).
+    roots: list[tuple[float, float]] = field(default_factory=list)
+    #: Whether the hand was seen moving around the zone as it came, not only inside it already.
+    came_in: bool = False
+    #: Where an arm seen only in its faint hue comes from, in frames where no arm stood out as usual
+    #: (see ``MotionDetector.faint_chroma``): the seat of a draw that would otherwise have none.
+    faint_roots: list[tuple[float, float]] = field(default_factory=list)
+    #: Frames something stood out from the table in the zone, from the run of them it began in
+    #: (see ``MotionDetector._slow_hand``).
+    held: int = 0
+
+
+class MotionDetector:
+    """Frame differencing at low resolution: hands over the pile and the stock, and their seats.
+
+    A hand's seat is the seat in the direction it entered from: the centroid of the first moving
+    pixels of an episode (motion near the zone after a quiet spell), seen from the zone's centre.
+    An arm over the pile that stirs too little motion for an episode, or whose motion began inside the
+    zone (not seen coming), gives the seat it comes from. At the stock, off to one side, the arm decides
+    (the seat it points at); a hand seen neither coming nor by its arm is placed by its arm's fainter
+    hue (``faint_chroma`` in Lab's a* or b*, against ``chroma_threshold`` for a hand), and with none
+    draws for no seat (``None``: the referee gives the draw to the player who owes it).
+    """
+
+    def __init__(
+        self,
+        profile: CalibrationProfile,
+        *,
+        fps: float = 30.0,
+        width: int = 240,
+        threshold: int = 16,
+        entry_frames: int | None = None,
+        quiet_frames: int | None = None,
+        stock_quiet_frames: int | None = None,
+        min_draw_frames: int | None = None,
+        min_pixels: float = 0.004,
+        chroma_threshold: int = 6,
+        faint_chroma: int = 3,
+    ) -> None:
+        fps = fps if fps > 0 else 30.0
+        entry_frames = entry_frames if entry_frames is not None else max(2, round(0.1 * fps))
+        quiet_frames = quiet_frames if quiet_frames is not None else max(3, round(0.3 * fps))
+        if stock_quiet_frames is None:
+            stock_quiet_frames = max(2, round(0.2 * fps))
+        # A hand that takes a card dwells at the stock (~0.5 s); one crossing it on its way elsewhere
+        # is there for a few frames.
+        min_draw_frames = min_draw_frames if min_draw_frames is not None else max(2, round(0.3 * fps))
+        self.min_draw_in_zone = max(2, round(0.25 * fps))
+        self.max_held_frames = round(3.0 * fps)
+        self.stock_quiet_frames = stock_quiet_frames
+        self.profile = profile
+        iw, ih = profile.image_size
+        self.size = (width, max(8, round(width * ih / iw)))
+        self.scale = width / iw
+        self.threshold = threshold
+        self.chroma_threshold = chroma_threshold
+        self.faint_chroma = faint_chroma
+        self.entry_frames = entry_frames
+        #: At the stock, the arm is followed longer: it may show whole only once the hand is there.
+        self.reach_frames = max(entry_frames, round(0.5 * fps))
+        self.quiet_frames = quiet_frames
+        self.min_draw_frames = min_draw_frames
+        self.min_pixels = min_pixels
+        shape = (self.size[1], self.size[0])
+        self.pile_zone = profile.mask(profile.pile, shape)
+        self.pile_near = profile.mask(profile.pile, shape, scale=1.8) | self.pile_zone
+        #: Whether a hand can be seen coming to the pile: not when the zone is the whole view (no
+        #: calibration), where every hand's motion begins inside it.
+        self.pile_entries_seen = bool((self.pile_near & ~self.pile_zone).any())
+        self.stock_zone = profile.mask(profile.stock, shape) if profile.stock is not None else None
+        self.stock_near = (
+            profile.mask(profile.stock, shape, scale=1.8) if profile.stock is not None else None
+        )
+        self._zones = Zones(profile, self.scale)
+        self._prev: npt.NDArray[np.uint8] | None = None
+        #: The table without hands (a slow running average of still pixels): arms stand out whole against it.
+        self._background = TableBackground()
+        self._foreground: Mask = np.zeros((self.size[1], self.size[0]), bool)
+        self._prev_pile: npt.NDArray[np.uint8] | None = None
+        self._pile_ep: Episode | None = None
+        self._stock_ep: Episode | None = None
+        self._held_run = 0
+        self._stock_area = int(self.stock_zone.sum()) if self.stock_zone is not None else 0
+        self._seat: int | None = None
+        self._frame = 0
+        self._visits = 0
+        self._away = self.quiet_frames
+        self._pile_quiet: npt.NDArray[np.uint8] | None = None
+        self._pile_before: npt.NDArray[np.uint8] | None = None
+
+    @property
+    def foreground(self) -> Mask:
+        """This frame's pixels (at the detector's low resolution) unlike the table without hands."""
+        return self._foreground
+
+    def update(self, frame: npt.NDArray[np.uint8], pile_view: npt.NDArray[np.uint8]) -> MotionSample:
+        """One frame (camera pixels) and its top-down pile view -> what moved."""
+        self._frame += 1
+        small = shrink(frame, self.size)
+        gray = grey(small)
+        moved = moving(gray, self._prev, self.threshold)
+        self._prev = gray
+        self._foreground = self._background.subtract(small, self.threshold, self.chroma_threshold)
+        ph, pw = pile_view.shape[:2]
+        pile_small = (96, max(8, round(96 * ph / pw)))
+        pile_now = grey(shrink(pile_view, pile_small))
+        pile_mask = moving(pile_now, self._prev_pile, self.threshold)
+        self._prev_pile = pile_now
+
+        global_change = bool(moved.mean() > 0.5)
+        if global_change:
+            return MotionSample(pile_mask, (pw, ph), self._seat, False, True, (), False, pile_visit=self._visits,
+                                pile_now=pile_now, pile_before=self._pile_before)
+        self._pile_ep, _ = self._step(self._pile_ep, moved, self.pile_near, self.pile_zone, self.quiet_frames)
+        pile_ep = self._pile_ep
+        if (pile_ep is not None and pile_ep.touched and pile_ep.seat is not None
+                and (pile_ep.came_in or self._seat is None or not self.pile_entries_seen)):
+            # Motion that began inside the zone was not seen coming: the hand already there stirred
+            # (see below), and where it stirs says nothing of its seat.
+            self._seat = pile_ep.seat
+        draws, draw_started = self._stock(moved)
+        over = self._pile_ep is not None and self._pile_ep.quiet == 0
+        disturbed = bool((moved & self.pile_zone).any()) or over
+        root = self._zones.arm_root(self._foreground, self.pile_zone)
+        arm = root is not None
+        if root is not None and (self._pile_ep is None or not self._pile_ep.came_in):
+            # A hand that hardly stirs the frame differencing (a far seat's, small in the picture)
+            # still shows its arm against the table, and the arm comes from its seat. So does one
+            # whose stirring began inside the zone: where that motion lies says nothing of where the
+            # hand came from (a hand drawing back after laying a card stirs near the pile's centre).
+            self._seat = self._zones.seat_of_arm(root, self.pile_zone)
+        # A visit: an arm, or a hand moving in the zone, after the pile was left alone for a while
+        # (a hand that pauses or flickers out of sight for a frame or two is the same visit).
+        if arm or (over and self._pile_ep is not None and self._pile_ep.touched):
+            if self._away >= self.quiet_frames:
+                self._visits += 1
+                self._pile_before = self._pile_quiet
+            self._away = 0
+        else:
+            self._away += 1
+            self._pile_quiet = pile_now
+        return MotionSample(pile_mask, (pw, ph), self._seat, over, False, draws, disturbed, draw_started, arm,
+                            self._visits, pile_now, self._pile_before)
+
+    def _stock(self, moved: Mask) -> tuple[tuple[int | None, ...], tuple[int, ...]]:
+        """The stock zone's episode this frame: the seats that drew (one at most), and how many frames
+        ago each draw's hand first came near the stock."""
+        if self.stock_zone is None or self.stock_near is None:
+            return (), ()
+        # A draw ends when the hand leaves the stock itself, so it reaches the referee before
+        # whatever the operator says next.
+        held = int((self._foreground & self.stock_zone).sum()) >= max(3, _HELD_SHARE * self._stock_area)
+        self._held_run = self._held_run + 1 if held else 0
+        self._stock_ep, stock_ended = self._step(
+            self._stock_ep, moved, self.stock_near, self.stock_zone, self.stock_quiet_frames,
+            end_on_zone=True, reach=True,
+        )
+        if self._stock_ep is not None:
+            ep = self._stock_ep
+            ep.held = self._held_run if ep.start_frame == self._frame else ep.held + held
+        if (
+            stock_ended is not None
+            and stock_ended.touched
+            and (
+                (stock_ended.in_zone >= self.min_draw_in_zone
+                 # A hand that moved little there (it held still on the deck) is seen by its arm.
+                 and (stock_ended.frames >= self.min_draw_frames or len(stock_ended.roots) >= 2)
+                 # And it stood in the stock: an arm that only clipped the zone's edge on its way
+                 # to the pile drew nothing (a hand that draws stands there several frames).
+                 and stock_ended.held >= 1)
+                or self._slow_hand(stock_ended)
+            )
+        ):
+            # A hand seen neither coming nor by its arm (an arm the colour of the table, in the
+            # stock by the first frame it moved) has no seat: the referee gives the draw to the
+            # player who owes it, which a guess from the hand's first pixels often is not.
+            return (self._draw_seat(stock_ended),), (self._frame - stock_ended.start_frame,)
+        return (), ()
+
+    def _step(
+        self, ep: Episode | None, moved: Mask, near: Mask, zone: Mask, quiet_frames: int,
+        *, end_on_zone: bool = False, reach: bool = False,
+    ) -> tuple[Episode | None, Episode | None]:
+        """Advance a zone's episode; returns (current episode, episode that just ended).
+
+        An episode runs while there is motion near the zone; with ``end_on_zone``, once it has
+        reached into the zone it ends when the zone itself has been still for ``quiet_frames``.
+        ``reach``: the seat is where the arm comes from rather than the side the hand came in by
+        (a zone off to one side, like the stock, sees several seats' hands come in from one side).
+        """
+        active_px = moved & near
+        active = active_px.sum() >= max(3, self.min_pixels * near.sum())
+        # A hand holding still in the zone does not move, but its arm still stands out.
+        root = self._zones.arm_root(self._foreground, zone) if reach else None
+        in_zone = int((moved & zone).sum()) >= 3 or root is not None
+        if ep is None:
+            if not active and root is None:
+                return None, None
+            ep = Episode(self._frame)
+        if in_zone:
+            ep.touched = True
+            ep.in_zone += 1
+        if reach and root is None and not ep.roots and len(ep.faint_roots) < self.reach_frames:
+            faint = self._zones.arm_root(self._faint_foreground(), zone)
+            if faint is not None:
+                ep.faint_roots.append(faint)
+        if root is not None and len(ep.roots) < (self.reach_frames if reach else self.entry_frames):
+            ep.roots.append(root)
+            rx, ry = farthest(ep.roots, self._zones.centre(zone)) if reach else np.mean(ep.roots, axis=0)
+            ep.seat = self._zones.seat_of_arm((float(rx), float(ry)), zone)
+        going_on = in_zone if (end_on_zone and ep.touched) else active or root is not None
+        if active:
+            ep.frames += 1
+            if len(ep.entry) < self.entry_frames:
+                ep.came_in = ep.came_in or int(np.count_nonzero(active_px & ~zone)) >= 3
+                ys, xs = np.nonzero(active_px)
+                ep.entry.append((float(xs.mean()) / self.scale, float(ys.mean()) / self.scale))
+                origin = self._zones.centre(zone) if zone.any() else None
+                cx, cy = farthest(ep.entry, origin) if reach and origin is not None else np.mean(ep.entry, axis=0)
+                if not ep.roots:
+                    ep.seat = self.profile.seat_towards((float(cx), float(cy)), origin)
+        if going_on:
+            ep.quiet = 0
+            return ep, None
+        ep.quiet += 1
+        if ep.quiet >= quiet_frames:
+            return None, ep
+        return ep, None
+
+    def _slow_hand(self, ep: Episode) -> bool:
+        """``ep``, just ended, was a hand that came into the stock too slowly for the differencing: seen
+        coming from outside, it stood out from the table in the zone as long as a hand takes to draw
+        and no longer, and has gone (a hand come down beside the stock, its arm short of the zone's
+        corners, can stand out there for frames before it is seen to move). Anything that stays (a
+        thing left on the stock, learnt into the table only slowly) keeps standing out: no hand, and
+        no bar to draws seen the usual way."""
+        return (ep.came_in and self.min_draw_in_zone <= ep.held <= self.max_held_frames
+                and self._held_run == 0)
+
+    def _faint_foreground(self) -> Mask:
+        """This frame's foreground with a fainter hue difference let in (``faint_chroma``): asked
+        only where a draw's arm is when the foreground shows none."""
+        hue = self._background.hue
+        if hue is None or not self.faint_chroma:
+            return self._foreground
+        faint: Mask = self._foreground | (hue > self.faint_chroma)
+        return faint
+
+    def _draw_seat(self, ep: Episode) -> int | None:
+        """The seat of a hand that drew: from its arm, or the way it came in; else from its arm seen
+        only in a fainter hue than arms must show to count as hands (an olive arm across striped
+        grey-brown wood differs from it by 3-5 in Lab's a* and b*); else none."""
+        if ep.roots or ep.came_in:
+            return ep.seat
+        if ep.faint_roots and self.stock_zone is not None:
+            rx, ry = farthest(ep.faint_roots, self._zones.centre(self.stock_zone))
+            return self._zones.seat_of_arm((float(rx), float(ry)), self.stock_zone)
+        return None

@@ -1,0 +1,204 @@
+"""What the tracker holds: the cards it believes are on the pile, and the tentative ones with their votes."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+
+from referee.cards import BLACK_VALUES
+from referee.vision.detections import iou
+from referee.vision.tracking.boxes import Box
+
+
+class Reading(NamedTuple):
+    """One box of a frame as the detector read it."""
+
+    box: Box
+    label: str
+    confidence: float
+    colour_confidence: float
+
+
+#: Another reading of a box in the same frame: (label, confidence, colour confidence).
+AlsoRead = tuple[str, float, float]
+
+
+def face(label: str) -> str:
+    """The face of a label without its colour (``red_7`` -> ``7``); a black card's label is its face."""
+    return label.split("_", 1)[1] if "_" in label and label not in BLACK_VALUES else label
+
+
+@dataclass(eq=False)  # identity: two cards with the same label and pose are still two cards
+class PileCard:
+    """A card the tracker believes is on the pile."""
+
+    label: str
+    xyxy: Box
+    seat: int | None
+    frame_index: int
+    t: float
+    missing: int = 0
+    #: Seen in its whole pose this frame (nothing lies on it).
+    in_full_view: bool = False
+    #: Every label the detector gave it while it settled (a corrected misread keeps being misread).
+    reads: frozenset[str] = frozenset()
+    #: The hand visit to the pile during which it settled (``MotionSample.pile_visit``).
+    visit: int | None = None
+    #: The hand visit during which it last went from view (``None``: not yet, or visits not counted).
+    lost_in_visit: int | None = None
+    #: Frames of a clear view (no arm over the pile, nothing moving over it) it had when believed.
+    clear_when_believed: int = 0
+    #: Believed on an unsure vote (:func:`~referee.vision.tracking.votes.unsure`): it is read again in
+    #: clear view, as one believed under an arm is.
+    unsure_when_believed: bool = False
+    #: Since then, per label, the clear frames in which that label led the readings of its pose.
+    clear_leads: dict[str, int] = field(default_factory=dict)
+    #: Judged on its clear view once already, re-read or not (a card is re-read at most once: no
+    #: flip-flopping).
+    judged_in_clear_view: bool = False
+    #: Where it came to rest: its box when last seen whole and still, with no arm over the pile,
+    #: during the visit that laid it (``None``: not yet seen so).
+    rest: Box | None = None
+
+    def answers_to(self, label: str, colour_confidence: float, unsure_colour: float) -> bool:
+        """``label`` may be this card: its label, one it was read as while it settled, or its face read
+        in a doubtful colour."""
+        if label == self.label or label in self.reads:
+            return True
+        return colour_confidence < unsure_colour and face(label) == face(self.label)
+
+
+@dataclass(eq=False)
+class Candidate:
+    """A detection not yet believed: it must hold its pose for ``min_hits`` frames."""
+
+    anchor: Box
+    box: Box
+    first_frame: int
+    seat: int | None
+    #: Where it was first seen (kept while it moves: a card sliding in comes from outside the pile).
+    origin: Box
+    #: Every label it was read as since ``origin``, moving or not (its votes count only steady frames),
+    #: with the box it was first read so in: a tentative card can pass from one card to another
+    #: (a hand over both), and only where a label was first read tells whether that card came in.
+    labels: dict[str, Box] = field(default_factory=dict)
+    #: When each label in ``labels`` was first read.
+    read_t: dict[str, float] = field(default_factory=dict)
+    #: The surest confidence each label in ``labels`` was read with.
+    surest: dict[str, float] = field(default_factory=dict)
+    #: Frames in which its box moved as a whole (``came_in_shift``) from the last one: a card
+    #: sliding in moves frame after frame; a box passing from one card to another jumps once.
+    moves: int = 0
+    #: Time of ``first_frame``: when the card came to rest in this pose.
+    first_t: float = 0.0
+    hits: int = 0
+    #: Steady frames with no arm over the pile: the detector's clear view of it.
+    clear: int = 0
+    misses: int = 0
+    #: Frames it was detected in, steady or not.
+    seen: int = 1
+    votes: dict[str, float] = field(default_factory=dict)
+    colour_conf: dict[str, list[float]] = field(default_factory=dict)
+    confidence: list[float] = field(default_factory=list)
+    #: Boxes of the steady frames: the card's pose is their mean.
+    boxes: list[Box] = field(default_factory=list)
+    #: Read like the top card, in another pose on it, with nothing else on it: an identical card
+    #: laid square on the top one, or the top one partly hidden (it needs longer and no arm there).
+    identical: bool = False
+    #: The hand visit to the pile when it took this pose (``MotionSample.pile_visit``).
+    visit: int | None = None
+    #: The hand's seat in each frame of its arrival in that visit (seen, not yet steady for
+    #: ``min_hits`` frames): its seat is the most common of them (see :meth:`note_seat`).
+    arrival_seats: list[int] = field(default_factory=list)
+    #: Found to be a card already on the pile read again: never a play unless it moves.
+    absorbed: bool = False
+    #: The pile image before the visit during which it took this pose (``MotionSample.pile_before``).
+    before: npt.NDArray[np.uint8] | None = None
+    #: How far its box moved per frame when last seen (``None``: not yet seen twice).
+    velocity: Box | None = None
+    #: The last frame a hand was at the pile when it was first seen (``None``: not measured): a card
+    #: laid comes with a hand, so a reading that starts with no hand there since is no card laid since.
+    hand_frame: int | None = None
+
+    def overlap(self, box: Box) -> float:
+        """How well ``box`` continues this card: its best IoU with the card's last box moved on along
+        its last motion, by up to as many frames as it has gone unseen plus this one. A card sliding in
+        slows down as it lands and can go unseen for a frame under the hand; and a card coming to rest
+        on its twin must continue into its own box, not into a misread of the twin that its last box
+        happened to overlap more."""
+        if self.velocity is None or not self.velocity.any():
+            return iou(box, self.box)
+        steps = self.misses + 1
+        return max(iou(box, (self.box + self.velocity * (k / 2)).astype(np.float32)) for k in range(2 * steps + 1))
+
+    def note_read(self, label: str, box: Box, t: float, confidence: float = 1.0) -> None:
+        """Read as ``label`` in ``box`` at ``t``: kept if it is the first such read."""
+        self.labels.setdefault(label, box)
+        self.read_t.setdefault(label, t)
+        self.surest[label] = max(self.surest.get(label, 0.0), confidence)
+
+    def note_seat(self, seat: int | None) -> None:
+        """A frame of its arrival, with the hand's ``seat``: its seat is the one most frames of its
+        arrival give (the earliest of a tie). The hand's seat can flicker for a frame as the card comes
+        into view, and can change within one visit when the next hand comes before the last has gone:
+        what the frames of the card's own arrival say, they say of its hand."""
+        if seat is None:
+            return
+        self.arrival_seats.append(seat)
+        self.seat = Counter(self.arrival_seats).most_common(1)[0][0]
+
+    def laid_t(self, label: str) -> float:
+        """When the card read as ``label`` came to rest: not before it was first read so. A reading can
+        begin as a misread of the card under it, cut short by the hand that brings this one, in nearly
+        this pose."""
+        return max(self.first_t, self.read_t.get(label, self.first_t))
+
+    @property
+    def pose(self) -> Box:
+        return np.mean(self.boxes, axis=0).astype(np.float32) if self.boxes else self.anchor
+
+    def count_frame(self, reading: Reading, also: Sequence[AlsoRead]) -> None:
+        """A steady frame: its ``reading`` (and ``also``, the other readings of the same box) and pose."""
+        box, label, conf, cc = reading
+        self.vote(label, conf, cc)
+        self.boxes.append(box)
+        for other in also:
+            self.also_read(*other)
+
+    def vote(self, label: str, confidence: float, colour_conf: float) -> None:
+        self.also_read(label, confidence, colour_conf)
+        self.confidence.append(confidence)
+
+    def also_read(self, label: str, confidence: float, colour_conf: float) -> None:
+        """A vote without a frame of its own (another reading of the same box in the same frame)."""
+        # A colour read with little confidence carries little weight for the whole label.
+        self.votes[label] = self.votes.get(label, 0.0) + confidence * max(colour_conf, 0.05)
+        self.colour_conf.setdefault(label, []).append(colour_conf)
+
+    def colour_confidence(self, label: str) -> float:
+        """Mean colour confidence of its ``label`` reads (1.0 for none: a wild has no colour to read)."""
+        return float(np.mean(self.colour_conf.get(label, [1.0])))
+
+    def reads(self) -> frozenset[str]:
+        """Every label with a real share of the vote (the card's other reads, for later fixes)."""
+        return frozenset(label for label, share in self.ranked() if share >= 0.15)
+
+    def ranked(self) -> list[tuple[str, float]]:
+        total = sum(self.votes.values()) or 1.0
+        return sorted(((k, v / total) for k, v in self.votes.items()), key=lambda kv: -kv[1])
+
+    @property
+    def leading(self) -> str | None:
+        """The label with the most votes (``None``: no steady frame voted yet)."""
+        return max(self.votes, key=self.votes.__getitem__) if self.votes else None
+
+    def first_read_as(self, label: str) -> Box | None:
+        """The box it was first read in as ``label``'s face, in any colour: a colour read on the move
+        under a hand says little."""
+        wanted = face(label)
+        return next((box for read, box in self.labels.items() if read == label or face(read) == wanted), None)

@@ -1,0 +1,354 @@
+"""The pile tracker's loop: per frame, match the pile, associate, vote, confirm, emit.
+
+:class:`PileTracker` is called once per frame, empty frames too (norfair style). Two knobs counted in
+frames decide what is believed: a new card must hold one pose for ``min_hits`` frames before it counts,
+and a tentative card unseen for ``max_misses`` frames is dropped (defaults from the fps,
+:meth:`TrackerConfig.for_fps`). A card in a moving hand keeps changing pose, so it never settles; a
+single glare frame can drop or misread a card for a frame or two without effect, because labels are
+voted over the frames of the steady pose.
+
+Each frame: the readings that are cards already on the pile are set aside (:mod:`.known`); the rest
+continue tentative cards or start new ones; a tentative card that has held still long enough (and, if
+it may be a misread, had a clear view: :mod:`.waits`) is judged: no new card if a veto says so
+(:mod:`.vetoes`), else a ``start`` or ``play``, its face read closer up first (:mod:`.closer`). Then the
+top card may be re-read in clear view (:mod:`.reread`) or found taken back (:mod:`.takeback`), and
+hands at the stock become draws (:mod:`.draws`).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter, deque
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from referee.cards import CLASSIC_COLOURS, Colour
+from referee.vision.detections import Detections, box_area, intersection, iou
+from referee.vision.tracking import events
+from referee.vision.tracking.boxes import Box, translation
+from referee.vision.tracking.closer import SecondLook, lies_whole, look_closer
+from referee.vision.tracking.config import TrackerConfig
+from referee.vision.tracking.draws import Draws
+from referee.vision.tracking.events import Observation
+from referee.vision.tracking.frame import FrameFacts, read_frame
+from referee.vision.tracking.known import Matched, match_known
+from referee.vision.tracking.motion import MotionSample
+from referee.vision.tracking.reread import reread_in_clear_view
+from referee.vision.tracking.state import Candidate, PileCard
+from referee.vision.tracking.takeback import check_take_back, restore
+from referee.vision.tracking.vetoes import Judging, top_read_closer, veto
+from referee.vision.tracking.votes import decide, unsure
+from referee.vision.tracking.waits import came_with_a_hand, needs_clear_view, voted_top_in_its_pose
+
+log = logging.getLogger(__name__)
+
+
+class PileTracker:
+    """Debounced pile state -> contract-2 observations (``start``, ``play``, ``draw``), and two for the
+    pipeline alone: ``take_back`` (the top card lifted off) and ``reread`` (the top card read otherwise
+    in clear view than under the hand that laid it); see :mod:`referee.vision.tracking.events`.
+
+    ``legal_now`` (usually ``Referee.legal_now``) lets the tracker fix unsure reads, and
+    ``possible_now`` (usually ``Referee.possible_now``) doubt reads of a card the deck cannot hold
+    any more; ``palette`` is the deck's colours (alternatives for a doubtful colour). ``expect_start``:
+    the first card on an empty pile is the ``start`` card turned from the stock. ``second_look``: the
+    faces read in a closer look at a pose of the current frame, surest first (the pipeline crops the
+    pile view around it: :func:`referee.vision.detect.look_closer`).
+    """
+
+    def __init__(
+        self,
+        config: TrackerConfig | None = None,
+        *,
+        fps: float = 30.0,
+        legal_now: Callable[[str], bool] | None = None,
+        possible_now: Callable[[str], bool] | None = None,
+        palette: Sequence[Colour] = CLASSIC_COLOURS,
+        expect_start: bool = True,
+        second_look: SecondLook | None = None,
+    ) -> None:
+        self.config = config or TrackerConfig.for_fps(fps)
+        self.legal_now = legal_now
+        self.possible_now = possible_now
+        self.second_look = second_look
+        self.palette = tuple(palette)
+        self.pile: list[PileCard] = []
+        self.candidates: list[Candidate] = []
+        self.taken_back: list[PileCard] = []
+        self.expect_start = expect_start
+        #: Frames with motion over the pile: a new card comes with a hand (``None``: not measured).
+        self._motion_frames: deque[int] | None = None
+        #: The last frame a hand or arm was over the pile (-1: none yet; ``None``: no motion measured).
+        self._hand_frame: int | None = None
+        self._first_frame: int | None = None
+        #: The latest hand visit to the pile, and the pile image, as the last motion sample gave them.
+        self._visit: int | None = None
+        self._pile_now: npt.NDArray[np.uint8] | None = None
+        self._pile_size: tuple[int, int] = (0, 0)
+        self._draws = Draws(self.config.memory)
+        #: Per hand visit to the pile, the frames its hand was seen from each seat (the latest visits).
+        self._visit_seats: dict[int, Counter[int]] = {}
+
+    def reset(self, expect_start: bool = True) -> None:
+        """A new round: the pile is gathered; the next card is the start card."""
+        self.pile.clear()
+        self.candidates.clear()
+        self.taken_back.clear()
+        self._draws.clear()
+        self._visit_seats.clear()
+        self.expect_start = expect_start
+        if self._motion_frames is not None:
+            self._motion_frames.clear()
+
+    @property
+    def top(self) -> PileCard | None:
+        return self.pile[-1] if self.pile else None
+
+    @property
+    def waiting(self) -> bool:
+        """A tentative card is neither believed nor found to be no card yet. The detector should look at
+        every frame until it is: on a still pile it looks only now and then, and a card waiting for a
+        clear view would wait for those looks (and be believed too late: after the next hand's draw,
+        say, which it must come before)."""
+        return any(not c.absorbed for c in self.candidates)
+
+    def update(
+        self,
+        detections: Detections,
+        t: float,
+        frame_index: int,
+        motion: MotionSample | None = None,
+        *,
+        fresh: bool = True,
+    ) -> list[Observation]:
+        """Feed one frame's detections (top-down pile pixels); returns the observations it completes.
+
+        ``fresh=False``: the detector was not run on this frame (the pile did not change) and
+        ``detections`` are the last ones again; they are no new evidence, so nothing is counted.
+        """
+        cfg = self.config
+        out: list[Observation] = []
+        if self._first_frame is None:
+            self._first_frame = frame_index
+        if motion is not None:
+            self._note_motion(motion, t, frame_index, out)
+        if not fresh:
+            return out
+        readings, also_read = read_frame(detections, cfg)
+        frame = FrameFacts(index=frame_index, t=t, motion=motion, readings=readings, also_read=also_read,
+                           motion_block=cfg.motion_block, visit=self._visit, pile_now=self._pile_now,
+                           pile_size=self._pile_size)
+        matched = match_known(cfg, frame, self.pile, self.candidates)
+        self._drop_misreads(matched.whole)
+        self._associate(frame, matched)
+        out.extend(self._confirm(frame))
+        reread = reread_in_clear_view(cfg, frame, detections, self.pile, self.candidates, self.second_look)
+        if reread is not None:
+            out.append(reread)
+        taken = check_take_back(cfg, frame, self.pile, self.taken_back, self._visit_seats)
+        if taken is not None:
+            out.append(taken)
+        self.candidates = [c for c in self.candidates if c.misses <= cfg.max_misses]
+        if self._draws.pending:
+            out.extend(self._draws.settle(cfg, frame_index, self.pile, self.candidates))
+        return out
+
+    def _note_motion(self, motion: MotionSample, t: float, frame_index: int, out: list[Observation]) -> None:
+        """What ``motion`` says of the hands: the visit and its seats, the pile image, the draws (into ``out``)."""
+        cfg = self.config
+        self._visit = motion.pile_visit
+        if motion.pile_visit is not None and motion.seat is not None and motion.arm_over_pile:
+            self._visit_seats.setdefault(motion.pile_visit, Counter())[motion.seat] += 1
+            for old in [v for v in self._visit_seats if v < motion.pile_visit - 2 * cfg.memory]:
+                del self._visit_seats[old]
+        self._pile_now, self._pile_size = motion.pile_now, motion.pile_size
+        if motion.hand_over_pile or motion.arm_over_pile:
+            self._hand_frame = frame_index
+        elif self._hand_frame is None:
+            self._hand_frame = -1
+        out.extend(self._draws.seen(cfg, motion, t, frame_index, self.pile, self.candidates,
+                                    expect_start=self.expect_start))
+        if self._motion_frames is None:
+            self._motion_frames = deque(maxlen=256)
+        if motion.disturbed:
+            self._motion_frames.append(frame_index)
+
+    def _drop_misreads(self, whole: Sequence[Box]) -> None:
+        """A tentative card over a pile card that shows ``whole`` in this frame cannot lie on it: it was
+        a misread of that card (or a box jumping between two readings of it)."""
+        for cand in self.candidates:
+            if any(iou(cand.box, box) >= 0.5 for box in whole):
+                cand.misses = self.config.max_misses + 1  # dropped at the end of this update
+
+    def _associate(self, frame: FrameFacts, matched: Matched) -> None:
+        """Each reading that is no pile card continues the tentative card it overlaps most (along its
+        motion), or starts a new one; the steady frames vote."""
+        cfg = self.config
+        rows = matched.unknown
+        pairs = sorted(
+            ((c.overlap(row[0]), i, j) for i, row in enumerate(rows) for j, c in enumerate(self.candidates)),
+            reverse=True,
+        )
+        used_rows: set[int] = set()
+        used_cands: set[int] = set()
+        motion = frame.motion
+        seat = motion.seat if motion is not None else None
+        like_top = {id(b) for b in matched.like_top}
+        for score, i, j in pairs:
+            if score < cfg.match_iou:
+                break
+            if i in used_rows or j in used_cands:
+                continue
+            used_rows.add(i)
+            used_cands.add(j)
+            box = rows[i][0]
+            cand = self.candidates[j]
+            if id(box) in like_top:
+                # Now read like the top card, partly hidden in its place: maybe an identical card
+                # on it, maybe the top card under a hand. Time tells (see :meth:`_confirm`).
+                cand.identical = True
+            cand.velocity = ((box - cand.box) / (cand.misses + 1)).astype(np.float32)
+            cand.moves += translation(cand.box, box) >= cfg.came_in_shift
+            cand.box = box
+            cand.note_read(rows[i][1], box, frame.t, rows[i][2])
+            cand.misses = 0
+            cand.seen += 1
+            if iou(box, cand.anchor) < cfg.stable_iou:
+                # Still moving: start over from this pose.
+                cand.anchor, cand.hits, cand.clear, cand.first_frame, cand.first_t = box, 0, 0, frame.index, frame.t
+                cand.votes.clear()
+                cand.colour_conf.clear()
+                cand.confidence.clear()
+                cand.boxes.clear()
+                if cand.visit is None or cand.visit != frame.visit or cand.seat is None:
+                    # A card keeps the seat of the hand visit that brought it: within one visit the
+                    # hand's seat can flicker to another for a frame.
+                    cand.seat = seat if seat is not None else cand.seat
+                    cand.arrival_seats = []
+                cand.visit = frame.visit
+                cand.absorbed = False
+                # What it was before (the top card's label, partly hidden) says nothing of this pose.
+                cand.identical = id(box) in like_top
+                cand.before = motion.pile_before if motion is not None else None
+            if cand.hits < cfg.min_hits and cand.visit == frame.visit:
+                cand.note_seat(seat)
+            if frame.still(box):
+                cand.hits += 1
+                cand.clear += not frame.arm_over_pile
+                cand.count_frame(rows[i], frame.also_read.get(id(box), ()))
+        for i, row in enumerate(rows):
+            if i in used_rows:
+                continue
+            box = row[0]
+            cand = Candidate(anchor=box, box=box, first_frame=frame.index, seat=seat, first_t=frame.t,
+                             identical=id(box) in like_top, visit=frame.visit,
+                             before=motion.pile_before if motion is not None else None, origin=box,
+                             hand_frame=self._hand_frame)
+            cand.note_read(row[1], box, frame.t, row[2])
+            cand.note_seat(seat)
+            if frame.still(box):
+                cand.hits = 1
+                cand.clear = int(not frame.arm_over_pile)
+                cand.count_frame(row, frame.also_read.get(id(box), ()))
+            self.candidates.append(cand)
+        for j, cand in enumerate(self.candidates):
+            if j not in used_cands and cand.first_frame != frame.index:
+                cand.misses += 1
+        # A card still sliding in spoils the view of what it passes over, as a hand does: what shows
+        # there is what it leaves of the cards it covers, and a clear view of it starts once it has
+        # stopped (a card's uncovered side, read as another card, must not settle meanwhile).
+        sliding = [c for c in self.candidates if c.first_frame == frame.index and c.seen > 1 and c.misses == 0]
+        for cand in self.candidates:
+            if any(other is not cand
+                   and intersection(cand.box, other.box) >= cfg.spoiling_overlap * box_area(cand.box)
+                   for other in sliding):
+                cand.clear = 0
+
+    def _confirm(self, frame: FrameFacts) -> list[Observation]:
+        """The tentative cards ready to be judged: each is a new card (a ``start`` or ``play``, the top
+        one last) or, vetoed, a silent reading of one already there."""
+        cfg = self.config
+        ready = [
+            c for c in self.candidates
+            if c.hits >= cfg.min_hits and c.misses == 0 and c.votes and not c.absorbed
+            and came_with_a_hand(cfg, c, self._motion_frames, self._first_frame)
+            and (not (c.identical or voted_top_in_its_pose(cfg, self.top, c))
+                 or (c.hits >= 2 * cfg.min_hits and not frame.arm_over_pile))
+            # An unsure read, or a part of the top card read as another card, waits until no arm is
+            # over the pile and the detector has had a clear view of it for as long as a card must
+            # hold still: a hand half over a card makes misreads, and a card really laid is still
+            # there when the hand has gone (judged on the hand's frames alone, a card on ones of its
+            # colour, which changes the pile's grey levels little, would be taken for no card).
+            and (not needs_clear_view(cfg, self.pile, c) or (not frame.arm_over_pile and c.clear >= cfg.min_hits))
+        ]
+        if not ready:
+            return []
+        # Several at once (the tracker started on a pile already laid): the newest pose is the top,
+        # the others lie under it and are remembered silently.
+        ready.sort(key=lambda c: (c.first_frame, float(np.mean(c.confidence))))
+        # Which of them are new cards is settled first: the top is the newest of those, not of the
+        # readings (a misread found to be no card, settled in the same frame as a real card beside
+        # it, must not make that card a card under the top).
+        cards: list[tuple[Candidate, str, dict[str, Any]]] = []
+        for cand in ready:
+            self.candidates.remove(cand)
+            judged = self._judge(frame, cand, ready)
+            if judged is not None:
+                cards.append((cand, *judged))
+        out: list[Observation] = []
+        for k, (cand, label, extra) in enumerate(cards):
+            reads = cand.reads()
+            card = PileCard(label, cand.pose, cand.seat, frame.index, frame.t, reads=reads, visit=cand.visit,
+                            clear_when_believed=cand.clear, unsure_when_believed=unsure(cfg, cand))
+            if k < len(cards) - 1:
+                log.debug("card under the top remembered: %s", label)
+                self.pile.append(card)
+                continue
+            self.pile.append(card)
+            obs: Observation
+            # ``t`` is when the card came to rest; ``frame_index`` when the tracker believed it.
+            if self.expect_start and len(self.pile) == 1:
+                obs = events.start(label, cand.laid_t(label))
+                self.expect_start = False
+            else:
+                obs = events.play(label, cand.seat, cand.laid_t(label))
+            obs.update(extra)
+            if others := sorted(reads - {label}):
+                obs["alternatives"] = others  # other reads of this card, for a later fix by seat
+            obs["frame_index"] = frame.index
+            obs["confidence"] = round(float(np.mean(cand.confidence)), 3)
+            out.append(obs)
+        del self.pile[: -cfg.memory * 2]
+        return out
+
+    def _judge(
+        self, frame: FrameFacts, cand: Candidate, ready: Sequence[Candidate]
+    ) -> tuple[str, dict[str, Any]] | None:
+        """``cand``, ready and taken off the tentative cards: its label and what was put right, or
+        ``None`` for no new card (a taken-back card come back, or a veto: then it stays, absorbed)."""
+        cfg = self.config
+        label, extra = decide(cfg, cand, self.legal_now, self.palette)
+        if restore(cfg, self.pile, self.taken_back, cand.anchor, label):
+            return None
+        vetoed = veto(Judging(cfg, frame, self.pile, [*ready, *self.candidates], self.possible_now), cand, label)
+        # The closer look names a card judged new on the pile view's reading; it never turns a
+        # reading found to be no card into one.
+        closer = None if vetoed is not None else look_closer(
+            cfg, self.second_look, frame.arm_over_pile, cand.pose, label, whole=lies_whole(cfg, self.pile, cand.pose))
+        if vetoed is not None or top_read_closer(cfg, self.top, cand, closer):
+            # It stays, silent, while it keeps its pose: a misread that persists is no new card
+            # when the next hand comes by. Where it came from is spent: found to be a pile card,
+            # it lies where it was found, and a later hand stirring its box brings nothing in.
+            log.debug("%s is no new card: %s", label, vetoed or "read closer up as the top card")
+            cand.absorbed = True
+            cand.origin = cand.pose
+            self.candidates.append(cand)
+            self._draws.ghosts.append((label, cand.pose))
+            return None
+        if closer is not None:
+            extra = {**extra, "corrected_from": extra.get("corrected_from", label), "reason": "read closer up"}
+            label = closer
+        return label, extra

@@ -1,0 +1,226 @@
+"""The reasons a tentative card about to be believed is no new card, as an ordered list of named rules.
+
+Each rule says whether the card read as ``label`` is a card already on the pile read again (or a misread
+of what lay there); the first that does vetoes it (:func:`veto`), and the tracker keeps it as a silent
+reading. Some rules add the reading to the pile card's own (``reads``) or find that card again
+(``missing``), so they run in order and stop at the first veto.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from referee.vision.detections import box_area, intersection, iou
+from referee.vision.tracking.boxes import containment, low_res_area, over_most_of
+from referee.vision.tracking.config import TrackerConfig
+from referee.vision.tracking.frame import FrameFacts
+from referee.vision.tracking.known import remembered
+from referee.vision.tracking.state import Candidate, PileCard
+from referee.vision.tracking.twins import came_in
+from referee.vision.tracking.votes import unsure, upside_down_tie
+from referee.vision.tracking.waits import in_place_under_top, in_top_pose
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Judging:
+    """What the vetoes see as one tentative card is judged."""
+
+    cfg: TrackerConfig
+    frame: FrameFacts
+    #: The pile as believed so far (the tracker's own list: a veto may update a card on it).
+    pile: list[PileCard]
+    #: The other tentative cards, ready with it or not.
+    others: Sequence[Candidate]
+    #: Whether the deck can still hold a card (``Referee.possible_now``; ``None``: not asked).
+    possible_now: Callable[[str], bool] | None = None
+
+    @property
+    def top(self) -> PileCard | None:
+        return self.pile[-1] if self.pile else None
+
+
+def reread_of_top(ctx: Judging, cand: Candidate, label: str) -> bool:
+    """Another label in the top card's own pose, settled within half a take-back time of the top
+    card being believed: no hand can have laid a new card there that fast, so the detector changed
+    its mind about the top card. Its readings join the top card's (no new play)."""
+    cfg, top = ctx.cfg, ctx.top
+    if top is None or iou(cand.pose, top.xyxy) < cfg.same_pose_iou:
+        return False
+    if cand.first_frame - top.frame_index >= cfg.takeback_frames // 2:
+        return False
+    top.reads = top.reads | cand.reads()
+    log.info("%s read again as %s in its own pose: no new card", top.label, cand.leading)
+    return True
+
+
+def reread_in_same_visit(ctx: Judging, cand: Candidate, label: str) -> bool:
+    """A new label where a card already lies, with no hand at the pile since the top card was laid:
+    nothing can have been put there, so the detector changed its mind about that card (the top one
+    or one peeking out under it). Its readings join that card's (no new play). Only when hand visits
+    are counted; an identical card (a jump-in) is left to its own rule, and cards believed in this
+    same frame (a pile the camera found already laid) are not compared with each other.
+
+    The top card is the one on top now, or the one on top when the reading took its pose: an
+    unsure reading waits for a clear view, and a card laid meanwhile by the next hand says nothing
+    of it. Seen coming in from outside that card's pose, it was laid there: the next hand came
+    before the last had gone, in one visit."""
+    cfg, pile = ctx.cfg, ctx.pile
+    then = next((c for c in reversed(pile) if c.frame_index < cand.first_frame), None)
+    top = next((c for c in (ctx.top, then) if c is not None and c.visit == cand.visit), None)
+    if (top is None or cand.visit is None or cand.identical or label == top.label
+            or top.frame_index >= ctx.frame.index):
+        return False
+    card = next((c for c in reversed(remembered(cfg, pile)) if iou(cand.pose, c.xyxy) >= cfg.reread_iou
+                 or containment(cand.pose, c.xyxy) >= cfg.known_containment), None)
+    if card is None or came_in(cfg, cand, card.xyxy, cand.pose, label):
+        return False
+    card.reads = card.reads | cand.reads()
+    log.info("%s read as %s with no hand at the pile since %s was laid: no new card", card.label, label,
+             top.label)
+    return True
+
+
+def nothing_laid_there(ctx: Judging, cand: Candidate, label: str) -> bool:
+    """An unsure reading where the pile looks as it did before the hand came: no card was laid
+    there (a hand crossing the pile to the stock made the detector see a card in what was
+    already lying there). Identical cards are left to their own rule: one laid square on its
+    twin changes little. A reading of a card the deck cannot hold any more is as doubtful as an
+    unsure one, however sure the detector: a foreign card really laid changes the pile."""
+    cfg, frame = ctx.cfg, ctx.frame
+    before, now = cand.before, frame.pile_now
+    if cand.identical or before is None or now is None or before.shape != now.shape:
+        return False
+    doubtful = unsure(cfg, cand) and not upside_down_tie(cfg, cand)
+    if not doubtful and (ctx.possible_now is None or ctx.possible_now(label)):
+        return False
+    top = ctx.top
+    if top is None:
+        # Nothing lies on the pile to be misread: a reading there is the first card, however little it
+        # changed the grey levels (a pale start card on grey wood).
+        return False
+    if (top.missing >= cfg.min_hits and iou(cand.pose, top.xyxy) < cfg.same_pose_iou
+            and over_most_of(cfg, cand.pose, top.xyxy)):
+        # The top card has gone from view under it, in another pose: a card was laid over it, one
+        # that changed the pile's grey levels little (a card on one of its colour).
+        return False
+    area = low_res_area(cand.pose, frame.pile_size, now.shape)
+    if area is None:
+        return False
+    changed_px = cv2.absdiff(now[area], before[area]) > cfg.change_level
+    # A card believed laid in this visit changed the pixels it lies on: the rest of the box tells
+    # (strips of older cards beside a card just laid, boxed together, read as a card).
+    outside = outside_laid_in_visit(ctx.pile, frame.pile_size, cand, area, now.shape)
+    if outside is not None and outside.mean() >= cfg.beside_laid_share:
+        changed_px = changed_px[outside]
+    changed = float(np.mean(changed_px))
+    if changed >= cfg.laid_share:
+        return False
+    log.info("%s read %s (%.2f) where the pile is as it was before the hand came (%.0f%% changed): "
+             "no new card", label, "unsure" if unsure(cfg, cand) else "as a card the deck cannot hold",
+             float(np.mean(cand.confidence)), 100 * changed)
+    return True
+
+
+def outside_laid_in_visit(
+    pile: Sequence[PileCard], pile_size: tuple[int, int], cand: Candidate, area: tuple[slice, slice],
+    shape: tuple[int, ...],
+) -> npt.NDArray[np.bool_] | None:
+    """Which pixels of ``area`` (of a low-resolution pile image of ``shape``) lie outside the boxes
+    of the cards believed laid in ``cand``'s visit; ``None`` when no card was."""
+    laid = [c for c in pile if cand.visit is not None and c.visit == cand.visit]
+    if not laid:
+        return None
+    rows, cols = area
+    mask = np.ones((rows.stop - rows.start, cols.stop - cols.start), dtype=bool)
+    for card in laid:
+        inner = low_res_area(card.xyxy, pile_size, shape)
+        if inner is None:
+            continue
+        r1, r2 = max(inner[0].start, rows.start), min(inner[0].stop, rows.stop)
+        c1, c2 = max(inner[1].start, cols.start), min(inner[1].stop, cols.stop)
+        if r2 > r1 and c2 > c1:
+            mask[r1 - rows.start:r2 - rows.start, c1 - cols.start:c2 - cols.start] = False
+    return mask
+
+
+def strip_of_card_below(ctx: Judging, cand: Candidate, label: str) -> bool:
+    """An unsure reading that showed up in place (never moved in) inside the pose of a card under
+    the top one, over little of the top card or beside a top card that still reads whole: the
+    part of that card that shows beside the top one, misread, not a card laid. A card laid now
+    lies over the top card, hiding some of it, and slides or drops in with the hand."""
+    if not unsure(ctx.cfg, cand):
+        return False
+    card = in_place_under_top(ctx.cfg, ctx.pile, cand)
+    if card is None:
+        return False
+    log.info("%s read unsure (%.2f) in place inside %s's pose, beside the top card: that card showing, no new "
+             "card", label, float(np.mean(cand.confidence)), card.label)
+    return True
+
+
+def buried_card_beside(ctx: Judging, cand: Candidate, label: str) -> bool:
+    """A reading inside the pose of a card on the pile, as that card (or its face, the colour read
+    unsure) or read unsure, that reaches under a card being laid since before it was read (one of
+    ``others``, tentative or believed with it, steady for as long as a card must be): that card,
+    uncovered in part as the new one settled on it and read from the part that shows, not a card
+    laid over the new one. Which of two cards believed at once lies on top is otherwise told by
+    age alone, and a card read sure in a clear view sooner is believed first."""
+    cfg = ctx.cfg
+    recent = remembered(cfg, ctx.pile)
+    if not any(other is not cand and not other.absorbed and other.first_frame < cand.first_frame
+               and other.hits >= cfg.min_hits
+               and intersection(cand.pose, other.pose) >= cfg.spoiling_overlap * box_area(cand.pose)
+               # a pile card read otherwise in its pose, in the visit that laid it, is no card being laid
+               and not any(iou(other.pose, c.xyxy) >= cfg.same_pose_iou
+                           and (other.visit is None or c.visit is None or other.visit <= c.visit)
+                           for c in recent)
+               for other in ctx.others):
+        return False
+    doubt = unsure(cfg, cand)
+    card = next((c for c in reversed(recent)
+                 if (doubt or c.answers_to(label, cand.colour_confidence(label), cfg.unsure_colour))
+                 and containment(cand.pose, c.xyxy) >= cfg.known_containment), None)
+    if card is None:
+        return False
+    card.missing = 0
+    log.info("%s read inside %s's pose, under a card being laid: that card showing, no new card", label,
+             card.label)
+    return True
+
+
+Veto = Callable[[Judging, Candidate, str], bool]
+
+#: The vetoes in the order they are tried.
+VETOES: tuple[tuple[str, Veto], ...] = (
+    ("read again in the top card's pose", reread_of_top),
+    ("read again with no hand since", reread_in_same_visit),
+    ("nothing laid there", nothing_laid_there),
+    ("strip of a card below the top one", strip_of_card_below),
+    ("buried card under a card being laid", buried_card_beside),
+)
+
+
+def veto(ctx: Judging, cand: Candidate, label: str) -> str | None:
+    """The name of the first rule by which ``cand``, read as ``label``, is no new card (``None``: it may be)."""
+    return next((name for name, rule in VETOES if rule(ctx, cand, label)), None)
+
+
+def top_read_closer(cfg: TrackerConfig, top: PileCard | None, cand: Candidate, closer: str | None) -> bool:
+    """Read otherwise in the top card's very pose, and read ``closer`` up as the top card: the top card
+    misread in the pile view while a hand passed, not a new card (its readings join the top card's). An
+    identical card laid square on it is left to its own rule. Asked after the closer look, once the
+    vetoes found nothing."""
+    if closer is None or top is None or closer != top.label or not in_top_pose(cfg, top, cand):
+        return False
+    top.reads = top.reads | cand.reads()
+    log.info("%s read as %s in its own pose, and as itself closer up: no new card", top.label,
+             cand.leading)
+    return True

@@ -1,0 +1,66 @@
+"""How sure a tentative card's vote is, and the label it settles on (the rules help an unsure one)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from referee.cards import BLACK_VALUES, Colour
+from referee.vision.tracking.config import TrackerConfig
+from referee.vision.tracking.state import Candidate, face
+
+
+def near_tie(cfg: TrackerConfig, ranked: Sequence[tuple[str, float]]) -> bool:
+    """The runner-up's share of the vote is close to the leader's (``unsure_runner_up``)."""
+    return len(ranked) > 1 and ranked[1][1] >= cfg.unsure_runner_up * ranked[0][1]
+
+
+def unsure(cfg: TrackerConfig, cand: Candidate) -> bool:
+    """Read with little confidence, or split between two labels near a tie (a hand hiding part
+    of a card leaves what shows readable two ways, each box sure of itself)."""
+    return near_tie(cfg, cand.ranked()) or float(np.mean(cand.confidence)) < cfg.unsure_confidence
+
+
+def colour_doubtful(cfg: TrackerConfig, cand: Candidate) -> bool:
+    """The leading label's colour was read with little confidence (``wait_colour``)."""
+    best = cand.leading
+    return best is not None and cand.colour_confidence(best) < cfg.wait_colour
+
+
+def upside_down_tie(cfg: TrackerConfig, cand: Candidate) -> bool:
+    """``cand`` is read surely, split between a 6 and a 9 of one colour: a card surely there, only
+    which way up in doubt (a half turn and an underline tell them apart). Its changing the pile's
+    grey levels little says nothing of whether it was laid."""
+    ranked = cand.ranked()
+    if len(ranked) < 2 or float(np.mean(cand.confidence)) < cfg.unsure_confidence:
+        return False
+    (first, _), (second, _) = ranked[:2]
+    return ({face(first), face(second)} == {"6", "9"}
+            and first.split("_", 1)[0] == second.split("_", 1)[0])
+
+
+def decide(
+    cfg: TrackerConfig, cand: Candidate, legal_now: Callable[[str], bool] | None, palette: Sequence[Colour]
+) -> tuple[str, dict[str, Any]]:
+    """The voted label, or a legal alternative when the vote is unsure and the winner illegal: a
+    runner-up with a real share of the vote, or the same face in the only legal colour of the deck's
+    ``palette``. The second item says what was put right (``corrected_from``, ``reason``)."""
+    ranked = cand.ranked()
+    best = ranked[0][0]
+    colour_conf = cand.colour_confidence(best)
+    colour_unsure = colour_conf < cfg.unsure_colour
+    doubt = colour_unsure or near_tie(cfg, ranked)
+    if not doubt or legal_now is None or legal_now(best):
+        return best, {}
+    for label, label_share in ranked[1:]:
+        if label_share >= 0.15 and legal_now(label):
+            return label, {"corrected_from": best, "reason": "unsure read; the runner-up is legal"}
+    if colour_unsure and "_" in best and best not in BLACK_VALUES:
+        best_face = face(best)
+        legal = [f"{c.value}_{best_face}" for c in palette if f"{c.value}_{best_face}" != best]
+        legal = [label for label in legal if legal_now(label)]
+        if len(legal) == 1:
+            return legal[0], {"corrected_from": best, "reason": "unsure colour; the only legal one"}
+    return best, {}
