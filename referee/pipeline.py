@@ -190,6 +190,8 @@ class Pipeline:
             auto=profile is None or profile.white_balance is None,
         )
         state = session.snapshot()
+        #: Frame counts derived from a rate (not given by the caller) follow the rate frames are judged at.
+        self._retime = tracker_config is None
         if tracker_config is None:
             tracker_config = TrackerConfig.for_fps(fps)
             if classifier is not None:  # two closer readers averaged: a lower bar (see the constant)
@@ -217,6 +219,16 @@ class Pipeline:
         #: frames, and what is judged meanwhile is said to be unsure (see keeping_up).
         self.keeping_up = KeepingUp(fps)
         self._last_detections = Detections.empty()
+        #: The rate the frame counts below (and the tracker's and the hands') stand for: the source's,
+        #: until the frames judged a second are measured to be fewer or more (:meth:`_timed`).
+        self.timed_fps = fps
+        self._set_counts(fps)
+        self._since_motion = 10**9
+        self._since_detect = 10**9
+        #: Operator lines (what the camera cannot see) to submit when the footage reaches their ``t``.
+        self.script = deque(sorted((dict(x) for x in script), key=lambda x: float(x.get("t") or 0.0)))
+
+    def _set_counts(self, fps: float) -> None:
         cfg = self.tracker.config
         #: Detect on every frame while things move, until a card has had time to settle, and while
         #: the tracker waits to settle a tentative card; at least every ``refresh_every`` frames. In
@@ -224,10 +236,18 @@ class Pipeline:
         #: motion-gated detection).
         self.settle_frames = cfg.min_hits + cfg.max_misses + 2
         self.refresh_every = max(1, round(fps / 2))
-        self._since_motion = 10**9
-        self._since_detect = 10**9
-        #: Operator lines (what the camera cannot see) to submit when the footage reaches their ``t``.
-        self.script = deque(sorted((dict(x) for x in script), key=lambda x: float(x.get("t") or 0.0)))
+
+    def _timed(self, rate: float) -> None:
+        """Make every count of frames (a card's settling, a hand's visit, a draw at the stock, the
+        detection gate) stand for the same time at ``rate`` frames judged a second: a machine that
+        judges every second frame of a 30 fps camera waits 5 of them for a card to settle, not 10."""
+        self.timed_fps = rate
+        if self._retime:
+            self.tracker.config = TrackerConfig.for_fps(
+                rate, second_look_confidence=self.tracker.config.second_look_confidence)
+        if self.motion is not None:
+            self.motion.timed(rate)
+        self._set_counts(rate)
 
     def on_event(self, event: Mapping[str, Any]) -> None:
         """Session listener: a new ``setup`` (from the dashboard) means the pile was gathered."""
@@ -239,7 +259,7 @@ class Pipeline:
         h, w = image.shape[:2]
         base = self.profile_given or CalibrationProfile.whole_frame(w, h, self.players)
         self.profile = base.fitted(w, h)
-        self.motion = MotionDetector(self.profile, fps=self.fps)
+        self.motion = MotionDetector(self.profile, fps=self.timed_fps)
         self._view_to_image = np.linalg.inv(self.profile.pile_homography())
 
     def step(self, frame: Frame) -> list[Line]:
@@ -285,6 +305,10 @@ class Pipeline:
         change = self.keeping_up.update(frame.t)
         if change is not None:
             (log.warning if self.keeping_up.behind else log.info)("%s (footage at %.1f s)", change, frame.t)
+        rate = self.keeping_up.rate
+        if rate is not None and abs(rate - self.timed_fps) > RETIME_SHARE * self.timed_fps:
+            log.info("judging %.0f frames a second: frame counts now stand for the same times at that rate", rate)
+            self._timed(round(rate))
         if self.stats.frames % self._stream_every == 0:
             self._publish_frame(frame, detections)
         if timer:
@@ -474,6 +498,11 @@ class Pipeline:
             capture.stop()
             self.session.set_status(**{**capture.status().as_dict(), **self.status()})
         return self.stats
+
+
+#: The frames judged a second must differ by this share from the rate the frame counts stand for
+#: before they are set again (a margin, so the counts do not follow every stutter).
+RETIME_SHARE = 0.2
 
 
 # Commands.

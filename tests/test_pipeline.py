@@ -23,7 +23,7 @@ from referee.session import MatchSession
 from referee.store import Store
 from referee.vision.capture import Capture, Frame
 from referee.vision.detections import Detections
-from referee.vision.tracking import PileTracker
+from referee.vision.tracking import PileTracker, TrackerConfig
 
 Image = npt.NDArray[np.uint8]
 W, H = 320, 240
@@ -427,16 +427,32 @@ def test_a_long_run_says_how_far_it_got(game_folder: Path, caplog: pytest.LogCap
     assert len(said) == stats.frames - 1 and said[-1].startswith(f"{stats.frames} frames judged")
 
 
-def _judge_frames(keep_every: int) -> tuple[list[dict[str, object]], dict[str, object]]:
+def _judge_frames(keep_every: int, pipeline: Pipeline | None = None
+                  ) -> tuple[list[dict[str, object]], dict[str, object]]:
     """The game filmed at 30 fps, every ``keep_every``-th frame judged (as on a machine too busy for
     the rest); the referee's outputs and the last status."""
-    session = MatchSession(Store(":memory:"), players=4)
-    pipeline = Pipeline(ColourDetector(), session, players=4, fps=30.0)
+    pipeline = pipeline or Pipeline(ColourDetector(), MatchSession(Store(":memory:"), players=4), players=4,
+                                    fps=30.0)
     outputs: list[dict[str, object]] = []
     for index, image in enumerate(_game()):
         if index % keep_every == 0:
             outputs.extend(pipeline.step(Frame(image, index, index / 30.0, index / 30.0)))
     return outputs, pipeline.status()
+
+
+def test_frame_counts_stand_for_the_same_times_at_the_rate_frames_are_judged() -> None:
+    pipeline = Pipeline(ColourDetector(), MatchSession(Store(":memory:"), players=4), players=4, fps=30.0)
+    assert pipeline.tracker.config.min_hits == TrackerConfig.for_fps(30.0).min_hits
+    _judge_frames(3, pipeline)
+    assert pipeline.timed_fps == 10
+    assert pipeline.tracker.config.min_hits == TrackerConfig.for_fps(10.0).min_hits
+    assert pipeline.motion is not None and pipeline.motion.quiet_frames == 3 and pipeline.refresh_every == 5
+    # A config given by the caller is the caller's: only the detection gate and the hands follow.
+    given = TrackerConfig(min_hits=7)
+    fixed = Pipeline(ColourDetector(), MatchSession(Store(":memory:"), players=4), players=4, fps=30.0,
+                     tracker_config=given)
+    _judge_frames(3, fixed)
+    assert fixed.tracker.config is given and fixed.timed_fps == 10
 
 
 def test_verdicts_judged_while_falling_behind_are_marked_unsure(caplog: pytest.LogCaptureFixture) -> None:

@@ -104,17 +104,10 @@ class MotionDetector:
         chroma_threshold: int = 6,
         faint_chroma: int = 3,
     ) -> None:
-        fps = fps if fps > 0 else 30.0
-        entry_frames = entry_frames if entry_frames is not None else max(2, round(0.1 * fps))
-        quiet_frames = quiet_frames if quiet_frames is not None else max(3, round(0.3 * fps))
-        if stock_quiet_frames is None:
-            stock_quiet_frames = max(2, round(0.2 * fps))
-        # A hand that takes a card dwells at the stock (~0.5 s); one crossing it on its way elsewhere
-        # is there for a few frames.
-        min_draw_frames = min_draw_frames if min_draw_frames is not None else max(2, round(0.3 * fps))
-        self.min_draw_in_zone = max(2, round(0.25 * fps))
-        self.max_held_frames = round(3.0 * fps)
-        self.stock_quiet_frames = stock_quiet_frames
+        #: Counts given by the caller stay fixed; the others follow the processed rate (:meth:`timed`).
+        self._given = {"entry_frames": entry_frames, "quiet_frames": quiet_frames,
+                       "stock_quiet_frames": stock_quiet_frames, "min_draw_frames": min_draw_frames}
+        self.timed(fps)
         self.profile = profile
         iw, ih = profile.image_size
         self.size = (width, max(8, round(width * ih / iw)))
@@ -122,11 +115,6 @@ class MotionDetector:
         self.threshold = threshold
         self.chroma_threshold = chroma_threshold
         self.faint_chroma = faint_chroma
-        self.entry_frames = entry_frames
-        #: At the stock, the arm is followed longer: it may show whole only once the hand is there.
-        self.reach_frames = max(entry_frames, round(0.5 * fps))
-        self.quiet_frames = quiet_frames
-        self.min_draw_frames = min_draw_frames
         self.min_pixels = min_pixels
         shape = (self.size[1], self.size[0])
         self.pile_zone = profile.mask(profile.pile, shape)
@@ -154,6 +142,26 @@ class MotionDetector:
         self._away = self.quiet_frames
         self._pile_quiet: npt.NDArray[np.uint8] | None = None
         self._pile_before: npt.NDArray[np.uint8] | None = None
+
+    def timed(self, fps: float) -> None:
+        """Set the frame counts for ``fps`` frames judged a second, so each stands for the same time at
+        any processed rate (the pipeline calls it again when that rate changes)."""
+        fps = fps if fps > 0 else 30.0
+        def given(name: str, default: int) -> int:
+            value = self._given[name]
+            return default if value is None else value
+
+        self.fps = fps
+        self.entry_frames = given("entry_frames", max(2, round(0.1 * fps)))
+        self.quiet_frames = given("quiet_frames", max(3, round(0.3 * fps)))
+        self.stock_quiet_frames = given("stock_quiet_frames", max(2, round(0.2 * fps)))
+        # A hand that takes a card dwells at the stock (~0.5 s); one crossing it on its way elsewhere
+        # is there for a few frames.
+        self.min_draw_frames = given("min_draw_frames", max(2, round(0.3 * fps)))
+        self.min_draw_in_zone = max(2, round(0.25 * fps))
+        self.max_held_frames = round(3.0 * fps)
+        #: At the stock, the arm is followed longer: it may show whole only once the hand is there.
+        self.reach_frames = max(self.entry_frames, round(0.5 * fps))
 
     @property
     def foreground(self) -> Mask:
