@@ -34,7 +34,8 @@ import cv2
 import numpy as np
 
 from referee.cards import Card
-from referee.synth.video import OracleDetector, load_boxes, sidecar
+from referee.synth.oracle import OracleDetector
+from referee.synth.video import load_boxes, sidecar
 from referee.vision.calibration import CalibrationProfile
 from referee.vision.classify import FaceClassifier, second_look
 from referee.vision.detect import load_detector, look_closer

@@ -2,7 +2,9 @@
 
 The simulator deals a real deck, knows every hand, plays complete legal matches (several rounds up
 to the target) and writes down only what is public at the table, as contract-2 observations. It can
-also inject one misplay of a chosen alert kind and says which alerts the referee must raise.
+also inject one misplay of a chosen alert kind and says which alerts the referee must raise; or play
+one round with several misplays made one after another at set turns (:func:`simulate_scripted_round`,
+for filmed games).
 
 It is deliberately a second, separate implementation of the rules: it imports the card model and
 nothing of the referee's logic, so a disagreement between the two is a bug in one of them.
@@ -51,7 +53,7 @@ Pure: standard library only; all randomness comes from ``random.Random(seed)``.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -64,6 +66,7 @@ __all__ = [
     "SimulatedGame",
     "simulate_game",
     "simulate_games",
+    "simulate_scripted_round",
 ]
 
 #: Every contract-3 alert code; each one can be injected.
@@ -190,7 +193,12 @@ class _NoChance(Exception):
 
 
 class _Table:
-    """One match in progress: every hand, the stock, the pile, whose turn it is."""
+    """One match in progress: every hand, the stock, the pile, whose turn it is.
+
+    ``inject`` is made once ``first_after`` turns have been played (``None``: a drawn number, 3..40),
+    then each code of ``then`` in turn, at least ``gap`` turns after the misplay before it.
+    ``dealer`` fixes the first round's dealer (``None``: drawn).
+    """
 
     def __init__(
         self,
@@ -203,11 +211,20 @@ class _Table:
         separate_colour: float,
         unnamed_colour: float = 0.0,
         anonymous_seats: float = 0.0,
+        then: Sequence[str] = (),
+        first_after: int | None = None,
+        gap: int = 0,
+        dealer: int | None = None,
     ) -> None:
         if players < 2 or players > 10:
             raise ValueError(f"players must be 2..10, got {players}")
         if inject is not None and inject not in ALERT_CODES:
             raise ValueError(f"unknown alert code to inject: {inject!r}")
+        unknown = [code for code in then if code not in ALERT_CODES]
+        if unknown:
+            raise ValueError(f"unknown alert codes to inject: {unknown}")
+        if dealer is not None and not 0 <= dealer < players:
+            raise ValueError(f"dealer must be a seat 0..{players - 1}, got {dealer}")
         self.rng = random.Random(seed)
         self.rules = rules
         self.n = players
@@ -219,7 +236,13 @@ class _Table:
         #: the seat that had to skip, until the next play or pass
         self.last_skipped: int | None = None
         self.draws_reported = False
-        self.inject_after = self.rng.randint(3, 40)  # turns before the injector looks for a chance
+        # Drawn even when given, so that giving it leaves the rest of the seed's game as it was.
+        drawn_after = self.rng.randint(3, 40)
+        #: turns before the injector looks for a chance
+        self.inject_after = drawn_after if first_after is None else first_after
+        #: misplays still to make after ``inject``, and the turns between two of them
+        self.queue = list(then)
+        self.gap = gap
         self.turns_played = 0
         self.max_rounds = max_rounds
         self.separate_colour = separate_colour
@@ -229,7 +252,8 @@ class _Table:
         self.expected: list[tuple[str, int]] = []
         self.t = 0.0
         self.scores = [0] * players
-        self.dealer = self.rng.randrange(players)
+        drawn_dealer = self.rng.randrange(players)  # drawn even when given, as above
+        self.dealer = drawn_dealer if dealer is None else dealer
         self.rounds = 0
         self.winner: int | None = None
         # round state
@@ -610,7 +634,8 @@ class _Table:
 
     # -- injected misplays ------------------------------------------------------------------------
     def try_inject(self, seat: int) -> bool:
-        """Make the requested misplay now if the position allows it; True when the turn is used."""
+        """Make the requested misplay now if the position allows it; True when the turn is used.
+        The next misplay of the queue, if any, is then due :attr:`gap` turns later."""
         assert self.inject is not None
         handler = getattr(self, "inject_" + self.inject)
         try:
@@ -618,6 +643,10 @@ class _Table:
         except _NoChance:
             return False
         self.misplayed = True
+        if self.queue:
+            self.inject = self.queue.pop(0)
+            self.misplayed = False
+            self.inject_after = self.turns_played + self.gap
         return True
 
     def misplay(self, seat: int, index: int, code: str, penalty: int) -> None:
@@ -833,6 +862,53 @@ def simulate_game(
         preset=preset,
         players=players,
         inject=inject,
+        observations=table.obs,
+        expected_alerts=table.expected,
+        injected=table.injected,
+        final_scores=list(table.scores),
+        rounds=table.rounds,
+        winner=table.winner,
+        how=table.how if table.injected else None,
+    )
+
+
+def simulate_scripted_round(
+    seed: int,
+    preset: str = "official",
+    players: int = 4,
+    misplays: Sequence[str] = (),
+    *,
+    first_after: int = 3,
+    gap: int = 4,
+    dealer: int | None = None,
+) -> SimulatedGame:
+    """Play one round with ``misplays`` (alert codes) made one after another, as a filmed game has them.
+
+    The first misplay is made at its first chance once ``first_after`` turns have been played, each
+    next one at its first chance at least ``gap`` turns after the one before; misplays that find no
+    chance before the round ends are not made. ``dealer`` fixes the dealer (``None``: drawn). Wild
+    colours are named in the play. ``expected_alerts`` lists the alerts of every misplay made;
+    ``injected`` says whether any was.
+    """
+    rules = SimRules.for_preset(preset)
+    table = _Table(
+        seed,
+        rules,
+        players,
+        misplays[0] if misplays else None,
+        max_rounds=1,
+        separate_colour=0.0,
+        then=misplays[1:],
+        first_after=first_after,
+        gap=gap,
+        dealer=dealer,
+    )
+    table.play_match()
+    return SimulatedGame(
+        seed=seed,
+        preset=preset,
+        players=players,
+        inject=misplays[0] if misplays else None,
         observations=table.obs,
         expected_alerts=table.expected,
         injected=table.injected,

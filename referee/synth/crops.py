@@ -7,8 +7,8 @@ view (the top of a pile, loose cards, close-ups), the crop's side and centre jit
 pipeline takes, so a box a few pixels off reads the same. Layout: ``OUT/{train,val}/{face}/{stem}.jpg``
 (one folder per face the classifier reads, :data:`referee.cards.READER_FACES`, named by
 :func:`referee.cards.face_folder`), plus ``OUT/crops.json`` (counts,
-seed, recipe). Crop ``k`` of scene ``i`` of a split comes from the scene's own seed, as in
-:mod:`referee.synth.export`, so the worker count does not change the data.
+seed, recipe). Crop ``k`` of scene ``i`` of a split comes from the scene's own seed
+(:func:`referee.synth.recipe.image_rng`), so the worker count does not change the data.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from typing import Any
 import cv2
 
 from referee.cards import READER_FACES, face_folder
-from referee.synth.export import SPLITS, Recipe, SceneJob, image_rng
+from referee.synth.recipe import SPLITS, Recipe, SceneJob, image_rng
 from referee.synth.scene import random_scene
 from referee.vision.classify import CROP_SIDE, square_crop
 

@@ -9,7 +9,6 @@ sidecar per image with every box. Image ``i`` of a split is drawn from its own s
 
 from __future__ import annotations
 
-import argparse
 import json
 import logging
 import math
@@ -18,7 +17,6 @@ import os
 import shutil
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -26,72 +24,23 @@ import cv2
 import numpy as np
 
 from referee.cards import BACK, CLASSIC_WITH_BLANKS, FACE_CLASSES, LUXEMBOURGISH
-from referee.synth.scene import LabeledBox, SceneParams, random_scene
+from referee.synth.recipe import SPLITS, Recipe, SceneJob, image_rng
+from referee.synth.scene import LabeledBox, random_scene
 
 __all__ = [
     "CARD_NAMES",
-    "Recipe",
     "generate_image",
-    "load_recipe",
-    "main",
     "write_dataset",
     "yolo_lines",
 ]
 
 log = logging.getLogger(__name__)
 
-SPLITS = ("train", "val")
-
 #: Names of ``data_cards.yaml``: the classic deck with its blank cards, then the Luxembourgish
 #: deck's extra colours, then the back. Cards printed in a made-up hue are not in this label set.
 CARD_NAMES: tuple[str, ...] = tuple(
     dict.fromkeys(CLASSIC_WITH_BLANKS.labels() + LUXEMBOURGISH.labels() + (BACK,))
 )
-
-DEFAULT_RECIPE = Path("datasets/recipe.json")
-
-
-@dataclass(frozen=True)
-class Recipe:
-    """Everything that shapes a dataset besides its size and seed."""
-
-    scene: SceneParams = field(default_factory=SceneParams)
-    val_scene: SceneParams = field(default_factory=lambda: SceneParams(random_hue_share=0.0))
-    jpeg_quality: tuple[int, int] = (40, 95)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"scene": asdict(self.scene), "val_scene": asdict(self.val_scene),
-                "jpeg_quality": list(self.jpeg_quality)}
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Recipe:
-        known = {f.name for f in fields(SceneParams)}
-
-        def scene(obj: dict[str, Any], where: str) -> SceneParams:
-            unknown = set(obj) - known
-            if unknown:
-                raise ValueError(f"recipe {where}: unknown scene parameters {sorted(unknown)}")
-            return SceneParams(**obj)
-
-        extra = set(data) - {"scene", "val_scene", "jpeg_quality", "comment"}
-        if extra:
-            raise ValueError(f"recipe: unknown keys {sorted(extra)}")
-        train = scene(data.get("scene", {}), "scene")
-        val = scene(data["val_scene"], "val_scene") if "val_scene" in data else replace(
-            train, random_hue_share=0.0)
-        lo, hi = data.get("jpeg_quality", (40, 95))
-        return cls(scene=train, val_scene=val, jpeg_quality=(int(lo), int(hi)))
-
-
-def load_recipe(path: Path | None) -> Recipe:
-    """The recipe at ``path``; the built-in defaults when ``path`` is ``None``."""
-    if path is None:
-        return Recipe()
-    try:
-        data = json.loads(path.read_text())
-    except (OSError, json.JSONDecodeError) as exc:
-        raise ValueError(f"cannot read recipe {path}: {exc}") from exc
-    return Recipe.from_json(data)
 
 
 def yolo_lines(boxes: Sequence[LabeledBox], size: tuple[int, int], names: Sequence[str],
@@ -113,11 +62,6 @@ def yolo_lines(boxes: Sequence[LabeledBox], size: tuple[int, int], names: Sequen
     return "\n".join(out) + ("\n" if out else "")
 
 
-def image_rng(seed: int, split: str, index: int) -> np.random.Generator:
-    """The generator of image ``index`` of ``split``: independent of workers and order."""
-    return np.random.default_rng([seed, SPLITS.index(split), index])
-
-
 def generate_image(seed: int, split: str, index: int, size: int, recipe: Recipe
                    ) -> tuple[np.ndarray[Any, np.dtype[np.uint8]], list[LabeledBox], int]:
     """Image ``index`` of ``split``: (BGR image, boxes, JPEG quality)."""
@@ -126,18 +70,6 @@ def generate_image(seed: int, split: str, index: int, size: int, recipe: Recipe
     result = random_scene(rng, size, params)
     quality = int(rng.integers(recipe.jpeg_quality[0], recipe.jpeg_quality[1] + 1))
     return result.image, result.boxes, quality
-
-
-@dataclass(frozen=True)
-class SceneJob:
-    """One scene of a split to generate (a worker's unit of work)."""
-
-    out: Path
-    seed: int
-    split: str
-    index: int
-    size: int
-    recipe: Recipe
 
 
 def _write_one(job: SceneJob) -> list[str]:
@@ -236,28 +168,3 @@ def write_dataset(out: Path, *, train: int, val: int, seed: int = 0, size: int =
                "boxes_per_class": {name: per_class[name] for name in FACE_CLASSES}}
     (out / "recipe.json").write_text(json.dumps({**summary, "recipe": recipe.to_json()}, indent=1))
     return summary
-
-
-def main(args: argparse.Namespace) -> int:
-    """Entry point of ``referee synth``."""
-    recipe_path: Path | None = getattr(args, "recipe", None)
-    if recipe_path is None and DEFAULT_RECIPE.is_file():
-        recipe_path = DEFAULT_RECIPE
-    try:
-        recipe = load_recipe(recipe_path)
-        if getattr(args, "crops", False):
-            from referee.synth.crops import write_crops
-
-            crops = write_crops(args.out, train=args.train, val=args.val, seed=args.seed, size=args.imgsz,
-                                workers=args.workers, recipe=recipe)
-            print(json.dumps({k: v for k, v in crops.items() if k != "per_class"}))
-            return 0
-        summary = write_dataset(args.out, train=args.train, val=args.val, seed=args.seed,
-                                size=args.imgsz, workers=args.workers, recipe=recipe,
-                                absolute_paths=not getattr(args, "relative_paths", False))
-    except ValueError as exc:
-        log.error("%s", exc)
-        return 2
-    log.info("recipe: %s", recipe_path or "built-in defaults")
-    print(json.dumps({k: v for k, v in summary.items() if k != "boxes_per_class"}))
-    return 0

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from referee.cards import FACE_CLASSES, Card, Colour
-from referee.synth.export import CARD_NAMES, Recipe, generate_image, load_recipe, write_dataset, yolo_lines
+from referee.synth.export import CARD_NAMES, generate_image, write_dataset, yolo_lines
+from referee.synth.recipe import Recipe, load_recipe
 from referee.synth.render import CARD_H, CARD_W, DESIGNS, Palette, _symbol_parts, render_card
 from referee.synth.scene import CardPlacement, LabeledBox, Overlay, card_quad, compose
 
@@ -195,7 +196,7 @@ def test_hershey_fallback_draws_text() -> None:
 def test_cli_reports_bad_input_without_writing(tmp_path: Path) -> None:
     import argparse
 
-    from referee.synth.export import main
+    from referee.synth.command import main
 
     bad = tmp_path / "bad.json"
     bad.write_text("{not json")

@@ -17,21 +17,10 @@ import pytest
 
 from referee.rules.replay import replay_lines
 from referee.rules.simulate import ALERT_CODES
-from referee.synth.video import (
-    DEMO_CONFIG,
-    OPERATOR_DELAY,
-    VISIBLE,
-    GameVideo,
-    OracleDetector,
-    VideoConfig,
-    demo_footage,
-    load_boxes,
-    plan_game,
-    referee_outputs,
-    render_frames,
-    sidecar,
-    write_video,
-)
+from referee.synth.filming import render_frames
+from referee.synth.game_plan import OPERATOR_DELAY, VISIBLE, VideoConfig, plan_game, referee_outputs
+from referee.synth.oracle import OracleDetector
+from referee.synth.video import DEMO_CONFIG, GameVideo, demo_footage, load_boxes, sidecar, write_video
 from referee.vision.calibration import CalibrationProfile
 
 SHORT = VideoConfig(seconds=2.0, fps=5.0)

@@ -1,0 +1,336 @@
+"""A game video's plan: a simulated UNO round laid out on the video's clock, with its logs (no pixels).
+
+The rules simulator (:func:`referee.rules.simulate.simulate_scripted_round`) plays one round, seeded,
+with misplays injected one after another; :func:`plan_game` turns its observations into motions (a hand
+carrying a card in from its seat and letting it slide onto the pile, a hand reaching to the stock for
+each card drawn, hands passing over the pile without playing) and gives every line of the truth and
+operator logs its time on that clock (:mod:`referee.synth.video` says what each log holds). The plan is
+filmed by :mod:`referee.synth.filming`.
+
+Seat geometry (the same as :func:`referee.vision.calibration.default_seats`, so even an uncalibrated
+whole-frame profile attributes seats right): seats ``0..N-1`` sit clockwise around the table, seat
+``s`` in the direction ``pi/2 + 2*pi*s/N`` from the pile's centre (image coordinates, y down): seat 0
+at the bottom edge (the camera's foot), then clockwise on screen; with four players 0 bottom, 1 left,
+2 top, 3 right. A hand always enters the frame from its seat's side, along the line from its seat to
+the point it reaches. The pile sits at the centre of the table; the stock at the upper right, outside
+the motion zone around the pile.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from referee.rules import Referee
+from referee.rules.simulate import ALERT_CODES, simulate_scripted_round
+
+__all__ = [
+    "OPERATOR_DELAY",
+    "VISIBLE",
+    "Geometry",
+    "Motion",
+    "Plan",
+    "VideoConfig",
+    "plan_game",
+    "referee_outputs",
+    "simulate_round",
+]
+
+Quad = NDArray[np.float64]
+Line = dict[str, Any]
+
+#: Seconds between a visible event and the operator line that follows it.
+OPERATOR_DELAY = 0.6
+#: Observation types the camera sees (when draws are filmed).
+VISIBLE = frozenset({"start", "play", "draw"})
+
+
+@dataclass(frozen=True)
+class VideoConfig:
+    """What a game video looks like; every random choice comes from the seed."""
+
+    seconds: float = 60.0
+    fps: float = 15.0
+    width: int = 1280
+    height: int = 720
+    players: int = 4
+    rules: str = "official"
+    #: the dealer's seat (``None``: the simulator's draw)
+    dealer: int | None = 0
+    #: alert codes of misplays injected one after another (see :data:`ALERT_CODES`)
+    misplays: tuple[str, ...] = ("out_of_turn", "illegal_card")
+    #: turns before the first misplay may be made, and between misplays
+    first_misplay_after: int = 3
+    misplay_gap: int = 4
+    #: a card's height in pixels on the table
+    card_height: float = 120.0
+    #: chance that a hand passes over the pile (without playing) before an action
+    hover_share: float = 0.3
+    #: draws are filmed (a hand reaching to the stock per card) rather than told by the operator
+    visible_draws: bool = True
+    noise: float = 3.0
+    #: camera shake amplitude, pixels
+    shake: float = 1.5
+    light_changes_per_minute: float = 4.0
+    #: webcam perspective: corners moved by up to this share of the frame
+    tilt: float = 0.03
+    #: a folder of faces cut out of photos (:mod:`referee.synth.photo_faces`): the cards are that deck's,
+    #: one of its faces of each label drawn per game; labels it lacks (the backs) are drawn as printed.
+    #: Empty: every card is one of the renderer's printings.
+    faces: str = ""
+
+    def __post_init__(self) -> None:
+        if not 2 <= self.players <= 10:
+            raise ValueError(f"players must be 2..10, got {self.players}")
+        if self.dealer is not None and not 0 <= self.dealer < self.players:
+            raise ValueError(f"dealer must be a seat 0..{self.players - 1}, got {self.dealer}")
+        if self.seconds <= 0 or self.fps <= 0:
+            raise ValueError(f"seconds and fps must be positive, got {self.seconds}, {self.fps}")
+        if self.width < 320 or self.height < 240:
+            raise ValueError(f"frame too small: {self.width}x{self.height}")
+        if self.faces and not Path(self.faces).is_dir():
+            raise ValueError(f"faces folder {self.faces} does not exist "
+                             "(cut one with python -m referee.synth.photo_faces)")
+        unknown = [m for m in self.misplays if m not in ALERT_CODES]
+        if unknown:
+            raise ValueError(f"unknown misplay codes {unknown}; choose from {', '.join(ALERT_CODES)}")
+
+
+# -- the game ------------------------------------------------------------------------------------
+def simulate_round(seed: int, config: VideoConfig) -> tuple[list[Line], list[tuple[str, int]]]:
+    """One simulated round: its observations and the ``(code, seat)`` alerts its misplays must raise."""
+    game = simulate_scripted_round(seed, config.rules, config.players, config.misplays,
+                                   first_after=config.first_misplay_after, gap=config.misplay_gap,
+                                   dealer=config.dealer)
+    return game.observations, list(game.expected_alerts)
+
+
+# -- the plan: observations -> motions on a clock --------------------------------------------------
+@dataclass(frozen=True)
+class Geometry:
+    """Where things are on the table (table pixels; the camera maps them to the image)."""
+
+    width: int
+    height: int
+    players: int
+    card_height: float
+
+    @property
+    def pile_centre(self) -> tuple[float, float]:
+        return self.width / 2, self.height / 2
+
+    @property
+    def pile_half(self) -> float:
+        """Half the side of the square pile zone."""
+        return 1.45 * self.card_height
+
+    @property
+    def stock_centre(self) -> tuple[float, float]:
+        return self.width - 1.5 * self.card_height, 1.3 * self.card_height
+
+    @property
+    def stock_half(self) -> float:
+        return 0.85 * self.card_height
+
+    def seat_angle(self, seat: int) -> float:
+        return math.pi / 2 + 2 * math.pi * seat / self.players
+
+    def seat_point(self, seat: int) -> tuple[float, float]:
+        """Seat ``seat`` on the table's edge (as :func:`default_seats` places it)."""
+        a = self.seat_angle(seat)
+        cx, cy = self.pile_centre
+        return cx + (self.width / 2 - 20) * math.cos(a), cy + (self.height / 2 - 20) * math.sin(a)
+
+    def outside(self, target: tuple[float, float], seat: int) -> tuple[float, float]:
+        """A point beyond the frame's edge on the line from ``target`` to ``seat``: hands start there."""
+        sx, sy = self.seat_point(seat)
+        dx, dy = sx - target[0], sy - target[1]
+        norm = math.hypot(dx, dy) or 1.0
+        dx, dy = dx / norm, dy / norm
+        far = 2.2 * self.card_height
+        steps = []
+        for d, lo, hi, p in ((dx, 0.0, self.width, target[0]), (dy, 0.0, self.height, target[1])):
+            if d > 1e-6:
+                steps.append((hi - p) / d)
+            elif d < -1e-6:
+                steps.append((lo - p) / d)
+        reach = min(steps) if steps else 0.0
+        return target[0] + dx * (reach + far), target[1] + dy * (reach + far)
+
+    @staticmethod
+    def square(centre: tuple[float, float], half: float) -> Quad:
+        cx, cy = centre
+        return np.array([[cx - half, cy - half], [cx + half, cy - half], [cx + half, cy + half],
+                         [cx - half, cy + half]], np.float64)
+
+
+@dataclass
+class Motion:
+    """One hand visiting the table between ``t0`` and ``t1``, maybe carrying a card in or out."""
+
+    kind: str  # play, draw, hover
+    seat: int
+    t0: float
+    t_reach: float  # the hand arrives (a draw grabs its card; a play lets its card go)
+    t_settle: float  # the card lies still on the pile (plays)
+    t1: float
+    start: tuple[float, float]  # hand anchor outside the frame
+    reach: tuple[float, float]  # hand anchor at its furthest
+    label: str | None = None  # the card carried in (play) or the back carried out (draw)
+    release: tuple[float, float] = (0.0, 0.0)  # card centre when let go
+    final: tuple[float, float] = (0.0, 0.0)  # card centre on the pile
+    angle_held: float = 0.0
+    angle_final: float = 0.0
+    hand_seed: int = 0
+
+
+@dataclass
+class Plan:
+    """A round laid out on the video's clock."""
+
+    motions: list[Motion]
+    truth: list[Line]
+    operator: list[Line]
+    duration: float
+    #: (code, seat) of the alerts the simulator's misplays must raise, in the whole round
+    sim_alerts: list[tuple[str, int]]
+    #: the truth log covers the whole round (False: the clip ends before the round does)
+    complete: bool
+
+
+def plan_game(seed: int, config: VideoConfig) -> Plan:
+    """Simulate a round and lay it out as motions, a truth log and an operator log (no pixels)."""
+    obs, sim_alerts = simulate_round(seed, config)
+    rng = np.random.default_rng([seed, 1])
+    geo = Geometry(config.width, config.height, config.players, config.card_height)
+    h = config.card_height
+    limit = config.seconds - 1.0  # the last motion ends a second before the clip does
+    motions: list[Motion] = []
+    truth: list[Line] = []
+    operator: list[Line] = []
+    clock = 0.8
+    last_visible = 0.0
+    complete = True
+
+    def hover() -> Motion:
+        seat = int(rng.integers(0, config.players))
+        cx, cy = geo.pile_centre
+        target = (cx + rng.normal(0, 0.35 * h), cy + rng.normal(0, 0.35 * h))
+        start = geo.outside(target, seat)
+        t0 = clock
+        t_reach = t0 + rng.uniform(0.45, 0.7)
+        return Motion("hover", seat, t0, t_reach, t_reach, t_reach + rng.uniform(0.5, 0.8), start, target,
+                      hand_seed=int(rng.integers(0, 2**31)))
+
+    def play(seat: int, label: str) -> Motion:
+        cx, cy = geo.pile_centre
+        final = (cx + rng.normal(0, 0.1 * h), cy + rng.normal(0, 0.1 * h))
+        start = geo.outside(final, seat)
+        dx, dy = start[0] - final[0], start[1] - final[1]
+        norm = math.hypot(dx, dy)
+        ux, uy = dx / norm, dy / norm
+        slide = rng.uniform(0.35, 0.6) * h
+        release = (final[0] + ux * slide, final[1] + uy * slide)
+        reach = (release[0] + ux * 0.15 * h, release[1] + uy * 0.15 * h)
+        held = math.degrees(math.atan2(uy, ux)) + 90 + rng.normal(0, 8)
+        t0 = clock
+        t_reach = t0 + rng.uniform(0.55, 0.8)
+        t_settle = t_reach + rng.uniform(0.2, 0.3)
+        t1 = t_settle + rng.uniform(0.45, 0.7)
+        return Motion("play", seat, t0, t_reach, t_settle, t1, start, reach, label, release, final,
+                      held, held + rng.uniform(-50, 50), int(rng.integers(0, 2**31)))
+
+    def draw(seat: int) -> Motion:
+        sx, sy = geo.stock_centre
+        target = (sx + rng.normal(0, 0.1 * h), sy + rng.normal(0, 0.1 * h))
+        start = geo.outside(target, seat)
+        t0 = clock
+        t_reach = t0 + rng.uniform(0.4, 0.6)
+        t1 = t_reach + rng.uniform(0.15, 0.25) + rng.uniform(0.4, 0.6)
+        return Motion("draw", seat, t0, t_reach, t_reach, t1, start, target, "back",
+                      angle_held=math.degrees(geo.seat_angle(seat)) + 90,
+                      hand_seed=int(rng.integers(0, 2**31)))
+
+    def schedule(motion: Motion) -> bool:
+        nonlocal clock
+        if motion.t1 > limit:
+            return False
+        motions.append(motion)
+        clock = motion.t1 + rng.uniform(0.15, 0.5)
+        return True
+
+    def tell(line: Line, t: float) -> None:
+        nonlocal clock
+        line = {**line, "t": round(t, 3)}
+        truth.append(line)
+        operator.append(line)
+        clock = max(clock, t + 0.1)
+
+    pending_op = 0.0  # earliest time for the next operator line
+    for index, o in enumerate(obs):
+        kind = o["type"]
+        fields = {k: v for k, v in o.items() if k != "t"}
+        if kind == "setup":
+            if index:
+                break  # one round per video
+            tell(fields, 0.0)
+            continue
+        if kind == "start" and index + 1 < len(obs) and obs[index + 1]["type"] == "start":
+            continue  # a Wild Draw Four turned first goes back into the stock unseen
+        if kind in ("start", "play"):
+            seat = o.get("seat")
+            if seat is None:
+                seat = config.dealer if config.dealer is not None else 0
+            if config.hover_share and rng.random() < config.hover_share and not schedule(hover()):
+                complete = False
+                break
+            motion = play(int(seat), str(o["card"]))
+            if not schedule(motion):
+                complete = False
+                break
+            colour = fields.pop("color", None)
+            truth.append({**fields, "t": round(motion.t_settle, 3)})
+            last_visible = motion.t_settle
+            pending_op = motion.t_settle + OPERATOR_DELAY
+            if colour is not None:
+                tell({"type": "color", "color": colour, "seat": seat}, pending_op)
+                pending_op += 0.3
+            continue
+        if kind == "draw" and config.visible_draws:
+            cut = False
+            for _ in range(int(o["count"])):
+                motion = draw(int(o["seat"]))
+                if not schedule(motion):
+                    cut = True
+                    break
+                truth.append({"type": "draw", "seat": o["seat"], "count": 1, "t": round(motion.t_reach, 3)})
+                last_visible = motion.t_reach
+                pending_op = motion.t1 + OPERATOR_DELAY
+            if cut:
+                complete = False
+                break
+            continue
+        # Told by the operator, after what it follows is visible.
+        t = max(pending_op, last_visible + OPERATOR_DELAY, clock)
+        if t > limit:
+            complete = False
+            break
+        tell(fields, t)
+        pending_op = t + 0.3
+    duration = config.seconds if not complete else min(config.seconds, max(clock, pending_op) + 1.5)
+    return Plan(motions, truth, operator, duration, sim_alerts, complete)
+
+
+def referee_outputs(log_lines: Sequence[Line]) -> list[Line]:
+    """The referee's contract-3 lines over ``log_lines`` (each carries its cause's ``t``)."""
+    referee = Referee()
+    out: list[Line] = []
+    for line in log_lines:
+        out.extend(referee.observe(dict(line)))
+    return out
