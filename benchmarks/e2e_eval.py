@@ -75,7 +75,8 @@ import cv2
 import numpy as np
 
 from referee.rules.simulate import ALERT_CODES
-from referee.synth.video import OracleDetector, VideoConfig, load_boxes, sidecar, write_video
+from referee.synth.oracle import OracleDetector
+from referee.synth.video import VideoConfig, load_boxes, sidecar, write_video
 from referee.vision.calibration import CalibrationProfile
 from referee.vision.capture import Frame
 from referee.vision.detections import Detector
@@ -139,7 +140,8 @@ def run_game(
     ``judge_fps``: judge only as many frames a second (:func:`judged`), as a machine too busy for the rest;
     ``told_fps``: the frame rate the pipeline is told (default the footage's; give ``judge_fps`` for
     footage filmed at that rate rather than a busy machine)."""
-    from referee.pipeline import Pipeline, deck_faces, deck_palette
+    from referee.commands import deck_faces, deck_palette
+    from referee.pipeline import Pipeline
     from referee.session import MatchSession
     from referee.store import Store
 

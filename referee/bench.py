@@ -37,7 +37,8 @@ import numpy as np
 import numpy.typing as npt
 
 from referee.cards import CLASSIC_COLOURS, Card
-from referee.pipeline import CommandError, Pipeline, apply_deck, open_classifier, open_detector
+from referee.commands import CommandError, apply_deck, open_classifier, open_detector
+from referee.pipeline import Pipeline
 from referee.vision.capture import Capture
 from referee.vision.detections import Detections, Detector
 
@@ -434,9 +435,10 @@ def evaluate_game(
 ) -> dict[str, Any]:
     """Run the pipeline over a generated game (its calibration and operator script) and score it
     against the truth: plays, cards, seats, draws, alerts per code. ``detector``: the model; without
-    one, the generator's :class:`~referee.synth.video.OracleDetector` (tracker and wiring only)."""
-    from referee.pipeline import read_script
-    from referee.synth.video import OracleDetector, load_boxes, sidecar
+    one, the generator's :class:`~referee.synth.oracle.OracleDetector` (tracker and wiring only)."""
+    from referee.commands import read_script
+    from referee.synth.oracle import OracleDetector
+    from referee.synth.video import load_boxes, sidecar
     from referee.vision.calibration import CalibrationProfile
 
     profile = CalibrationProfile.load(sidecar(video, "calibration"))

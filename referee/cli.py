@@ -22,7 +22,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
-    from referee.pipeline import demo
+    from referee.commands import demo
 
     _game_flags(args)
     if not args.no_serve and (problem := port_problem(args.host, args.port)):
@@ -32,7 +32,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
-    from referee.pipeline import run
+    from referee.commands import run
 
     _game_flags(args)
     if not args.no_serve and (problem := port_problem(args.host, args.port)):
@@ -90,7 +90,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
 
 def _cmd_synth(args: argparse.Namespace) -> int:
-    from referee.synth.export import main as synth_main
+    from referee.synth.command import main as synth_main
 
     return synth_main(args)
 

@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-import referee.pipeline as pipeline_module
+import referee.commands as commands_module
 from referee.cards import Colour
 from referee.cli import main
 from referee.vision.detections import Detections
@@ -65,8 +65,8 @@ def fake_demo(tmp_path: Path, table: Path, monkeypatch: pytest.MonkeyPatch) -> I
     def detector(model: Path | None, palette: tuple[Colour, ...]) -> NothingDetector:
         return NothingDetector()
 
-    monkeypatch.setattr(pipeline_module, "open_detector", detector)
-    monkeypatch.setattr(pipeline_module, "demo_footage", lambda: (table, script, None))
+    monkeypatch.setattr(commands_module, "open_detector", detector)
+    monkeypatch.setattr(commands_module, "demo_footage", lambda: (table, script, None))
     yield script
 
 
@@ -112,7 +112,7 @@ def test_demo_refuses_a_table_it_cannot_seat(
 def test_a_table_from_the_script_is_checked_too(
     tmp_path: Path, table: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(pipeline_module, "open_detector", lambda model, palette: NothingDetector())
+    monkeypatch.setattr(commands_module, "open_detector", lambda model, palette: NothingDetector())
     script = tmp_path / "operator.jsonl"
     script.write_text(json.dumps({**SETUP_4, "dealer": 7}) + "\n")
     assert main(["run", "--source", str(table), "--no-serve", "--script", str(script)]) == 2
@@ -154,7 +154,7 @@ def test_a_camera_index_that_never_opens_is_one_line(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Issue 34: `referee run --source 5` with no such camera retried forever, flooding stderr.
-    monkeypatch.setattr(pipeline_module, "open_detector", lambda model, palette: NothingDetector())
+    monkeypatch.setattr(commands_module, "open_detector", lambda model, palette: NothingDetector())
     status: list[int] = []
     # In a thread of its own: the old behaviour (retry forever) must fail the test, not hang it.
     worker = threading.Thread(target=lambda: status.append(main(["run", "--source", "97", "--no-serve"])),
@@ -167,7 +167,7 @@ def test_a_camera_index_that_never_opens_is_one_line(
 
 def test_a_folder_of_undecodable_images_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(pipeline_module, "open_detector", lambda model, palette: NothingDetector())
+    monkeypatch.setattr(commands_module, "open_detector", lambda model, palette: NothingDetector())
     folder = tmp_path / "bad"
     folder.mkdir()
     for i in range(3):
@@ -198,7 +198,7 @@ def test_a_port_out_of_range_is_one_line(table: Path, capsys: pytest.CaptureFixt
 def test_run_with_a_db_in_a_missing_folder_is_one_line(
     tmp_path: Path, table: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(pipeline_module, "open_detector", lambda model, palette: NothingDetector())
+    monkeypatch.setattr(commands_module, "open_detector", lambda model, palette: NothingDetector())
     db = tmp_path / "no" / "such" / "match.db"
     assert main(["run", "--source", str(table), "--no-serve", "--db", str(db)]) == 2
     _one_line(capsys, "referee run: cannot open the match record --db")

@@ -17,7 +17,8 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from referee.pipeline import LogWriter, Pipeline, demo, execute, run
+from referee.commands import demo, execute, run
+from referee.pipeline import LogWriter, Pipeline
 from referee.rules.replay import replay_file
 from referee.session import MatchSession
 from referee.store import Store
@@ -281,12 +282,12 @@ def test_a_missing_source_is_a_clear_error(tmp_path: Path, capsys: pytest.Captur
 def test_demo_without_a_model_says_so_before_rendering_anything(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import referee.pipeline as pipeline_module
+    import referee.commands as commands_module
 
     def no_rendering() -> None:
         raise AssertionError("rendered the demo footage for a pipeline without a model")
 
-    monkeypatch.setattr(pipeline_module, "demo_footage", no_rendering)
+    monkeypatch.setattr(commands_module, "demo_footage", no_rendering)
     assert demo(_args(tmp_path, model=tmp_path / "none.onnx")) == 2
     assert "no detector model" in capsys.readouterr().err
 

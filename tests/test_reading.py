@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from referee.cards import Card
-from referee.pipeline import Pipeline, deck_faces
+from referee.commands import deck_faces
+from referee.pipeline import Pipeline
 from referee.session import MatchSession
 from referee.store import Store
 from referee.synth.render import render_card

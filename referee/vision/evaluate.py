@@ -557,7 +557,7 @@ def evaluate(data: Path, model: Path | None = None, *, imgsz: int | None = None,
         detector = load_detector(model, imgsz=imgsz, conf=conf, palette=palette)
         reader = _with_deck(deck, detector, load_classifier(classifier), palette)
         return {**evaluate_yolo(detector, data, limit, reader), **({"deck": str(deck)} if deck else {})}
-    from referee.pipeline import CommandError, deck_faces, deck_palette
+    from referee.commands import CommandError, deck_faces, deck_palette
 
     rules = rules or folder_rules(data)
     try:
@@ -575,7 +575,7 @@ def _with_deck(deck: Path | None, detector: OnnxDetector | UltralyticsDetector, 
     """``classifier`` reading with the learned ``deck`` (and the detector reading its palette)."""
     if deck is None:
         return classifier
-    from referee.pipeline import CommandError, apply_deck
+    from referee.commands import CommandError, apply_deck
 
     try:
         apply_deck(deck, detector, classifier, palette)

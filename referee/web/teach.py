@@ -7,7 +7,7 @@ under ``DECK_DIR/photos`` in class-named folders (``red_1of2`` for ``red_1/2``, 
 which is the command's PHOTOS layout. ``POST /api/deck/learn`` learns the deck in a background thread
 (never on the event loop; the detector and the face classifier are loaded then, once) into
 ``DECK_DIR/deck``, then hands the folder to ``on_deck`` so the live pipeline reads with it
-(:func:`referee.pipeline.apply_deck`). Without a pipeline (``python -m referee.web``) the deck is still
+(:func:`referee.commands.apply_deck`). Without a pipeline (``python -m referee.web``) the deck is still
 learned and saved, for ``--deck`` on a later ``referee run``. ``GET /api/deck`` says where it stands:
 ``idle``, ``learning``, ``ready`` or ``error`` (with a one-line message).
 

@@ -221,7 +221,7 @@ def test_pipeline_closer_look_averages_detector_and_classifier() -> None:
 
 
 def test_which_cards_the_classifier_must_name() -> None:
-    from referee.pipeline import deck_faces
+    from referee.commands import deck_faces
     from referee.vision.classify import needs_reading, read_on_deck
 
     classic, fractions = deck_faces("official", {}), deck_faces("breuken", {})

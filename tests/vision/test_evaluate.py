@@ -202,7 +202,7 @@ def test_fraction_folders_read_on_the_fractions_deck(tmp_path: Path) -> None:
     """``red_1of2`` names the ``red_1/2`` folder (no slash in a file name); the detector has no fraction
     classes, so the card it reads as a 7 (a face the fractions deck does not print) is read by the
     classifier among the deck's faces, as the pipeline does."""
-    from referee.pipeline import deck_faces
+    from referee.commands import deck_faces
 
     (tmp_path / "red_1of2").mkdir()
     cv2.imwrite(str(tmp_path / "red_1of2" / "a.png"), np.zeros((100, 50, 3), np.uint8))

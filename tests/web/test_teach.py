@@ -17,7 +17,7 @@ import numpy.typing as npt
 import pytest
 
 from referee.cards import CLASSIC_COLOURS, Colour
-from referee.pipeline import apply_deck
+from referee.commands import apply_deck
 from referee.session import MatchSession
 from referee.store import Store
 from referee.vision.deck import load_deck

@@ -1,0 +1,380 @@
+"""``referee run`` and ``referee demo`` (DESIGN.md contract 5): :func:`run` and :func:`demo`, and what
+they share with ``eval`` and ``bench`` (the game's deck, the models, a learned deck).
+
+With the web server, the pipeline runs on its own thread and uvicorn in the main thread; with
+``--no-serve`` the pipeline runs in the main thread and the command ends with the footage. Every
+observation and every referee output line (contracts 2 and 3) goes, in order, to standard output and
+to ``--log`` when given. Bad input is a :class:`CommandError`: one line, exit 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import logging
+import secrets
+import sqlite3
+import sys
+import threading
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO, Any
+
+from referee.cards import CLASSIC_COLOURS, Colour, DeckSpec
+from referee.pipeline import Line, LogWriter, Pipeline, PipelineStats, Session
+from referee.rules import ObservationError, find_preset
+from referee.rules.observations import MAX_PLAYERS
+from referee.vision.calibration import CalibrationError, CalibrationProfile
+from referee.vision.capture import DEFAULT_FPS, CameraState, Capture, SourceKind, parse_source, probe_fps
+from referee.vision.classify import (
+    FaceClassifier,
+)
+from referee.vision.detect import OnnxDetector, UltralyticsDetector
+from referee.vision.detections import Detector
+
+log = logging.getLogger(__name__)
+
+DEMO_FOOTAGE = Path("datasets/demo/demo.mp4")
+
+
+#: How often a run without the dashboard says how far it got (seconds).
+PROGRESS_EVERY_S = 10.0
+
+
+class CommandError(Exception):
+    """A problem with the command's input (source, model, calibration, rules): message, exit 2."""
+
+
+def parse_options(items: Sequence[str]) -> dict[str, str]:
+    options: dict[str, str] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise CommandError(f"--option expects NAME=VALUE, got {item!r}")
+        options[name.strip()] = value.strip()
+    return options
+
+
+def _deck_spec(rules: str, options: Mapping[str, Any]) -> DeckSpec:
+    """The deck of preset ``rules`` with ``options``; an unknown preset or option is a :class:`CommandError`."""
+    try:
+        return find_preset(rules).with_overrides(options).deck_spec
+    except ObservationError as exc:
+        raise CommandError(str(exc)) from None
+
+
+def deck_faces(rules: str, options: Mapping[str, Any]) -> frozenset[str]:
+    """The faces the preset's deck prints (and the back): what a card on this table can be read as."""
+    return frozenset(card.value for card in _deck_spec(rules, options).copies) | {"back"}
+
+
+def deck_palette(rules: str, options: Mapping[str, Any]) -> tuple[Colour, ...]:
+    """The colours the preset's deck prints."""
+    return tuple(_deck_spec(rules, options).colours) or CLASSIC_COLOURS
+
+
+def open_detector(model: Path | None, palette: Sequence[Colour]) -> Detector:
+    """The detector at ``model`` (by default the shipped ``models/detector.onnx``) reading colours
+    against ``palette``; a model that cannot be loaded is a :class:`CommandError` saying why."""
+    from referee.vision.detect import DetectorError, load_detector
+
+    try:
+        return load_detector(model, palette=palette)
+    except DetectorError as exc:
+        raise CommandError(str(exc)) from None
+
+
+def open_classifier(path: Path | None, detector: Detector) -> FaceClassifier | None:
+    """The face classifier at ``path`` (by default ``models/classifier.onnx`` when it is there) for a
+    model detector; none for a double (it replays the footage's truth: nothing to read closer up)."""
+    from referee.vision.classify import load_classifier
+    from referee.vision.detect import DetectorError
+
+    if not isinstance(detector, OnnxDetector | UltralyticsDetector):
+        return None
+    try:
+        return load_classifier(path)
+    except DetectorError as exc:
+        raise CommandError(str(exc)) from None
+
+
+def apply_deck(path: Path | None, detector: Detector, classifier: FaceClassifier | None,
+               palette: Sequence[Colour]) -> None:
+    """Read with the deck learned at ``path`` (``referee learn-deck``): its faces through ``classifier``'s
+    head, its colours against its own palette where it learned every colour of ``palette``. A deck that
+    cannot be used is a :class:`CommandError` saying why; ``None`` changes nothing."""
+    if path is None:
+        return
+    from referee.vision.deck import DeckError, load_deck
+
+    try:
+        deck = load_deck(path)
+        if classifier is None:
+            raise DeckError("a learned deck needs the face classifier (models/classifier.onnx or --classifier)")
+        deck.apply(classifier)
+    except DeckError as exc:
+        raise CommandError(str(exc)) from None
+    if deck.palette is not None and set(palette) <= set(deck.palette.palette) and hasattr(detector, "deck"):
+        detector.deck = deck.palette
+    elif deck.palette is not None:
+        log.warning("the deck %s learned the colours %s, not all of %s: colours are read against the stock hues",
+                    path, ", ".join(c.value for c in deck.palette.palette), ", ".join(c.value for c in palette))
+    log.info("reading with the deck learned in %s (%d labels)", path, len(deck.labels))
+
+
+@contextmanager
+def _log_file(path: Path | None) -> Iterator[IO[str] | None]:
+    if path is None:
+        yield None
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle = path.open("w", encoding="utf-8")
+    except OSError as exc:
+        raise CommandError(f"cannot write the log {path}: {exc}") from None
+    with handle:
+        yield handle
+
+
+def _open_session(args: argparse.Namespace, options: Mapping[str, Any]) -> Session:
+    from referee.session import MatchSession
+    from referee.store import Store, StoreError
+
+    try:
+        store = Store(args.db if args.db is not None else ":memory:")
+    except (sqlite3.Error, StoreError) as exc:  # a missing folder, a file that is not a database
+        raise CommandError(f"cannot open the match record --db {args.db}: {exc}") from None
+    try:
+        session: Session = MatchSession(
+            store, rules=args.rules, players=args.players, dealer=args.dealer, options=dict(options)
+        )
+    except (ObservationError, sqlite3.Error, StoreError) as exc:
+        raise CommandError(f"cannot start the match: {exc}") from None
+    return session
+
+
+def read_script(path: Path) -> list[Line]:
+    """An operator log (JSON lines, contract 2); a bad line is an error naming it."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise CommandError(f"cannot read the script {path}: {exc}") from None
+    lines: list[Line] = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        if not raw.strip():
+            continue
+        try:
+            line = json.loads(raw)
+        except ValueError as exc:
+            raise CommandError(f"{path}:{number}: not JSON ({exc})") from None
+        if not isinstance(line, dict) or not isinstance(line.get("type"), str):
+            raise CommandError(f"{path}:{number}: not an observation: {raw[:80]!r}")
+        lines.append(line)
+    return lines
+
+
+#: seconds a camera may take to open before the command goes on without knowing (it reports later)
+CAMERA_OPEN_TIMEOUT = 20.0
+
+
+def check_table(players: int, dealer: int) -> None:
+    """``--players`` and ``--dealer`` the referee can seat; a :class:`CommandError` saying which is not."""
+    if not 2 <= players <= MAX_PLAYERS:
+        raise CommandError(f"--players must be 2..{MAX_PLAYERS}, got {players}")
+    if not 0 <= dealer < players:
+        raise CommandError(f"--dealer must be a seat 0..{players - 1} of the {players} players, got {dealer}")
+
+
+def fit_setup(args: argparse.Namespace, setup: Mapping[str, Any], options: Mapping[str, Any],
+              script: Path | None) -> None:
+    """Refuse flags given on the command line (``args.given``, see ``referee.cli``) that the footage's
+    own setup line (the first of its script: the demo's) contradicts, with a :class:`CommandError`.
+
+    Players and dealer are what was filmed: judged as another table, every play would be out of turn,
+    so ``--players``/``--dealer`` must agree with the setup. The rule preset is the referee's choice,
+    so a given ``--rules`` wins (the caller keeps it), as long as its deck holds every card of the
+    footage's deck (``lb`` and ``breuken`` print other cards than the classic deck the demo shows).
+    """
+    given = getattr(args, "given", None) or ()
+    name = script.name if script is not None else "the script"
+    for flag, filmed in (("players", setup.get("players")), ("dealer", setup.get("dealer") or 0)):
+        if flag in given and filmed is not None and filmed != getattr(args, flag):
+            what = f"seats {filmed} players" if flag == "players" else f"has seat {filmed} as dealer"
+            raise CommandError(f"the footage's own setup ({name}) {what}: --{flag} {getattr(args, flag)} "
+                               f"does not fit this footage; leave --{flag} out")
+    filmed_rules = setup.get("rules")
+    if "rules" not in given or not isinstance(filmed_rules, str) or filmed_rules == args.rules:
+        return
+    filmed_deck = _deck_spec(filmed_rules, dict(setup.get("options") or {}))
+    chosen_deck = _deck_spec(args.rules, {**dict(setup.get("options") or {}), **options})
+    if not set(filmed_deck.copies) <= set(chosen_deck.copies):
+        raise CommandError(f"the footage ({name}) shows the {filmed_deck.name} deck of its rules {filmed_rules}; "
+                           f"--rules {args.rules} plays the {chosen_deck.name} deck and cannot judge it")
+
+
+def execute(
+    args: argparse.Namespace,
+    source: str,
+    *,
+    realtime: bool | None,
+    paced: bool = False,
+    out: IO[str] | None = None,
+    detector: Detector | None = None,
+) -> int:
+    """The body of ``referee run`` and ``referee demo`` (``detector``: use this one, not the model;
+    ``realtime`` and ``paced``: see :class:`Capture`)."""
+    try:
+        spec = parse_source(source)
+    except FileNotFoundError as exc:
+        raise CommandError(str(exc)) from None
+    options: dict[str, Any] = dict(parse_options(getattr(args, "option", []) or []))
+    script_path = getattr(args, "script", None)
+    script = read_script(script_path) if script_path is not None else []
+    if script and script[0].get("type") == "setup":
+        # The script's own setup decides the game (the demo's table has its own players and dealer);
+        # flags given on the command line must fit it, and a given --rules wins (see fit_setup).
+        setup = script.pop(0)
+        fit_setup(args, setup, options, script_path)
+        if "rules" not in getattr(args, "given", ()):
+            args.rules = setup.get("rules") or args.rules
+        args.players = int(setup.get("players") or args.players)
+        args.dealer = int(setup.get("dealer") or 0)
+        options = {**dict(setup.get("options") or {}), **options}
+    check_table(args.players, args.dealer)
+    palette = deck_palette(args.rules, options)
+    profile = None
+    calibration = getattr(args, "calibration", None)
+    if calibration is not None:
+        try:
+            profile = CalibrationProfile.load(calibration)
+        except CalibrationError as exc:
+            raise CommandError(str(exc)) from None
+        if profile.players != args.players:
+            log.warning("calibration has %d seats, the game %d players: seats spread evenly instead",
+                        profile.players, args.players)
+            profile = CalibrationProfile.from_corners(profile.pile, *profile.image_size, players=args.players,
+                                                      stock=profile.stock)
+    if profile is None:
+        log.warning("no calibration: the whole frame is the pile zone and the seats are spread evenly around its "
+                    "edges, so who played and who drew are guesses (calibrate on the dashboard's /calibrate page, "
+                    "then --calibration FILE)")
+    detector = detector or open_detector(getattr(args, "model", None), palette)
+    classifier = open_classifier(getattr(args, "classifier", None), detector)
+    apply_deck(getattr(args, "deck", None), detector, classifier, palette)
+    capture = Capture(spec, realtime=realtime, paced=paced)
+    if spec.kind is SourceKind.CAMERA and not capture.wait_open(timeout=CAMERA_OPEN_TIMEOUT):
+        raise CommandError(capture.status().message)  # a wrong index: say so, rather than wait forever
+    with _log_file(args.log) as log_handle:
+        session = _open_session(args, options)
+        writer = LogWriter(out or sys.stdout, *([log_handle] if log_handle else []))
+        initial = session.export_log()  # the setup (and anything resumed from --db)
+        if args.no_serve:
+            writer.write_all(initial)
+        pipeline = Pipeline(detector, session, profile=profile, players=args.players, palette=palette,
+                            faces=deck_faces(args.rules, options),
+                            fps=probe_fps(spec) or DEFAULT_FPS, script=script, classifier=classifier)
+        remove_writer = session.add_listener(writer.on_event)
+        remove_pipeline = session.add_listener(pipeline.on_event)
+        try:
+            if args.no_serve:
+                stats = pipeline.run(capture, progress_every=PROGRESS_EVERY_S)
+            else:
+                stats = _serve(args, session, pipeline, capture, lambda: writer.write_all(initial))
+        finally:
+            remove_writer()
+            remove_pipeline()
+    log.info("%d frames, %d observations (%d refused)", stats.frames, stats.observations, stats.refused)
+    status = capture.status()
+    if status.state.value == "failed":
+        print(f"referee: source failed: {status.message}", file=sys.stderr)
+        return 1
+    if status.state is CameraState.ENDED and stats.frames == 0:
+        raise CommandError(f"no frame of {source} could be decoded ({status.corrupt} unreadable): nothing was judged")
+    return 0
+
+
+def _serve(
+    args: argparse.Namespace,
+    session: Session,
+    pipeline: Pipeline,
+    capture: Capture,
+    after_url: Callable[[], object] = lambda: None,
+) -> PipelineStats:
+    """Dashboard in this thread, pipeline in another; prints the URL, then the live log."""
+    from referee.web.app import create_app, make_server
+    from referee.web.hands import model_loader
+    from referee.web.teach import deck_dir_for
+
+    token = args.token or secrets.token_urlsafe(12)
+    # Hands photographed at the round's end are read by the same model as the pile; a deck taught on
+    # /teach is saved beside the record and read with at once (as --deck would).
+    app = create_app(session, token=token, hand_detector=model_loader(args.model),  # type: ignore[arg-type]
+                     on_deck=lambda path: apply_deck(path, pipeline.detector, pipeline.classifier, pipeline.palette),
+                     deck_dir=deck_dir_for(getattr(args, "db", None)))
+    server = make_server(app, args.host, args.port, log_level="warning")
+    stop = threading.Event()
+
+    def work() -> None:
+        try:
+            pipeline.run(capture, stop)
+            log.info("footage ended; the dashboard stays up (Ctrl-C to quit)")
+        except Exception:
+            log.exception("pipeline stopped")
+
+    worker = threading.Thread(target=work, name="pipeline", daemon=True)
+    host = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
+    print(f"dashboard: http://{host}:{args.port}/  (admin token: {token})", flush=True)
+    after_url()
+    worker.start()
+    try:
+        server.run()
+    finally:
+        stop.set()
+        worker.join(timeout=10)
+    return pipeline.stats
+
+
+def run(args: argparse.Namespace) -> int:
+    """``referee run --source ...``."""
+    try:
+        return execute(args, args.source, realtime=args.realtime)
+    except CommandError as exc:
+        print(f"referee run: {exc}", file=sys.stderr)
+        return 2
+
+
+def demo_footage() -> tuple[Path, Path | None, Path | None]:
+    """The demo video, its operator script and calibration (rendered from a fixed seed on first use)."""
+    try:
+        video = importlib.import_module("referee.synth.video")
+    except ImportError:
+        raise CommandError(
+            "no game-video generator (referee.synth.video) to make the demo footage; "
+            "run the pipeline on your own footage with `referee run --source FILE`"
+        ) from None
+    demo_dir = Path(getattr(video, "DEMO_VIDEO", DEMO_FOOTAGE))
+    if not demo_dir.is_file():
+        print(f"rendering the demo footage into {demo_dir} (first run only, about a minute)...",
+              file=sys.stderr, flush=True)
+    try:
+        footage, operator, calibration = video.demo_footage()
+    except (OSError, ValueError) as exc:
+        raise CommandError(f"cannot make the demo footage: {exc}") from None
+    return (Path(footage), Path(operator) if operator else None, Path(calibration) if calibration else None)
+
+
+def demo(args: argparse.Namespace) -> int:
+    """``referee demo``: the pipeline on the demo footage (plus the dashboard unless --no-serve)."""
+    try:
+        # The model first: no point rendering the footage for a pipeline that cannot start.
+        detector = open_detector(getattr(args, "model", None), deck_palette(args.rules, {}))
+        footage, operator, calibration = demo_footage()
+        args.calibration = calibration if calibration is not None and calibration.is_file() else None
+        args.script = operator if operator is not None and operator.is_file() else None
+        # Played at its own pace, every frame judged (late on a busy machine) unless --realtime.
+        return execute(args, str(footage), realtime=args.realtime, paced=True, detector=detector)
+    except CommandError as exc:
+        print(f"referee demo: {exc}", file=sys.stderr)
+        return 2
