@@ -2,7 +2,7 @@
 
 The detector finds cards and names their faces from a 320 px view of the whole pile, where a card is
 60 px tall and a 6 differs from a 9 by a line a pixel or two thick. The classifier reads one card, the
-one the tracker is about to believe, from a 96 px square crop around it (:func:`referee.synth.crops.square_crop`),
+one the tracker is about to believe, from a 96 px square crop around it (:func:`referee.vision.classify.square_crop`),
 turned any way. It is trained here with torch on the crops of ``referee synth --crops`` and exported to
 ONNX for onnxruntime, so the run time needs no torch (:mod:`referee.vision.classify`).
 
