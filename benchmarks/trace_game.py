@@ -44,7 +44,7 @@ import numpy.typing as npt
 if TYPE_CHECKING:
     from referee.pipeline import Pipeline
     from referee.vision.detections import Detections
-    from referee.vision.tracking import MotionDetector, MotionSample, PileTracker
+    from referee.vision.tracking import MotionDetector, MotionSample, PileTracker, TrackerEvent
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import e2e_eval  # a sibling script, not a package
@@ -56,7 +56,7 @@ def _box(xyxy: npt.NDArray[np.floating[Any]] | Sequence[float]) -> str:
 
 def frame_report(
     tracker: PileTracker, detections: Detections, t: float, frame_index: int, motion: MotionSample | None,
-    fresh: bool, out: Sequence[dict[str, Any]], pile: int = 3,
+    fresh: bool, out: Sequence[TrackerEvent], pile: int = 3,
 ) -> list[str]:
     """The lines printed for one frame, read after the tracker's update."""
     head = f"--- f{frame_index} t={t:.2f} new {int(fresh)}"
@@ -76,7 +76,7 @@ def frame_report(
         votes = " ".join(f"{label} {share:.2f}" for label, share in c.ranked()[:3])
         lines.append(f"   cand  {_box(c.box)} hits {c.hits} misses {c.misses} seen {c.seen} seat {c.seat}"
                      f"{flags} {votes}")
-    lines.extend(f"   OUT   {json.dumps(o)}" for o in out)
+    lines.extend(f"   OUT   {json.dumps(o.as_dict())}" for o in out)
     return lines
 
 
@@ -114,7 +114,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         update = tracker.update
 
         def traced(detections: Detections, t: float, frame_index: int, motion: MotionSample | None = None, *,
-                   fresh: bool = True) -> list[dict[str, Any]]:
+                   fresh: bool = True) -> list[TrackerEvent]:
             track_log = logging.getLogger("referee.vision.tracking")
             track_log.setLevel(logging.INFO if first <= frame_index <= last else logging.WARNING)
             out = update(detections, t, frame_index, motion, fresh=fresh)

@@ -37,7 +37,7 @@ from referee.vision.detect import OnnxDetector, UltralyticsDetector, look_closer
 from referee.vision.detections import Detections, Detector
 from referee.vision.keeping_up import KeepingUp
 from referee.vision.overlay import annotate, encode_jpeg
-from referee.vision.tracking import MotionDetector, PileTracker, TrackerConfig
+from referee.vision.tracking import MotionDetector, PileTracker, Play, Reread, TakeBack, TrackerConfig, TrackerEvent
 
 log = logging.getLogger(__name__)
 
@@ -286,8 +286,8 @@ class Pipeline:
                 self.stats.detector_ms.append((timer() - t1) * 1000)
         else:
             detections = self._last_detections
-        for obs in self.tracker.update(detections, frame.t, frame.frame_index, motion, fresh=fresh):
-            outputs.extend(self.submit(obs, frame))
+        for event in self.tracker.update(detections, frame.t, frame.frame_index, motion, fresh=fresh):
+            outputs.extend(self.submit(event, frame))
         self._last_detections = detections
         self.stats.frames += 1
         self._frame_times.append(frame.captured_at)
@@ -354,14 +354,17 @@ class Pipeline:
                 log.warning("operator line refused: %s (%s)", exc, line)
         return outputs
 
-    def submit(self, obs: Line, frame: Frame) -> list[Line]:
-        """Hand one tracker observation to the session; a refused one is logged, never fatal."""
-        if obs.get("type") == "take_back":
-            return self._take_back(obs)
-        if obs.get("type") == "reread":
-            return self._reread(obs)
-        if obs.get("type") == "play" and obs.get("seat") is not None:
-            self._reread_by_seat(int(obs["seat"]))
+    def submit(self, event: TrackerEvent, frame: Frame) -> list[Line]:
+        """Act on one tracker event: a take-back or re-read here, an observation (start, play, draw) handed
+        to the session as its contract-2 dict; a refused one is logged, never fatal."""
+        match event:
+            case TakeBack():
+                return self._take_back(event)
+            case Reread():
+                return self._reread(event)
+            case Play(seat=seat) if seat is not None:
+                self._reread_by_seat(int(seat))
+        obs = event.as_dict()
         unsure = self.keeping_up.warning
         if unsure is not None:  # judged on too few frames: the referee's verdicts on it say so
             obs = {**obs, "unsure": unsure}
@@ -398,38 +401,38 @@ class Pipeline:
         log.info("%s re-read as %s: seat %d plays next, which only that read explains",
                  last.get("card"), fits[0], seat)
 
-    def _reread(self, obs: Line) -> list[Line]:
+    def _reread(self, reread: Reread) -> list[Line]:
         """The top card, believed under a hand or on an unsure vote, read otherwise in clear view: its
         play (or the start card) is corrected (one ``correct`` event: judged again, the misread's alerts
         withdrawn), while it is still the last observation. Once anything came after it the record is
         left as it is; the operator can still correct it."""
         found = self.session.last_play(start=True)
-        if found is None or found[1].get("card") != obs.get("was"):
-            log.info("%s re-read as %s, but it is not the newest play: left as is", obs.get("was"), obs.get("card"))
+        if found is None or found[1].get("card") != reread.was:
+            log.info("%s re-read as %s, but it is not the newest play: left as is", reread.was, reread.card)
             return []
         try:
-            event = self.session.correct(str(obs["card"]), source="camera")
+            event = self.session.correct(reread.card, source="camera")
         except ObservationError as exc:
-            log.info("re-read of %s as %s not applied: %s", obs.get("was"), obs.get("card"), exc)
+            log.info("re-read of %s as %s not applied: %s", reread.was, reread.card, exc)
             return []
-        log.info("%s re-read as %s in clear view: its play corrected", obs.get("was"), obs.get("card"))
+        log.info("%s re-read as %s in clear view: its play corrected", reread.was, reread.card)
         outputs = event.get("outputs") if isinstance(event, Mapping) else None
         return [dict(o) for o in outputs or ()]
 
-    def _take_back(self, obs: Line) -> list[Line]:
+    def _take_back(self, taken: TakeBack) -> list[Line]:
         """A card taken back off the pile (the top card, so the newest play): its play is undone,
         even when draws or operator lines came after it (a ghost read seen to vanish later)."""
         found = self.session.last_play()
-        if found is None or found[1].get("card") != obs.get("card"):
-            log.info("%s taken back, but it is not the newest play: left as is", obs.get("card"))
+        if found is None or found[1].get("card") != taken.card:
+            log.info("%s taken back, but it is not the newest play: left as is", taken.card)
             return []
         try:
             self.session.undo(found[0])
         except ValueError as exc:
-            log.warning("take-back of %s not undone: %s", obs.get("card"), exc)
+            log.warning("take-back of %s not undone: %s", taken.card, exc)
             return []
         log.info("%s taken back: its play is undone, and anything after it judged again "
-                 "(alerts stay in the record)", obs.get("card"))
+                 "(alerts stay in the record)", taken.card)
         return []
 
     def _publish_frame(self, frame: Frame, detections: Detections) -> None:

@@ -24,7 +24,7 @@ from referee.session import MatchSession
 from referee.store import Store
 from referee.vision.capture import Capture, Frame
 from referee.vision.detections import Detections
-from referee.vision.tracking import PileTracker, TrackerConfig
+from referee.vision.tracking import Draw, PileTracker, Play, Reread, Start, TakeBack, TrackerConfig
 
 Image = npt.NDArray[np.uint8]
 W, H = 320, 240
@@ -292,18 +292,39 @@ def test_demo_without_a_model_says_so_before_rendering_anything(
     assert "no detector model" in capsys.readouterr().err
 
 
+# The tracker's events as the tests below hand them to the pipeline, all at the first frame.
+def _start(card: str) -> Start:
+    return Start(card, t=0.0, frame_index=0)
+
+
+def _play(card: str, seat: int, *alternatives: str) -> Play:
+    return Play(card, seat, t=0.0, frame_index=0, alternatives=alternatives)
+
+
+def _draw(seat: int) -> Draw:
+    return Draw(seat, t=0.0, frame_index=0)
+
+
+def _take_back(card: str, seat: int) -> TakeBack:
+    return TakeBack(card, seat, t=0.0, frame_index=0)
+
+
+def _reread(card: str, was: str, seat: int) -> Reread:
+    return Reread(card, was, seat, t=0.0, frame_index=0)
+
+
 def test_a_card_taken_back_undoes_its_play() -> None:
     session = MatchSession(Store(":memory:"), players=4)
     pipeline = Pipeline(ColourDetector(), session, players=4)
     frame = Frame(np.zeros((H, W, 3), np.uint8), 0, 0.0)
-    pipeline.submit({"type": "start", "card": "red_5"}, frame)
-    outputs = pipeline.submit({"type": "play", "card": "blue_9", "seat": 1}, frame)
+    pipeline.submit(_start("red_5"), frame)
+    outputs = pipeline.submit(_play("blue_9", 1), frame)
     assert [o["code"] for o in outputs if o["type"] == "alert"] == ["illegal_card"]
-    pipeline.submit({"type": "take_back", "card": "blue_9", "seat": 1}, frame)
+    pipeline.submit(_take_back("blue_9", 1), frame)
     assert [o["type"] for o in session.export_log()] == ["setup", "start"]
     assert session.snapshot()["top_card"] == "red_5"
     # A take-back of a card that is not the newest play changes nothing.
-    pipeline.submit({"type": "take_back", "card": "green_1", "seat": 1}, frame)
+    pipeline.submit(_take_back("green_1", 1), frame)
     assert [o["type"] for o in session.export_log()] == ["setup", "start"]
 
 
@@ -312,15 +333,15 @@ def test_a_ghost_taken_back_after_a_draw_is_undone_and_the_rest_judged_again() -
     session = MatchSession(Store(":memory:"), players=4)
     pipeline = Pipeline(ColourDetector(), session, players=4)
     frame = Frame(np.zeros((H, W, 3), np.uint8), 0, 0.0)
-    pipeline.submit({"type": "start", "card": "red_5"}, frame)
-    pipeline.submit({"type": "play", "card": "red_draw2", "seat": 1}, frame)
-    pipeline.submit({"type": "draw", "seat": 1, "count": 1}, frame)  # what seat 1 really did
-    pipeline.submit({"type": "take_back", "card": "red_draw2", "seat": 1}, frame)
+    pipeline.submit(_start("red_5"), frame)
+    pipeline.submit(_play("red_draw2", 1), frame)
+    pipeline.submit(_draw(1), frame)  # what seat 1 really did
+    pipeline.submit(_take_back("red_draw2", 1), frame)
     assert [(o["type"], o.get("card")) for o in session.export_log()] == [
         ("setup", None), ("start", "red_5"), ("draw", None)]
     assert session.snapshot()["top_card"] == "red_5"
     # With the ghost gone, seat 1 is still the one to play: no out-of-turn, no owed +2.
-    outputs = pipeline.submit({"type": "play", "card": "red_7", "seat": 1}, frame)
+    outputs = pipeline.submit(_play("red_7", 1), frame)
     assert _alerts(outputs) == []
 
 
@@ -350,26 +371,26 @@ def test_the_next_seat_fixes_an_unsure_read_that_turned_play_the_wrong_way() -> 
     session = MatchSession(Store(":memory:"), players=4)  # dealer 0: seat 1 starts, clockwise
     pipeline = Pipeline(ColourDetector(), session, players=4)
     frame = Frame(np.zeros((H, W, 3), np.uint8), 0, 0.0)
-    pipeline.submit({"type": "start", "card": "red_7"}, frame)
-    pipeline.submit({"type": "play", "card": "red_5", "seat": 1, "alternatives": ["red_reverse"]}, frame)
-    outputs = pipeline.submit({"type": "play", "card": "red_3", "seat": 0}, frame)
+    pipeline.submit(_start("red_7"), frame)
+    pipeline.submit(_play("red_5", 1, "red_reverse"), frame)
+    outputs = pipeline.submit(_play("red_3", 0), frame)
     assert _alerts(outputs) == []
     assert [o.get("card") for o in session.export_log()[-2:]] == ["red_reverse", "red_3"]
-    assert _alerts(pipeline.submit({"type": "play", "card": "red_4", "seat": 3}, frame)) == []
+    assert _alerts(pipeline.submit(_play("red_4", 3), frame)) == []
 
 
 def test_a_read_with_no_alternative_or_one_that_explains_nothing_stays() -> None:
     session = MatchSession(Store(":memory:"), players=4)
     pipeline = Pipeline(ColourDetector(), session, players=4)
     frame = Frame(np.zeros((H, W, 3), np.uint8), 0, 0.0)
-    pipeline.submit({"type": "start", "card": "red_7"}, frame)
-    pipeline.submit({"type": "play", "card": "red_5", "seat": 1, "alternatives": ["red_6"]}, frame)
+    pipeline.submit(_start("red_7"), frame)
+    pipeline.submit(_play("red_5", 1, "red_6"), frame)
     # Seat 3 is out of turn, and a 6 instead of the 5 would not have made it seat 3's turn.
-    assert _alerts(pipeline.submit({"type": "play", "card": "red_3", "seat": 3}, frame)) == ["out_of_turn"]
+    assert _alerts(pipeline.submit(_play("red_3", 3), frame)) == ["out_of_turn"]
     assert [o.get("card") for o in session.export_log()[-2:]] == ["red_5", "red_3"]
     # Without alternatives a genuine out-of-turn play stays one.
-    pipeline.submit({"type": "play", "card": "red_1", "seat": 0}, frame)
-    assert _alerts(pipeline.submit({"type": "play", "card": "red_2", "seat": 2}, frame)) == ["out_of_turn"]
+    pipeline.submit(_play("red_1", 0), frame)
+    assert _alerts(pipeline.submit(_play("red_2", 2), frame)) == ["out_of_turn"]
 
 
 def test_a_card_read_otherwise_in_clear_view_corrects_its_play() -> None:
@@ -379,17 +400,17 @@ def test_a_card_read_otherwise_in_clear_view_corrects_its_play() -> None:
     session = MatchSession(Store(":memory:"), players=4)
     pipeline = Pipeline(ColourDetector(), session, players=4)
     frame = Frame(np.zeros((H, W, 3), np.uint8), 0, 0.0)
-    pipeline.submit({"type": "start", "card": "yellow_6"}, frame)
-    assert _alerts(pipeline.submit({"type": "play", "card": "red_6", "seat": 1}, frame)) == []
-    outputs = pipeline.submit({"type": "reread", "card": "red_9", "was": "red_6", "seat": 1}, frame)
+    pipeline.submit(_start("yellow_6"), frame)
+    assert _alerts(pipeline.submit(_play("red_6", 1), frame)) == []
+    outputs = pipeline.submit(_reread("red_9", "red_6", 1), frame)
     assert _alerts(outputs) == ["illegal_card"]
     assert [o.get("card") for o in session.export_log()[-2:]] == ["yellow_6", "red_9"]
-    pipeline.submit({"type": "play", "card": "red_2", "seat": 2}, frame)
-    pipeline.submit({"type": "draw", "seat": 3, "count": 1}, frame)
-    assert pipeline.submit({"type": "reread", "card": "red_7", "was": "red_2", "seat": 2}, frame) == []
+    pipeline.submit(_play("red_2", 2), frame)
+    pipeline.submit(_draw(3), frame)
+    assert pipeline.submit(_reread("red_7", "red_2", 2), frame) == []
     assert [o.get("card") for o in session.export_log()[-3:]] == ["red_9", "red_2", None]
     # A re-read of a card that is not the newest play changes nothing either.
-    assert pipeline.submit({"type": "reread", "card": "red_1", "was": "red_9", "seat": 1}, frame) == []
+    assert pipeline.submit(_reread("red_1", "red_9", 1), frame) == []
 
 
 def test_a_start_card_read_otherwise_in_clear_view_is_corrected() -> None:
@@ -398,10 +419,10 @@ def test_a_start_card_read_otherwise_in_clear_view_is_corrected() -> None:
     session = MatchSession(Store(":memory:"), players=4)
     pipeline = Pipeline(ColourDetector(), session, players=4)
     frame = Frame(np.zeros((H, W, 3), np.uint8), 0, 0.0)
-    pipeline.submit({"type": "start", "card": "blue_3"}, frame)
-    pipeline.submit({"type": "reread", "card": "blue_5", "was": "blue_3", "seat": 0}, frame)
+    pipeline.submit(_start("blue_3"), frame)
+    pipeline.submit(_reread("blue_5", "blue_3", 0), frame)
     assert session.snapshot()["top_card"] == "blue_5"
-    assert _alerts(pipeline.submit({"type": "play", "card": "red_5", "seat": 1}, frame)) == []
+    assert _alerts(pipeline.submit(_play("red_5", 1), frame)) == []
 
 
 def test_the_pipeline_gives_a_colour_reading_detector_the_decks_printing_to_learn() -> None:

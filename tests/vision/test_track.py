@@ -45,7 +45,7 @@ def card(label: str, box: tuple[float, float, float, float] = A, conf: float = 0
 
 
 class Feed:
-    """Feeds frames one by one and collects what comes out, frame by frame."""
+    """Feeds frames one by one and collects what comes out, frame by frame (each event as its dict)."""
 
     def __init__(self, tracker: PileTracker) -> None:
         self.tracker = tracker
@@ -55,7 +55,8 @@ class Feed:
     def __call__(self, rows: Sequence[Row], n: int = 1, motion: MotionSample | None = None) -> list[dict[str, object]]:
         got = []
         for _ in range(n):
-            for obs in self.tracker.update(dets(rows), self.frame / 30, self.frame, motion):
+            for event in self.tracker.update(dets(rows), self.frame / 30, self.frame, motion):
+                obs = event.as_dict()
                 self.out.append((self.frame, obs))
                 got.append(obs)
             self.frame += 1

@@ -1,15 +1,15 @@
 """From per-frame detections to observations: one ``play`` per card landing on the pile.
 
-:class:`PileTracker` (:mod:`.tracker`) turns each frame's detections into ``start``, ``play``, ``draw``,
-``take_back`` and ``reread`` events (:mod:`.events`), debounced as :class:`TrackerConfig` says
-(:mod:`.config`). The pile is remembered as the cards already on it, label and pose (:mod:`.state`): a
-reading that matches one of them is that card seen again, not a play (:mod:`.known`, :mod:`.buried`,
-:mod:`.covered`, :mod:`.pose`); a card laid on an identical one is new because it came in from outside or
-lies in a new pose (:mod:`.twins`). A tentative card that may be a misread waits for a clear view
-(:mod:`.waits`), and is judged against the reasons it may be no new card (:mod:`.vetoes`); its face is
-read closer up (:mod:`.closer`), and an unsure vote gives way to what the rules allow (:mod:`.votes`). A
-card believed under a hand is re-read in clear view (:mod:`.reread`); a top card lifted off is taken back
-(:mod:`.takeback`).
+:class:`PileTracker` (:mod:`.tracker`) turns each frame's detections into typed events (:mod:`.events`:
+:class:`Start`, :class:`Play`, :class:`Draw`, :class:`TakeBack`, :class:`Reread`), debounced as
+:class:`TrackerConfig` says (:mod:`.config`). The pile is remembered as the cards already on it, label and
+pose (:mod:`.state`): a reading that matches one of them is that card seen again, not a play
+(:mod:`.known`, :mod:`.buried`, :mod:`.covered`, :mod:`.pose`); a card laid on an identical one is new
+because it came in from outside or lies in a new pose (:mod:`.twins`). A tentative card that may be a
+misread waits for a clear view (:mod:`.waits`), and is judged against the reasons it may be no new card
+(:mod:`.vetoes`); its face is read closer up (:mod:`.closer`), and an unsure vote gives way to what the
+rules allow (:mod:`.votes`). A card believed under a hand is re-read in clear view (:mod:`.reread`); a top
+card lifted off is taken back (:mod:`.takeback`).
 
 :class:`MotionDetector` (:mod:`.motion`, with :mod:`.background` and :mod:`.arms`) supplies what the
 tracker cannot see in detections: where a hand came from (the seat), hands reaching into the stock zone
@@ -20,7 +20,7 @@ from referee.vision.detections import iou
 from referee.vision.tracking.boxes import Box, Mask, containment, low_res_area, overhang, translation, turned
 from referee.vision.tracking.closer import SecondLook, closer_label
 from referee.vision.tracking.config import TrackerConfig
-from referee.vision.tracking.events import Observation
+from referee.vision.tracking.events import Draw, Observation, Play, Reread, Start, TakeBack, TrackerEvent
 from referee.vision.tracking.motion import MotionDetector, MotionSample
 from referee.vision.tracking.state import Candidate, PileCard, Reading
 from referee.vision.tracking.tracker import PileTracker
@@ -28,15 +28,21 @@ from referee.vision.tracking.tracker import PileTracker
 __all__ = [
     "Box",
     "Candidate",
+    "Draw",
     "Mask",
     "MotionDetector",
     "MotionSample",
     "Observation",
     "PileCard",
     "PileTracker",
+    "Play",
     "Reading",
+    "Reread",
     "SecondLook",
+    "Start",
+    "TakeBack",
     "TrackerConfig",
+    "TrackerEvent",
     "closer_label",
     "containment",
     "iou",

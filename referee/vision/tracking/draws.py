@@ -10,13 +10,12 @@ from __future__ import annotations
 import logging
 from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from referee.vision.detections import iou
-from referee.vision.tracking import events
 from referee.vision.tracking.boxes import Box
 from referee.vision.tracking.config import TrackerConfig
-from referee.vision.tracking.events import Observation
+from referee.vision.tracking.events import Draw
 from referee.vision.tracking.motion import MotionSample
 from referee.vision.tracking.state import Candidate, PileCard
 
@@ -27,7 +26,7 @@ log = logging.getLogger(__name__)
 class PendingDraw:
     """A hand left the stock while a card it may have laid on the way was still tentative."""
 
-    draw: Observation
+    draw: Draw
     #: The frame the hand's visit to the stock began (less the debounce): a card it laid is newer.
     since: int
     maybe_laid: list[Candidate]
@@ -58,7 +57,7 @@ class Draws:
     def seen(
         self, cfg: TrackerConfig, motion: MotionSample, t: float, frame_index: int, pile: Sequence[PileCard],
         candidates: Sequence[Candidate], *, expect_start: bool,
-    ) -> list[Observation]:
+    ) -> list[Draw]:
         """The draws of hands that left the stock this frame, less those that laid a card on the way
         and those waiting for a card they may have laid. Before the start card is down, a hand at the
         stock is the dealer's turning it over. A reading that began with no hand at the pile since the
@@ -66,11 +65,11 @@ class Draws:
         was away): the draw does not wait for it."""
         if expect_start and not pile:
             return []
-        out = []
+        out: list[Draw] = []
         for k, seat in enumerate(motion.draws):
             ago = motion.draw_started[k] if k < len(motion.draw_started) else 0
             since = frame_index - ago - cfg.min_hits
-            draw = events.draw(seat, t, frame_index)
+            draw = Draw(seat, t, frame_index)
             if laid_since(pile, seat, since):
                 log.debug("hand of seat %s crossed the stock on its way to the pile: no draw", seat)
                 continue
@@ -87,16 +86,16 @@ class Draws:
 
     def settle(
         self, cfg: TrackerConfig, frame_index: int, pile: Sequence[PileCard], candidates: Sequence[Candidate]
-    ) -> list[Observation]:
+    ) -> list[Draw]:
         """Waiting draws whose tentative cards are all settled: a draw after all if none of them became
         a card of that hand (each was a misread under the arm), none otherwise. A draw whose cards are
         still tentative after ``takeback_frames`` is given up."""
-        out = []
+        out: list[Draw] = []
         waiting = []
         for pending in self.pending:
-            seat = pending.draw["seat"]
+            seat = pending.draw.seat
             if any(c in candidates and not c.absorbed for c in pending.maybe_laid):  # (by identity)
-                if frame_index - int(pending.draw["frame_index"]) <= cfg.takeback_frames:
+                if frame_index - pending.draw.frame_index <= cfg.takeback_frames:
                     waiting.append(pending)
                 else:
                     log.debug("draw of seat %s given up: a card of that hand still tentative", seat)
@@ -104,6 +103,6 @@ class Draws:
                 log.debug("hand of seat %s crossed the stock on its way to the pile: no draw", seat)
             else:
                 log.info("seat %s drew: what was read under its hand was no card", seat)
-                out.append({**pending.draw, "frame_index": frame_index})  # believed now, drawn at ``t``
+                out.append(replace(pending.draw, frame_index=frame_index))  # believed now, drawn at ``t``
         self.pending = waiting
         return out

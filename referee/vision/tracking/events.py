@@ -1,38 +1,135 @@
-"""What the tracker emits: contract-2 observations (``start``, ``play``, ``draw``) and two for the pipeline
-alone (``take_back``, ``reread``), as the dicts the pipeline dispatches on by ``type``.
+"""What the tracker emits: typed events, which the pipeline dispatches on by class (``match``).
 
-Each event carries ``t`` (seconds: when it happened) and, once believed, ``frame_index`` (when the tracker
-believed it). A ``play`` or ``start`` may carry ``corrected_from`` and ``reason`` (a reading put right),
+Three are contract-2 observations, handed to the session as :meth:`~Start.as_dict` gives them:
+:class:`Start`, :class:`Play` and :class:`Draw`. Two are for the pipeline alone, which acts on them
+itself: :class:`TakeBack` (the top card lifted off: its play is undone) and :class:`Reread` (the top card
+read otherwise in clear view: its play is corrected). Their :meth:`~TakeBack.as_dict` is for traces and
+tests.
+
+Each event carries ``t`` (seconds: when it happened) and ``frame_index`` (when the tracker believed it).
+A :class:`Play` or :class:`Start` may carry ``corrected_from`` and ``reason`` (a reading put right),
 ``alternatives`` (its other readings) and ``confidence``.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
+#: An event as a dict: a contract-2 observation (``start``, ``play``, ``draw``), or ``take_back`` and
+#: ``reread`` in the same form.
 Observation = dict[str, Any]
 
 
-def start(card: str, t: float) -> Observation:
+def _details(
+    obs: Observation, frame_index: int, corrected_from: str | None, reason: str | None,
+    alternatives: tuple[str, ...], confidence: float | None,
+) -> Observation:
+    """``obs`` with what a start or play may carry, in the order of its keys in the log: a correction
+    (``corrected_from`` and its ``reason``), ``alternatives``, ``frame_index``, then a ``reason`` that
+    corrects nothing (why a play was inferred) and ``confidence``."""
+    if corrected_from is not None:
+        obs["corrected_from"] = corrected_from
+        if reason is not None:
+            obs["reason"] = reason
+    if alternatives:
+        obs["alternatives"] = list(alternatives)
+    obs["frame_index"] = frame_index
+    if corrected_from is None and reason is not None:
+        obs["reason"] = reason
+    if confidence is not None:
+        obs["confidence"] = confidence
+    return obs
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
     """The card turned from the stock to start the pile, come to rest at ``t``."""
-    return {"type": "start", "card": card, "t": t}
+
+    card: str
+    t: float
+    frame_index: int
+    #: The label first voted, when the reading was put right (and ``reason`` says why).
+    corrected_from: str | None = None
+    reason: str | None = None
+    #: The card's other readings (sorted), for a later fix by seat.
+    alternatives: tuple[str, ...] = ()
+    #: The mean confidence of the frames that voted (rounded to 3 places).
+    confidence: float | None = None
+
+    def as_dict(self) -> Observation:
+        """The contract-2 ``start`` observation."""
+        return _details({"type": "start", "card": self.card, "t": self.t}, self.frame_index,
+                        self.corrected_from, self.reason, self.alternatives, self.confidence)
 
 
-def play(card: str, seat: int | None, t: float) -> Observation:
-    """``card`` laid on the pile by ``seat``, come to rest at ``t``."""
-    return {"type": "play", "card": card, "seat": seat, "t": t}
+@dataclass(frozen=True, slots=True)
+class Play:
+    """``card`` laid on the pile by ``seat`` (``None``: unknown), come to rest at ``t``."""
+
+    card: str
+    seat: int | None
+    t: float
+    frame_index: int
+    #: The label first voted, when the reading was put right (and ``reason`` says why).
+    corrected_from: str | None = None
+    #: Why the reading was put right, or (without ``corrected_from``) why a play was inferred.
+    reason: str | None = None
+    #: The card's other readings (sorted), for a later fix by seat.
+    alternatives: tuple[str, ...] = ()
+    #: The mean confidence of the frames that voted (rounded to 3 places).
+    confidence: float | None = None
+
+    def as_dict(self) -> Observation:
+        """The contract-2 ``play`` observation."""
+        return _details({"type": "play", "card": self.card, "seat": self.seat, "t": self.t}, self.frame_index,
+                        self.corrected_from, self.reason, self.alternatives, self.confidence)
 
 
-def draw(seat: int | None, t: float, frame_index: int) -> Observation:
-    """One card taken from the stock by ``seat`` (``None``: the seat that owes it)."""
-    return {"type": "draw", "seat": seat, "count": 1, "t": t, "frame_index": frame_index}
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """``count`` cards (one) taken from the stock by ``seat`` (``None``: the seat that owes it) at ``t``."""
+
+    seat: int | None
+    t: float
+    frame_index: int
+    count: int = 1
+
+    def as_dict(self) -> Observation:
+        """The contract-2 ``draw`` observation."""
+        return {"type": "draw", "seat": self.seat, "count": self.count, "t": self.t, "frame_index": self.frame_index}
 
 
-def take_back(card: str, seat: int | None, t: float, frame_index: int) -> Observation:
-    """The top card, ``card``, lifted off the pile: its play is undone."""
-    return {"type": "take_back", "card": card, "seat": seat, "t": t, "frame_index": frame_index}
+@dataclass(frozen=True, slots=True)
+class TakeBack:
+    """The top card, ``card`` (laid by ``seat``), lifted off the pile: its play is undone."""
+
+    card: str
+    seat: int | None
+    t: float
+    frame_index: int
+
+    def as_dict(self) -> Observation:
+        """As a dict of ``type`` ``take_back`` (for the pipeline alone: no contract-2 observation)."""
+        return {"type": "take_back", "card": self.card, "seat": self.seat, "t": self.t,
+                "frame_index": self.frame_index}
 
 
-def reread(card: str, was: str, seat: int | None, t: float, frame_index: int) -> Observation:
+@dataclass(frozen=True, slots=True)
+class Reread:
     """The top card, believed as ``was``, read as ``card`` in clear view: its play is corrected."""
-    return {"type": "reread", "card": card, "was": was, "seat": seat, "t": t, "frame_index": frame_index}
+
+    card: str
+    was: str
+    seat: int | None
+    t: float
+    frame_index: int
+
+    def as_dict(self) -> Observation:
+        """As a dict of ``type`` ``reread`` (for the pipeline alone: no contract-2 observation)."""
+        return {"type": "reread", "card": self.card, "was": self.was, "seat": self.seat, "t": self.t,
+                "frame_index": self.frame_index}
+
+
+#: Everything :meth:`~referee.vision.tracking.PileTracker.update` emits.
+TrackerEvent = Start | Play | Draw | TakeBack | Reread

@@ -14,10 +14,9 @@ import logging
 from collections.abc import Sequence
 
 from referee.vision.detections import Detections, box_area, intersection, iou
-from referee.vision.tracking import events
 from referee.vision.tracking.closer import SecondLook, look_closer
 from referee.vision.tracking.config import TrackerConfig
-from referee.vision.tracking.events import Observation
+from referee.vision.tracking.events import Reread
 from referee.vision.tracking.frame import FrameFacts
 from referee.vision.tracking.state import Candidate, PileCard
 
@@ -31,9 +30,9 @@ def reread_in_clear_view(
     pile: Sequence[PileCard],
     candidates: Sequence[Candidate],
     look: SecondLook | None,
-) -> Observation | None:
+) -> Reread | None:
     """The top card of ``pile``, believed while an arm was over it or on an unsure vote, read otherwise
-    in ``detections`` now that the pile is clear: ``{"type": "reread", "card": new, "was": old}``, for
+    in ``detections`` now that the pile is clear: a :class:`Reread` (``card`` new, ``was`` old), for
     the pipeline to correct the play. A card believed on an unsure vote is watched, clear view or not:
     it came to rest after it was believed."""
     top = pile[-1] if pile else None
@@ -79,7 +78,7 @@ def reread_in_clear_view(
                  top.label, leader, leads, counted)
     was, top.label = top.label, leader
     top.reads = top.reads | {leader}
-    return events.reread(leader, was, top.seat, frame.t, frame.index)
+    return Reread(leader, was, top.seat, frame.t, frame.index)
 
 
 def being_covered(cfg: TrackerConfig, top: PileCard, candidates: Sequence[Candidate]) -> bool:

@@ -12,10 +12,9 @@ from collections import Counter
 from collections.abc import Mapping
 
 from referee.vision.detections import iou
-from referee.vision.tracking import events
 from referee.vision.tracking.boxes import Box
 from referee.vision.tracking.config import TrackerConfig
-from referee.vision.tracking.events import Observation
+from referee.vision.tracking.events import Play, TakeBack
 from referee.vision.tracking.frame import FrameFacts
 from referee.vision.tracking.state import PileCard
 
@@ -25,7 +24,7 @@ log = logging.getLogger(__name__)
 def check_take_back(
     cfg: TrackerConfig, frame: FrameFacts, pile: list[PileCard], taken_back: list[PileCard],
     visit_seats: Mapping[int, Counter[int]],
-) -> Observation | None:
+) -> Play | TakeBack | None:
     """The top card of ``pile`` taken back this frame (popped, and kept last in ``taken_back``), or
     covered by a card like the one under it (a play, pushed on ``pile``); ``None`` when neither."""
     if len(pile) < 2 or frame.blocked:
@@ -41,13 +40,13 @@ def check_take_back(
         pile.append(card)
         log.info("%s gone in a visit of seat %s, who did not lay it, and %s whole in its place: a %s laid "
                  "over it", top.label, seat, under.label, under.label)
-        return {**events.play(under.label, seat, frame.t), "frame_index": frame.index,
-                "reason": "laid square on its twin's pose over the top card"}
+        return Play(under.label, seat, frame.t, frame.index,
+                    reason="laid square on its twin's pose over the top card")
     pile.pop()
     del taken_back[:-3]
     taken_back.append(top)
     log.info("%s taken back from the pile", top.label)
-    return events.take_back(top.label, top.seat, frame.t, frame.index)
+    return TakeBack(top.label, top.seat, frame.t, frame.index)
 
 
 def laid_by_another_over(visit_seats: Mapping[int, Counter[int]], top: PileCard) -> int | None:

@@ -27,12 +27,11 @@ import numpy.typing as npt
 
 from referee.cards import CLASSIC_COLOURS, Colour
 from referee.vision.detections import Detections, box_area, intersection, iou
-from referee.vision.tracking import events
 from referee.vision.tracking.boxes import Box, translation
 from referee.vision.tracking.closer import SecondLook, lies_whole, look_closer
 from referee.vision.tracking.config import TrackerConfig
 from referee.vision.tracking.draws import Draws
-from referee.vision.tracking.events import Observation
+from referee.vision.tracking.events import Play, Start, TrackerEvent
 from referee.vision.tracking.frame import FrameFacts, read_frame
 from referee.vision.tracking.known import Matched, match_known
 from referee.vision.tracking.motion import MotionSample
@@ -47,9 +46,10 @@ log = logging.getLogger(__name__)
 
 
 class PileTracker:
-    """Debounced pile state -> contract-2 observations (``start``, ``play``, ``draw``), and two for the
-    pipeline alone: ``take_back`` (the top card lifted off) and ``reread`` (the top card read otherwise
-    in clear view than under the hand that laid it); see :mod:`referee.vision.tracking.events`.
+    """Debounced pile state -> typed events (:mod:`referee.vision.tracking.events`): the contract-2
+    observations :class:`Start`, :class:`Play` and :class:`Draw`, and two for the pipeline alone:
+    :class:`TakeBack` (the top card lifted off) and :class:`Reread` (the top card read otherwise in
+    clear view than under the hand that laid it).
 
     ``legal_now`` (usually ``Referee.legal_now``) lets the tracker fix unsure reads, and
     ``possible_now`` (usually ``Referee.possible_now``) doubt reads of a card the deck cannot hold
@@ -123,14 +123,14 @@ class PileTracker:
         motion: MotionSample | None = None,
         *,
         fresh: bool = True,
-    ) -> list[Observation]:
-        """Feed one frame's detections (top-down pile pixels); returns the observations it completes.
+    ) -> list[TrackerEvent]:
+        """Feed one frame's detections (top-down pile pixels); returns the events it completes.
 
         ``fresh=False``: the detector was not run on this frame (the pile did not change) and
         ``detections`` are the last ones again; they are no new evidence, so nothing is counted.
         """
         cfg = self.config
-        out: list[Observation] = []
+        out: list[TrackerEvent] = []
         if self._first_frame is None:
             self._first_frame = frame_index
         if motion is not None:
@@ -156,7 +156,7 @@ class PileTracker:
             out.extend(self._draws.settle(cfg, frame_index, self.pile, self.candidates))
         return out
 
-    def _note_motion(self, motion: MotionSample, t: float, frame_index: int, out: list[Observation]) -> None:
+    def _note_motion(self, motion: MotionSample, t: float, frame_index: int, out: list[TrackerEvent]) -> None:
         """What ``motion`` says of the hands: the visit and its seats, the pile image, the draws (into ``out``)."""
         cfg = self.config
         self._visit = motion.pile_visit
@@ -267,7 +267,7 @@ class PileTracker:
                    for other in sliding):
                 cand.clear = 0
 
-    def _confirm(self, frame: FrameFacts) -> list[Observation]:
+    def _confirm(self, frame: FrameFacts) -> list[Start | Play]:
         """The tentative cards ready to be judged: each is a new card (a ``start`` or ``play``, the top
         one last) or, vetoed, a silent reading of one already there."""
         cfg = self.config
@@ -298,7 +298,7 @@ class PileTracker:
             judged = self._judge(frame, cand, ready)
             if judged is not None:
                 cards.append((cand, *judged))
-        out: list[Observation] = []
+        out: list[Start | Play] = []
         for k, (cand, label, extra) in enumerate(cards):
             reads = cand.reads()
             card = PileCard(label, cand.pose, cand.seat, frame.index, frame.t, reads=reads, visit=cand.visit,
@@ -308,19 +308,18 @@ class PileTracker:
                 self.pile.append(card)
                 continue
             self.pile.append(card)
-            obs: Observation
             # ``t`` is when the card came to rest; ``frame_index`` when the tracker believed it.
+            laid_t = cand.laid_t(label)
+            corrected_from, reason = extra.get("corrected_from"), extra.get("reason")
+            others = tuple(sorted(reads - {label}))  # other reads of this card, for a later fix by seat
+            confidence = round(float(np.mean(cand.confidence)), 3)
             if self.expect_start and len(self.pile) == 1:
-                obs = events.start(label, cand.laid_t(label))
+                out.append(Start(label, laid_t, frame.index, corrected_from=corrected_from, reason=reason,
+                                 alternatives=others, confidence=confidence))
                 self.expect_start = False
             else:
-                obs = events.play(label, cand.seat, cand.laid_t(label))
-            obs.update(extra)
-            if others := sorted(reads - {label}):
-                obs["alternatives"] = others  # other reads of this card, for a later fix by seat
-            obs["frame_index"] = frame.index
-            obs["confidence"] = round(float(np.mean(cand.confidence)), 3)
-            out.append(obs)
+                out.append(Play(label, cand.seat, laid_t, frame.index, corrected_from=corrected_from,
+                                reason=reason, alternatives=others, confidence=confidence))
         del self.pile[: -cfg.memory * 2]
         return out
 

@@ -1,0 +1,64 @@
+"""The tracker's typed events and the dicts they stand for: same keys, same order, same values."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import FrozenInstanceError, replace
+
+import numpy as np
+import pytest
+
+from referee.vision.detections import Detections
+from referee.vision.tracking import Draw, PileTracker, Play, Reread, Start, TakeBack, TrackerConfig, TrackerEvent
+
+
+def _line(event: TrackerEvent) -> str:
+    """As the observation log writes it (``LogWriter``): key order counts."""
+    return json.dumps(event.as_dict(), separators=(",", ":"), sort_keys=False)
+
+
+def test_a_start_or_play_believed_carries_its_correction_alternatives_frame_and_confidence_in_order() -> None:
+    assert _line(Start("red_5", 0.2, 8, confidence=0.9)) == (
+        '{"type":"start","card":"red_5","t":0.2,"frame_index":8,"confidence":0.9}')
+    play = Play("red_9", 1, 1.5, 50, corrected_from="red_6", reason="read closer up",
+                alternatives=("red_6", "yellow_9"), confidence=0.812)
+    assert _line(play) == (
+        '{"type":"play","card":"red_9","seat":1,"t":1.5,"corrected_from":"red_6","reason":"read closer up",'
+        '"alternatives":["red_6","yellow_9"],"frame_index":50,"confidence":0.812}')
+    # No seat known: ``null``, as before; no alternatives: no key.
+    assert _line(Play("wild", None, 2.0, 60, confidence=0.5)) == (
+        '{"type":"play","card":"wild","seat":null,"t":2.0,"frame_index":60,"confidence":0.5}')
+
+
+def test_a_play_inferred_from_a_take_back_gives_its_reason_after_the_frame() -> None:
+    play = Play("blue_4", 2, 3.0, 90, reason="laid square on its twin's pose over the top card")
+    assert _line(play) == (
+        '{"type":"play","card":"blue_4","seat":2,"t":3.0,"frame_index":90,'
+        '"reason":"laid square on its twin\'s pose over the top card"}')
+
+
+def test_draws_take_backs_and_rereads() -> None:
+    draw = Draw(3, 0.4, 11)
+    assert _line(draw) == '{"type":"draw","seat":3,"count":1,"t":0.4,"frame_index":11}'
+    # A draw believed later keeps when it was drawn.
+    assert replace(draw, frame_index=20).as_dict() == {"type": "draw", "seat": 3, "count": 1, "t": 0.4,
+                                                        "frame_index": 20}
+    assert _line(TakeBack("red_9", None, 1.0, 30)) == (
+        '{"type":"take_back","card":"red_9","seat":null,"t":1.0,"frame_index":30}')
+    assert _line(Reread("red_9", "red_6", 2, 1.2, 36)) == (
+        '{"type":"reread","card":"red_9","was":"red_6","seat":2,"t":1.2,"frame_index":36}')
+
+
+def test_events_are_frozen() -> None:
+    with pytest.raises(FrozenInstanceError):
+        Draw(0, 0.0, 0).seat = 1  # type: ignore[misc]
+
+
+def test_the_tracker_emits_typed_events() -> None:
+    tracker = PileTracker(TrackerConfig(min_hits=4, max_misses=3, takeback_frames=10))
+    seen = Detections(np.array([(200, 150, 300, 300)], np.float32), np.array([0.9], np.float32),
+                      np.zeros(1, np.int64), ("red_5",), np.array([0.95], np.float32))
+    got: list[TrackerEvent] = []
+    for i in range(8):
+        got += tracker.update(seen if i >= 4 else Detections.empty(), i / 30, i)
+    assert got == [Start("red_5", 4 / 30, 7, confidence=0.9)]
