@@ -856,6 +856,11 @@ def simulate_game(
         unnamed_colour=unnamed_colour,
         anonymous_seats=anonymous_seats,
     )
+    return _played(table, seed, preset, players, inject)
+
+
+def _played(table: _Table, seed: int, preset: str, players: int, inject: str | None) -> SimulatedGame:
+    """Play ``table``'s match out; what it came to."""
     table.play_match()
     return SimulatedGame(
         seed=seed,
@@ -903,20 +908,7 @@ def simulate_scripted_round(
         gap=gap,
         dealer=dealer,
     )
-    table.play_match()
-    return SimulatedGame(
-        seed=seed,
-        preset=preset,
-        players=players,
-        inject=misplays[0] if misplays else None,
-        observations=table.obs,
-        expected_alerts=table.expected,
-        injected=table.injected,
-        final_scores=list(table.scores),
-        rounds=table.rounds,
-        winner=table.winner,
-        how=table.how if table.injected else None,
-    )
+    return _played(table, seed, preset, players, misplays[0] if misplays else None)
 
 
 def simulate_games(

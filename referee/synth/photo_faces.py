@@ -153,7 +153,7 @@ def cut_faces(photos: Path, out: Path, detector: Any, *, per_label: int = 3,
     """Cut the card out of the photos in ``photos`` (class-named folders) into ``out``: the ``per_label``
     most card-like outlines of each label. Returns (and writes as ``faces.json``) what was cut and what
     was not."""
-    from referee.vision.deck import card_box, photo_folders
+    from referee.vision.deck import photo_card, photo_folders
 
     folders = photo_folders(photos)
     cut: dict[str, list[str]] = {}
@@ -166,9 +166,7 @@ def cut_faces(photos: Path, out: Path, detector: Any, *, per_label: int = 3,
             if image is None:
                 rejected.append(f"{path} (unreadable)")
                 continue
-            boxes, confidence, class_id = detector.raw(image)
-            keep = np.array([detector.face_names[int(c)] != "back" for c in class_id], bool)
-            box = card_box(boxes[keep], confidence[keep], image.shape)
+            box = photo_card(image, detector)
             outline = None if box is None else card_outline(image, box)
             if outline is None:
                 rejected.append(f"{path} ({'no card found' if box is None else 'no card-shaped outline'})")

@@ -199,6 +199,14 @@ def card_box(boxes: Floats, confidence: Floats, shape: tuple[int, ...]) -> Float
     return box
 
 
+def photo_card(image: Image, detector: Any) -> Floats | None:
+    """The box of the card a photo shows (:func:`card_box` among what ``detector.raw`` finds, backs left
+    out); ``None`` when it finds none."""
+    boxes, confidence, class_id = detector.raw(image)
+    keep = np.array([detector.face_names[int(c)] != "back" for c in class_id], bool)
+    return card_box(boxes[keep], confidence[keep], image.shape)
+
+
 def views(image: Image, box: Floats, rng: np.random.Generator, count: int, side: int) -> list[Image]:
     """``count`` crops of the card at ``box`` as the pipeline may see it: turned any way, its box a few
     pixels off, as small as a card on a table seen by a webcam, under warmer or cooler light, blurred,
@@ -299,9 +307,7 @@ def learn_deck(photos: Path, out: Path, detector: Any, classifier: FaceClassifie
             if image is None:
                 skipped.append(f"{path} (unreadable)")
                 continue
-            boxes, confidence, class_id = detector.raw(image)
-            keep = np.array([detector.face_names[int(c)] != "back" for c in class_id], bool)
-            box = card_box(boxes[keep], confidence[keep], image.shape)
+            box = photo_card(image, detector)
             if box is None:
                 skipped.append(f"{path} (no card found)")
                 continue
