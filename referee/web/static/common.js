@@ -94,5 +94,50 @@ const UNO = (() => {
     } };
   }
 
-  return { el, cardFace, seatName, seatText, alertTitle, follow, parseLabel };
+  // The controls of an admin page (the dashboard, /teach): the token taken from the URL fragment
+  // (#token=...) once, then kept in this browser and changed with the page's #token-form; say() writes to
+  // #result; call() is an admin request (a Blob body is sent as it is, anything else as JSON) that throws
+  // the server's plain-words error.
+  function adminPage() {
+    const TOKEN_KEY = "uno-admin-token";
+    const $ = (id) => document.getElementById(id);
+    const hashToken = new URLSearchParams(location.hash.slice(1)).get("token");
+    if (hashToken) {
+      localStorage.setItem(TOKEN_KEY, hashToken);
+      history.replaceState(null, "", location.pathname + location.search);
+    }
+    $("token").value = localStorage.getItem(TOKEN_KEY) || "";
+    $("token-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      localStorage.setItem(TOKEN_KEY, $("token").value.trim());
+      say("Token saved in this browser.");
+    });
+
+    function say(text, isError) {
+      const node = $("result");
+      node.textContent = text;
+      node.classList.toggle("error", !!isError);
+    }
+
+    async function call(method, path, body, contentType) {
+      const headers = { "X-Admin-Token": $("token").value.trim() };
+      if (body !== undefined) headers["Content-Type"] = contentType || "application/json";
+      const raw = body instanceof Blob;
+      const response = await fetch(path, {
+        method, headers, body: body === undefined ? undefined : (raw ? body : JSON.stringify(body)),
+      });
+      let data = null;
+      try { data = await response.json(); } catch (err) { data = null; }
+      if (!response.ok) {
+        let detail = data && data.detail;
+        if (Array.isArray(detail)) detail = detail.map((d) => (d.loc || []).slice(1).join(".") + ": " + d.msg).join("; ");
+        throw new Error(detail || response.statusText || String(response.status));
+      }
+      return data;
+    }
+
+    return { say, call };
+  }
+
+  return { el, cardFace, seatName, seatText, alertTitle, follow, parseLabel, adminPage };
 })();

@@ -8,41 +8,7 @@
   let alerts = [];        // newest last; each carries the seq of the observation that caused it
   let pinnedSeat = null;  // null: act for the seat whose turn it is
 
-  // Token: from the URL fragment (#token=...) once, then kept in this browser.
-  const hashToken = new URLSearchParams(location.hash.slice(1)).get("token");
-  if (hashToken) {
-    localStorage.setItem("uno-admin-token", hashToken);
-    history.replaceState(null, "", location.pathname + location.search);
-  }
-  $("token").value = localStorage.getItem("uno-admin-token") || "";
-  $("token-form").addEventListener("submit", (e) => {
-    e.preventDefault();
-    localStorage.setItem("uno-admin-token", $("token").value.trim());
-    say("Token saved in this browser.");
-  });
-
-  function say(text, isError) {
-    const node = $("result");
-    node.textContent = text;
-    node.classList.toggle("error", !!isError);
-  }
-
-  async function call(method, path, body, contentType) {
-    const headers = { "X-Admin-Token": $("token").value.trim() };
-    if (body !== undefined) headers["Content-Type"] = contentType || "application/json";
-    const raw = body instanceof Blob;
-    const response = await fetch(path, {
-      method, headers, body: body === undefined ? undefined : (raw ? body : JSON.stringify(body)),
-    });
-    let data = null;
-    try { data = await response.json(); } catch (err) { data = null; }
-    if (!response.ok) {
-      let detail = data && data.detail;
-      if (Array.isArray(detail)) detail = detail.map((d) => (d.loc || []).slice(1).join(".") + ": " + d.msg).join("; ");
-      throw new Error(detail || response.statusText || String(response.status));
-    }
-    return data;
-  }
+  const { say, call } = UNO.adminPage();
 
   async function send(obs, what) {
     try {

@@ -4,7 +4,6 @@
 (() => {
   const { el, cardFace } = UNO;
   const $ = (id) => document.getElementById(id);
-  const TOKEN_KEY = "uno-admin-token";
   // Photos larger than this (or not JPEG/PNG, e.g. HEIC) are shrunk in the browser before they are sent.
   const SHRINK_BYTES = 1.5 * 1024 * 1024;
   const SHRINK_SIDE = 1600;
@@ -12,38 +11,7 @@
   let shownLabels = "";
   let polling = null;
 
-  // Token: from the URL fragment (#token=...) once, then kept in this browser (as the dashboard does).
-  const hashToken = new URLSearchParams(location.hash.slice(1)).get("token");
-  if (hashToken) {
-    localStorage.setItem(TOKEN_KEY, hashToken);
-    history.replaceState(null, "", location.pathname + location.search);
-  }
-  $("token").value = localStorage.getItem(TOKEN_KEY) || "";
-  $("token-form").addEventListener("submit", (e) => {
-    e.preventDefault();
-    localStorage.setItem(TOKEN_KEY, $("token").value.trim());
-    say("Token saved in this browser.");
-  });
-
-  function say(text, isError) {
-    const node = $("result");
-    node.textContent = text;
-    node.classList.toggle("error", !!isError);
-  }
-
-  async function call(method, path, body, contentType) {
-    const headers = { "X-Admin-Token": $("token").value.trim() };
-    if (body !== undefined) headers["Content-Type"] = contentType || "application/octet-stream";
-    const response = await fetch(path, { method, headers, body });
-    let data = null;
-    try { data = await response.json(); } catch (err) { data = null; }
-    if (!response.ok) {
-      let detail = data && data.detail;
-      if (Array.isArray(detail)) detail = detail.map((d) => (d.loc || []).slice(1).join(".") + ": " + d.msg).join("; ");
-      throw new Error(detail || response.statusText || String(response.status));
-    }
-    return data;
-  }
+  const { say, call } = UNO.adminPage();
 
   const photoPath = (label) => "/api/deck/photos?label=" + encodeURIComponent(label);
   const plural = (n, word) => n + " " + word + (n === 1 ? "" : "s");
