@@ -26,9 +26,9 @@ CONTROLS: list[tuple[str, str, Any]] = [
 def test_pages_and_views_are_open(client: TestClient) -> None:
     page = client.get("/")
     assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
-    assert '<img id="live" src="/stream.mjpg"' in page.text and 'id="alerts"' in page.text
+    assert '<img id="live" src="stream.mjpg"' in page.text and 'id="alerts"' in page.text
     overlay = client.get("/overlay")
-    assert overlay.status_code == 200 and "/static/overlay.js" in overlay.text
+    assert overlay.status_code == 200 and "static/overlay.js" in overlay.text
     for asset in ("app.css", "overlay.css", "common.js", "dashboard.js", "overlay.js",
                   "placeholder.jpg"):
         response = client.get(f"/static/{asset}")

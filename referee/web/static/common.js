@@ -68,7 +68,7 @@ const UNO = (() => {
     let lastId = 0;
     async function start() {
       try {
-        const response = await fetch("/api/state", { cache: "no-store" });
+        const response = await fetch("api/state", { cache: "no-store" });
         if (!response.ok) throw new Error("state " + response.status);
         const state = await response.json();
         lastId = state.event_id || 0;
@@ -78,7 +78,7 @@ const UNO = (() => {
         setTimeout(start, 2000);
         return;
       }
-      source = new EventSource("/api/events?after=" + lastId);
+      source = new EventSource("api/events?after=" + lastId);
       source.onopen = () => onConnection(true);
       source.onerror = () => onConnection(false);
       source.onmessage = (message) => {
@@ -89,7 +89,7 @@ const UNO = (() => {
     }
     start();
     return { refresh: async () => {
-      const response = await fetch("/api/state", { cache: "no-store" });
+      const response = await fetch("api/state", { cache: "no-store" });
       if (response.ok) onState(await response.json(), true);
     } };
   }

@@ -12,7 +12,7 @@
 
   async function send(obs, what) {
     try {
-      const result = await call("POST", "/api/observations", obs);
+      const result = await call("POST", "api/observations", obs);
       const alertsNow = (result.outputs || []).filter((o) => o.type === "alert");
       say(what + (alertsNow.length ? " → " + alertsNow.map((a) => alertTitle(a.code)).join(", ") : " ✓"));
       pinnedSeat = null;
@@ -53,7 +53,7 @@
       const card = $("card").value.trim().toLowerCase();
       if (!card) { $("card").focus(); say("Type the right card, then press m again."); return; }
       try {
-        await call("POST", "/api/correct", { card });
+        await call("POST", "api/correct", { card });
         say("Last play corrected to " + card + " ✓");
       } catch (err) { say("Correct: " + err.message, true); }
     },
@@ -62,7 +62,7 @@
       send({ type: "reveal", seat: actingSeat(), cards }, seatName(state, actingSeat()) + " shows " + cards.length + " cards");
     },
     undo: async () => {
-      try { await call("POST", "/api/undo"); say("Last observation undone ✓"); }
+      try { await call("POST", "api/undo"); say("Last observation undone ✓"); }
       catch (err) { say("Undo: " + err.message, true); }
     },
   };
@@ -250,7 +250,7 @@
     const who = seatName(state, seat);
     say(who + ": reading the photo…");
     try {
-      const result = await call("POST", "/api/hands/photo?seat=" + seat, file, file.type || "application/octet-stream");
+      const result = await call("POST", "api/hands/photo?seat=" + seat, file, file.type || "application/octet-stream");
       const input = $("score-form").querySelector('input[data-seat="' + seat + '"]');
       if (input) { input.value = result.cards.join(" "); input.focus(); }
       const unsure = result.detections.filter((d) => d.confidence < 0.5 || d.colour_confidence < 0.6).map((d) => d.label);
@@ -269,7 +269,7 @@
       if (!cards.length) continue;
       const seat = Number(input.dataset.seat);
       try {
-        await call("POST", "/api/observations", { type: "reveal", seat, cards });
+        await call("POST", "api/observations", { type: "reveal", seat, cards });
         input.value = "";
         sent++;
       } catch (err) { say(seatName(state, seat) + ": " + err.message, true); return; }
@@ -293,21 +293,21 @@
     if ($("setup-target").value) body.target = Number($("setup-target").value);
     if ($("setup-hand").value) body.hand_size = Number($("setup-hand").value);
     try {
-      await call("POST", "/api/setup", body);
+      await call("POST", "api/setup", body);
       say(mode === "match" ? "New match started ✓" : "Next round started ✓");
     } catch (err) { say("Setup: " + err.message, true); }
   });
 
   $("btn-names").addEventListener("click", async () => {
     const names = Array.from($("setup-names").querySelectorAll("input")).map((i) => i.value.trim());
-    try { await call("POST", "/api/names", { names: names.slice(0, state.players) }); say("Seats renamed ✓"); }
+    try { await call("POST", "api/names", { names: names.slice(0, state.players) }); say("Seats renamed ✓"); }
     catch (err) { say("Rename: " + err.message, true); }
   });
 
   $("log-link").addEventListener("click", async (e) => {
     e.preventDefault();
     try {
-      const response = await fetch("/api/log", { headers: { "X-Admin-Token": $("token").value.trim() } });
+      const response = await fetch("api/log", { headers: { "X-Admin-Token": $("token").value.trim() } });
       if (!response.ok) throw new Error((await response.json()).detail);
       const url = URL.createObjectURL(await response.blob());
       const a = el("a", { href: url, download: "match-" + state.match_id + ".jsonl" });
@@ -316,7 +316,7 @@
     } catch (err) { say("Log: " + err.message, true); }
   });
 
-  fetch("/api/meta").then((r) => r.json()).then((meta) => {
+  fetch("api/meta").then((r) => r.json()).then((meta) => {
     const list = $("labels");
     for (const label of meta.labels) list.append(el("option", { value: label }));
     const rules = $("setup-rules");
@@ -353,7 +353,7 @@
   // Pipeline health is not an event: look at it every few seconds.
   setInterval(async () => {
     try {
-      const response = await fetch("/api/state", { cache: "no-store" });
+      const response = await fetch("api/state", { cache: "no-store" });
       if (response.ok && state) { state.status = (await response.json()).status; renderStatus(); }
     } catch (err) { /* offline: the pill says so */ }
   }, 3000);

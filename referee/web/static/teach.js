@@ -13,7 +13,7 @@
 
   const { say, call } = UNO.adminPage();
 
-  const photoPath = (label) => "/api/deck/photos?label=" + encodeURIComponent(label);
+  const photoPath = (label) => "api/deck/photos?label=" + encodeURIComponent(label);
   const plural = (n, word) => n + " " + word + (n === 1 ? "" : "s");
 
   // A big phone photo (or a HEIC) as a JPEG of at most SHRINK_SIDE pixels a side; the file itself if
@@ -72,7 +72,7 @@
     $("btn-learn").disabled = true;
     try {
       const views = new URLSearchParams(location.search).get("views");
-      render(await call("POST", "/api/deck/learn" + (views ? "?views=" + encodeURIComponent(views) : "")));
+      render(await call("POST", "api/deck/learn" + (views ? "?views=" + encodeURIComponent(views) : "")));
       say("Learning the deck from the photos…");
       refresh();
     } catch (err) {
@@ -179,7 +179,7 @@
 
   async function refresh() {
     try {
-      const response = await fetch("/api/deck", { cache: "no-store" });
+      const response = await fetch("api/deck", { cache: "no-store" });
       if (!response.ok) throw new Error("deck status " + response.status);
       render(await response.json());
     } catch (err) {
