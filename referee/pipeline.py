@@ -33,11 +33,20 @@ from referee.vision.classify import (
     second_look,
 )
 from referee.vision.colour import DeckColours
-from referee.vision.detect import OnnxDetector, UltralyticsDetector, look_closer
+from referee.vision.detect import DETECTOR_LOOK_CONFIDENCE, OnnxDetector, UltralyticsDetector, look_closer
 from referee.vision.detections import Detections, Detector
 from referee.vision.keeping_up import KeepingUp
 from referee.vision.overlay import annotate, encode_jpeg
-from referee.vision.tracking import MotionDetector, PileTracker, Play, Reread, TakeBack, TrackerConfig, TrackerEvent
+from referee.vision.tracking import (
+    CloserLook,
+    MotionDetector,
+    PileTracker,
+    Play,
+    Reread,
+    TakeBack,
+    TrackerConfig,
+    TrackerEvent,
+)
 
 log = logging.getLogger(__name__)
 
@@ -179,12 +188,9 @@ class Pipeline:
             auto=profile is None or profile.white_balance is None,
         )
         state = session.snapshot()
-        #: Frame counts derived from a rate (not given by the caller) follow the rate frames are judged at.
-        self._retime = tracker_config is None
-        if tracker_config is None:
-            tracker_config = TrackerConfig.for_fps(fps)
-            if classifier is not None:  # two closer readers averaged: a lower bar (see the constant)
-                tracker_config = replace(tracker_config, second_look_confidence=SECOND_LOOK_CONFIDENCE)
+        # The tracker's times are counted in frames at the source's rate until the rate frames are
+        # judged at is measured (:meth:`_timed`).
+        tracker_config = (tracker_config or TrackerConfig()).at(fps)
         self.tracker = PileTracker(
             tracker_config,
             legal_now=card_query(session, "legal_now"),
@@ -193,7 +199,10 @@ class Pipeline:
             expect_start=state.get("top_card") is None,
             # A card about to be believed is read again closer up, by a model that can read a crop
             # (not a double replaying the footage's truth).
-            second_look=self._look_closer if isinstance(detector, OnnxDetector | UltralyticsDetector) else None,
+            # Two closer readers averaged (with the classifier) need a lower bar than the detector alone.
+            second_look=CloserLook(
+                self._look_closer, SECOND_LOOK_CONFIDENCE if classifier is not None else DETECTOR_LOOK_CONFIDENCE
+            ) if isinstance(detector, OnnxDetector | UltralyticsDetector) else None,
         )
         self._pile_view: np.ndarray | None = None
         #: The camera frame the pile view was warped from, and the map back onto it: the classifier reads
@@ -231,9 +240,7 @@ class Pipeline:
         detection gate) stand for the same time at ``rate`` frames judged a second: a machine that
         judges every second frame of a 30 fps camera waits 5 of them for a card to settle, not 10."""
         self.timed_fps = rate
-        if self._retime:
-            self.tracker.config = TrackerConfig.for_fps(
-                rate, second_look_confidence=self.tracker.config.second_look_confidence)
+        self.tracker.config = self.tracker.config.at(rate)
         if self.motion is not None:
             self.motion.timed(rate)
         self._set_counts(rate)

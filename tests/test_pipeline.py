@@ -469,12 +469,13 @@ def test_frame_counts_stand_for_the_same_times_at_the_rate_frames_are_judged() -
     assert pipeline.timed_fps == 10
     assert pipeline.tracker.config.min_hits == TrackerConfig.for_fps(10.0).min_hits
     assert pipeline.motion is not None and pipeline.motion.quiet_frames == 3 and pipeline.refresh_every == 5
-    # A config given by the caller is the caller's: only the detection gate and the hands follow.
-    given = TrackerConfig(min_hits=7)
+    # A config given by the caller keeps its times, counted at the rate frames are judged at.
+    given = TrackerConfig(settle_s=0.7)
     fixed = Pipeline(ColourDetector(), MatchSession(Store(":memory:"), players=4), players=4, fps=30.0,
                      tracker_config=given)
+    assert fixed.tracker.config.min_hits == 21
     _judge_frames(3, fixed)
-    assert fixed.tracker.config is given and fixed.timed_fps == 10
+    assert fixed.tracker.config.settle_s == 0.7 and fixed.timed_fps == 10 and fixed.tracker.config.min_hits == 7
 
 
 def test_verdicts_judged_while_falling_behind_are_marked_unsure(caplog: pytest.LogCaptureFixture) -> None:

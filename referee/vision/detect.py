@@ -263,6 +263,14 @@ class UltralyticsDetector:
         return label_detections(image, boxes, confidence, class_id, self._face_names, self.palette, self.deck)
 
 
+#: How sure of another face than the pile view's the detector's closer look (:func:`look_closer`) must
+#: be, read alone, for its face to be taken (the tracker's :class:`~referee.vision.tracking.SecondLook`
+#: bar). Higher: fewer misreads put right; lower: more right faces replaced. With the face classifier
+#: beside it the pipeline uses :data:`referee.vision.classify.SECOND_LOOK_CONFIDENCE` (two readers
+#: averaged).
+DETECTOR_LOOK_CONFIDENCE = 0.85
+
+
 def look_closer(
     detector: RawDetector,
     image: Image,

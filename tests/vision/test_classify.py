@@ -201,15 +201,16 @@ def test_pipeline_closer_look_averages_detector_and_classifier() -> None:
     from referee.store import Store
     from referee.synth.scene import SceneParams, random_scene
     from referee.vision.classify import SECOND_LOOK_CONFIDENCE
-    from referee.vision.detect import OnnxDetector, look_closer
+    from referee.vision.detect import DETECTOR_LOOK_CONFIDENCE, OnnxDetector, look_closer
 
     detector = OnnxDetector()
     classifier = load_classifier()
     session = MatchSession(Store(":memory:"), players=4)
     with_classifier = Pipeline(detector, session, players=4, classifier=classifier)
     alone = Pipeline(detector, session, players=4)
-    assert with_classifier.tracker.config.second_look_confidence == SECOND_LOOK_CONFIDENCE
-    assert alone.tracker.config.second_look_confidence == 0.85
+    assert with_classifier.tracker.second_look is not None and alone.tracker.second_look is not None
+    assert with_classifier.tracker.second_look.confidence == SECOND_LOOK_CONFIDENCE
+    assert alone.tracker.second_look.confidence == DETECTOR_LOOK_CONFIDENCE == 0.85
     scene = random_scene(np.random.default_rng([999, 3]), 384, SceneParams(single_card_share=0.0, hand_share=0.0))
     top = next(b for b in scene.boxes if b.visible >= 0.95)
     with_classifier._pile_view = alone._pile_view = scene.image

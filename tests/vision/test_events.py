@@ -55,7 +55,7 @@ def test_events_are_frozen() -> None:
 
 
 def test_the_tracker_emits_typed_events() -> None:
-    tracker = PileTracker(TrackerConfig(min_hits=4, max_misses=3, takeback_frames=10))
+    tracker = PileTracker(TrackerConfig(fps=10, settle_s=0.4, drop_s=0.3, takeback_s=1.0))
     seen = Detections(np.array([(200, 150, 300, 300)], np.float32), np.array([0.9], np.float32),
                       np.zeros(1, np.int64), ("red_5",), np.array([0.95], np.float32))
     got: list[TrackerEvent] = []

@@ -8,8 +8,10 @@ import numpy as np
 import pytest
 
 from referee.vision.calibration import CalibrationProfile
+from referee.vision.detect import DETECTOR_LOOK_CONFIDENCE
 from referee.vision.detections import Detections
 from referee.vision.tracking import (
+    CloserLook,
     MotionDetector,
     MotionSample,
     PileTracker,
@@ -21,7 +23,7 @@ from referee.vision.tracking import (
     turned,
 )
 
-CFG = TrackerConfig(min_hits=4, max_misses=3, takeback_frames=10)
+CFG = TrackerConfig(fps=10, settle_s=0.4, drop_s=0.3, takeback_s=1.0)  # 4, 3 and 10 frames
 A = (200.0, 150.0, 300.0, 300.0)  # a card's pose on a 640x480 top-down pile
 B = (260.0, 170.0, 360.0, 320.0)  # another pose, overlapping A
 Row = tuple[str, tuple[float, float, float, float], float, float]
@@ -91,7 +93,8 @@ def test_box_helpers() -> None:
 def test_debounce_defaults_follow_the_frame_rate(fps: float, hits: int, misses: int, takeback: int) -> None:
     cfg = TrackerConfig.for_fps(fps)
     assert (cfg.min_hits, cfg.max_misses, cfg.takeback_frames) == (hits, misses, takeback)
-    assert TrackerConfig.for_fps(fps, min_hits=7).min_hits == 7
+    assert TrackerConfig.for_fps(fps, settle_s=7 / fps).min_hits == 7
+    assert cfg.at(2 * fps).min_hits == TrackerConfig.for_fps(2 * fps).min_hits  # the same times, recounted
 
 
 def test_nothing_until_steady_then_exactly_one_start_then_plays() -> None:
@@ -1615,16 +1618,16 @@ def test_a_draw_by_an_arm_seen_only_in_a_faint_hue_goes_to_its_seat(faint_chroma
     assert draws == [seat]
 
 
-def _closer(face: str, confidence: float) -> tuple[list[tuple[float, ...]], object]:
-    """A second look that reads ``face`` at ``confidence`` in pose B (nothing elsewhere), and
-    remembers where it looked."""
+def _closer(face: str, confidence: float) -> tuple[list[tuple[float, ...]], CloserLook]:
+    """A second look (the detector's alone) that reads ``face`` at ``confidence`` in pose B (nothing
+    elsewhere), and remembers where it looked."""
     looked: list[tuple[float, ...]] = []
 
     def look(pose: np.ndarray, *, whole: bool = False) -> list[tuple[str, float]]:
         looked.append(tuple(float(v) for v in pose))
         return [(face, confidence)] if iou(pose, np.array(B, np.float32)) > 0.9 else []
 
-    return looked, look
+    return looked, CloserLook(look, DETECTOR_LOOK_CONFIDENCE)
 
 
 @pytest.mark.parametrize(("confidence", "played"), [(0.96, "blue_3"), (0.8, "blue_8")])
@@ -1633,7 +1636,7 @@ def test_a_card_is_read_closer_up_before_it_is_believed(confidence: float, playe
     crop of it (dev seed 450 with round 7's model, three times in one game). A sure closer look gives
     the face; the colour stays. An unsure one changes nothing."""
     looked, look = _closer("3", confidence)
-    feed = Feed(PileTracker(CFG, expect_start=False, second_look=look))  # type: ignore[arg-type]
+    feed = Feed(PileTracker(CFG, expect_start=False, second_look=look))
     feed([card("green_5")], 8, motion=_visit(1, seat=1))
     feed([card("blue_8", B, conf=0.8)], 2, motion=_visit(2, arm=True, seat=2))
     feed([card("blue_8", B, conf=0.8)], 12, motion=_visit(2, seat=2))
@@ -1648,7 +1651,7 @@ def test_a_card_believed_under_the_hand_is_read_closer_up_in_clear_view() -> Non
     at once (the hand is in the crop); once the pile has been clear for a while and the pile view still
     says 8, the closer look re-reads it (dev seed 432 with round 7's model)."""
     looked, look = _closer("3", 0.95)
-    feed = Feed(PileTracker(CFG, expect_start=False, second_look=look))  # type: ignore[arg-type]
+    feed = Feed(PileTracker(CFG, expect_start=False, second_look=look))
     feed([card("green_5")], 8, motion=_visit(1, seat=1))
     feed([card("blue_8", B, conf=0.9)], 10, motion=_visit(2, arm=True, seat=2))
     assert [o["card"] for _, o in feed.out] == ["green_5", "blue_8"] and len(looked) == 1  # the green 5
@@ -1664,7 +1667,7 @@ def test_a_clear_view_re_read_is_checked_by_a_closer_look(face: str, kept: bool)
     sure 3 keeps it, a sure 8 (or no sure face) lets the pile view re-read it, a sure 5 re-reads it as
     the 5."""
     _, look = _closer(face, 0.96 if face != "8" else 0.5)
-    feed = Feed(PileTracker(CFG, expect_start=False, second_look=look))  # type: ignore[arg-type]
+    feed = Feed(PileTracker(CFG, expect_start=False, second_look=look))
     feed([card("green_3")], 8, motion=_visit(1, seat=1))
     feed([card("blue_3", B, conf=0.86)], 10, motion=_visit(2, arm=True, seat=2))
     assert [o["card"] for _, o in feed.out] == ["green_3", "blue_3"]
@@ -1687,7 +1690,7 @@ def test_a_card_laid_over_one_waiting_for_its_clear_view_re_read_is_not_taken_fo
             return []
         return [("draw2", 0.95)] if feed.frame >= 28 else [("1", 0.97)]
 
-    feed = Feed(PileTracker(CFG, expect_start=False, second_look=look))  # type: ignore[arg-type]
+    feed = Feed(PileTracker(CFG, expect_start=False, second_look=CloserLook(look, DETECTOR_LOOK_CONFIDENCE)))
     feed([card("green_5")], 8, motion=_visit(1, seat=1))
     feed([card("green_1", one)], 10, motion=_visit(2, arm=True, seat=2))
     feed([card("green_1", one)], 3 * CFG.min_hits - 2, motion=_visit(2, seat=2))  # not yet judged
@@ -1870,7 +1873,7 @@ def test_the_top_card_misread_in_its_pose_and_read_closer_up_as_itself_is_no_new
         feed([card("red_5")], 8, motion=_visit(1, seat=2))
         feed([card("yellow_3", B)], 2, motion=_visit(2, arm=True, seat=1))
         feed([card("yellow_3", B)], 12, motion=_visit(2, seat=1))
-        tracker.second_look = look if second_look else None  # type: ignore[assignment]
+        tracker.second_look = look if second_look else None
         near = MotionSample(seat=0, disturbed=True, arm_over_pile=False, pile_visit=3)
         feed([card("yellow_8", B, conf=0.76), card("yellow_3", B, conf=0.4)], 8, motion=near)
         plays = [o["card"] for _, o in feed.out]
@@ -2302,8 +2305,7 @@ def test_a_card_believed_under_the_arm_is_re_read_by_the_classifier_alone_once_i
         return second_look([("5", 0.4)], [("3", classifier), ("5", 0.01)],
                            alone=CLASSIFIER_ALONE_CONFIDENCE if whole else None)
 
-    config = TrackerConfig(**{**CFG.__dict__, "second_look_confidence": SECOND_LOOK_CONFIDENCE})
-    feed = Feed(PileTracker(config, expect_start=True, second_look=look))
+    feed = Feed(PileTracker(CFG, expect_start=True, second_look=CloserLook(look, SECOND_LOOK_CONFIDENCE)))
     feed([card("red_5", B, conf=0.92)], 10, motion=_visit(1, arm=True, seat=0))
     assert [(o["type"], o["card"]) for _, o in feed.out] == [("start", "red_5")] and looks == []  # arm: no look
     feed([card("red_5", B, conf=0.95)], 4 * CFG.min_hits, motion=_visit(1, seat=0))

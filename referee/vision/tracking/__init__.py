@@ -18,7 +18,7 @@ tracker cannot see in detections: where a hand came from (the seat), hands reach
 
 from referee.vision.detections import iou
 from referee.vision.tracking.boxes import Box, Mask, containment, low_res_area, overhang, translation, turned
-from referee.vision.tracking.closer import SecondLook, closer_label
+from referee.vision.tracking.closer import CloserLook, SecondLook, closer_label
 from referee.vision.tracking.config import TrackerConfig
 from referee.vision.tracking.events import Draw, Observation, Play, Reread, Start, TakeBack, TrackerEvent
 from referee.vision.tracking.motion import MotionDetector, MotionSample
@@ -28,6 +28,7 @@ from referee.vision.tracking.tracker import PileTracker
 __all__ = [
     "Box",
     "Candidate",
+    "CloserLook",
     "Draw",
     "Mask",
     "MotionDetector",

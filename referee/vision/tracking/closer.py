@@ -2,13 +2,15 @@
 
 The pipeline supplies the look (:class:`SecondLook`: the detector on a crop of the pile view, and the face
 classifier); the tracker asks it only with no arm over the pile, and takes its face only when it is sure
-of another one than the pile view's (``second_look_confidence``), keeping the colour the pile view read.
+of another one than the pile view's (the look's own ``confidence``: how sure is sure enough depends on
+who reads), keeping the colour the pile view read.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
@@ -24,9 +26,25 @@ log = logging.getLogger(__name__)
 
 class SecondLook(Protocol):
     """A closer look at the card in ``pose``: its faces, surest first, with their scores. ``whole``: the
-    card lies in full view on a clear pile (the pipeline's face classifier may then speak alone)."""
+    card lies in full view on a clear pile (the pipeline's face classifier may then speak alone).
+    ``confidence``: how sure of another face than the pile view's the look must be for its face to be
+    taken (a property of the reader: two readers averaged are surer when right than one alone)."""
+
+    @property
+    def confidence(self) -> float: ...
 
     def __call__(self, pose: Box, *, whole: bool = False) -> Sequence[tuple[str, float]]: ...
+
+
+@dataclass(frozen=True)
+class CloserLook:
+    """A :class:`SecondLook` made of a function that reads the faces and the bar its readings must pass."""
+
+    read: Callable[..., Sequence[tuple[str, float]]]
+    confidence: float
+
+    def __call__(self, pose: Box, *, whole: bool = False) -> Sequence[tuple[str, float]]:
+        return self.read(pose, whole=whole)
 
 
 def closer_label(label: str, faces: Sequence[tuple[str, float]], confidence: float) -> str | None:
@@ -45,10 +63,10 @@ def closer_label(label: str, faces: Sequence[tuple[str, float]], confidence: flo
 
 
 def look_closer(
-    cfg: TrackerConfig, look: SecondLook | None, arm_over_pile: bool, pose: Box, label: str, *, whole: bool = False
+    look: SecondLook | None, arm_over_pile: bool, pose: Box, label: str, *, whole: bool = False
 ) -> str | None:
     """The label a closer ``look`` at ``pose`` gives the card read as ``label``: its face when the look
-    is sure of another one (``second_look_confidence``), with the colour read in the pile view (the
+    is sure of another one (``look.confidence``), with the colour read in the pile view (the
     same pixels). ``None`` when it agrees, is unsure, cannot be taken (no ``look``, an arm over the
     pile) or names a face of the other kind (a black card for a coloured one).
 
@@ -57,7 +75,7 @@ def look_closer(
     if look is None or arm_over_pile:
         return None
     faces = look(pose, whole=whole)
-    closer = closer_label(label, faces, cfg.second_look_confidence)
+    closer = closer_label(label, faces, look.confidence)
     if closer is not None:
         log.info("%s read closer up as %s (%.2f)", label, closer, faces[0][1])
     return closer

@@ -1,29 +1,35 @@
 """Every knob of the pile tracker, with what raising or lowering it trades.
 
-Frame counts are the debounce (norfair's ``initialization_delay`` and ``hit_counter_max``):
-:meth:`TrackerConfig.for_fps` derives them from the frame rate, so they stand for times. Shares are
-of a box's area or size, IoUs compare two boxes, confidences are the detector's (0-1).
+Times are in seconds: the debounce (norfair's ``initialization_delay`` and ``hit_counter_max``) is
+a time a card must hold still, or may go unseen, and the tracker counts it in frames at ``fps``, the
+rate frames are judged at (the pipeline sets it again when that rate changes, so a verdict does not
+depend on how many frames a busy machine gets to judge). Shares are of a box's area or size, IoUs
+compare two boxes, confidences are the detector's (0-1).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 
 @dataclass(frozen=True)
 class TrackerConfig:
-    """Debounce knobs (frames) and thresholds; :meth:`for_fps` scales the frame counts."""
+    """The debounce times (seconds) and thresholds; the frame counts the tracker uses are derived from
+    the times at ``fps`` (:attr:`min_hits`, :attr:`max_misses`, :attr:`takeback_frames`,
+    :attr:`reread_frames`), each with a floor of a few frames so that a slow rate still debounces."""
 
-    #: Steady frames a new card must hold one pose before it is believed. Higher: fewer passing hands
-    #: and glares believed, later plays; lower: quicker plays, more noise believed.
-    min_hits: int = 5
-    #: Frames a tentative card may go unseen before it is dropped. Higher: a card hidden for a moment
+    #: Frames judged a second: the times below are counted in frames at this rate.
+    fps: float = 30.0
+    #: Time a new card must hold one pose before it is believed. Higher: fewer passing hands and glares
+    #: believed, later plays; lower: quicker plays, more noise believed.
+    settle_s: float = 0.15
+    #: Time a tentative card may go unseen before it is dropped. Higher: a card hidden for a moment
     #: keeps its votes, and a misread lingers longer; lower: the reverse.
-    max_misses: int = 5
-    #: Frames the top card must be gone, the card under it whole, before it counts as taken back.
-    #: Higher: fewer false take-backs under a long hand visit; lower: a take-back undoes its play sooner.
-    takeback_frames: int = 30
+    drop_s: float = 0.2
+    #: Time the top card must be gone, the card under it whole, before it counts as taken back. Higher:
+    #: fewer false take-backs under a long hand visit; lower: a take-back undoes its play sooner.
+    takeback_s: float = 1.0
     #: Detector confidence below which a box is ignored. Higher: fewer misreads, and more cards read too
     #: seldom to settle; lower: the reverse.
     min_confidence: float = 0.35
@@ -108,15 +114,12 @@ class TrackerConfig:
     #: shows, above which the box is a card laid over the top card, never one under it. Higher: fewer
     #: such cards told from older ones; lower: strips beside the top card taken for cards on it.
     over_top_share: float = 0.25
-    #: A card believed under an arm (or on an unsure vote) is read again after this many clear frames in
-    #: its pose (0: three times ``min_hits``). Higher: later but surer rereads; lower: quicker, noisier.
-    reread_frames: int = 0
+    #: A card believed under an arm (or on an unsure vote) is read again after this long in clear view
+    #: in its pose (0: three times the settling). Higher: later but surer rereads; lower: quicker, noisier.
+    reread_s: float = 0.0
     #: Share of those frames another label must lead in to reread the card. Higher: fewer rereads (and
     #: fewer false ones); lower: more misreads under a hand put right, more good reads flipped.
     reread_share: float = 0.9
-    #: A closer look (``PileTracker.second_look``) sure of another face at least this much replaces the
-    #: face read in the pile view. Higher: fewer misreads put right; lower: more right faces replaced.
-    second_look_confidence: float = 0.85
     #: A card just landed whose pose is at least this share of the area of the whole cards on the pile
     #: lies whole: its closer look may let the face classifier (which reads the camera's own pixels and
     #: was trained on whole cards) speak alone (``classify.CLASSIFIER_ALONE_CONFIDENCE``). Lower: more
@@ -124,13 +127,36 @@ class TrackerConfig:
     #: an unfamiliar printing put right.
     whole_area_share: float = 0.8
 
+    @property
+    def min_hits(self) -> int:
+        """Steady frames a new card must hold one pose (``settle_s``; at least 3)."""
+        return max(3, round(self.settle_s * self._rate))
+
+    @property
+    def max_misses(self) -> int:
+        """Frames a tentative card may go unseen (``drop_s``; at least 2)."""
+        return max(2, round(self.drop_s * self._rate))
+
+    @property
+    def takeback_frames(self) -> int:
+        """Frames the top card must be gone before it counts as taken back (``takeback_s``; at least 4)."""
+        return max(4, round(self.takeback_s * self._rate))
+
+    @property
+    def reread_frames(self) -> int:
+        """Clear frames before a card believed under an arm is read again (``reread_s``, else three times
+        :attr:`min_hits`)."""
+        return max(1, round(self.reread_s * self._rate)) if self.reread_s > 0 else 3 * self.min_hits
+
+    @property
+    def _rate(self) -> float:
+        return self.fps if self.fps > 0 else 30.0
+
+    def at(self, fps: float) -> TrackerConfig:
+        """The same times counted at ``fps`` frames judged a second."""
+        return replace(self, fps=fps)
+
     @classmethod
     def for_fps(cls, fps: float, **overrides: Any) -> TrackerConfig:
-        """Defaults for a camera at ``fps``: steady for ~0.15 s, dropped after ~0.2 s, take-back after 1 s."""
-        fps = fps if fps and fps > 0 else 30.0
-        base = cls(
-            min_hits=max(3, round(0.15 * fps)),
-            max_misses=max(2, round(0.2 * fps)),
-            takeback_frames=max(4, round(1.0 * fps)),
-        )
-        return cls(**{**base.__dict__, **overrides})
+        """The default times counted at ``fps`` (a camera's rate; 30 when unknown), with ``overrides``."""
+        return cls(**{"fps": fps if fps and fps > 0 else 30.0, **overrides})

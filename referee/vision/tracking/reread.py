@@ -54,21 +54,21 @@ def reread_in_clear_view(
         return None
     top.clear_leads[best[1]] = top.clear_leads.get(best[1], 0) + 1
     counted = sum(top.clear_leads.values())
-    if counted < (cfg.reread_frames or 3 * cfg.min_hits):
+    if counted < cfg.reread_frames:
         return None
     leader, leads = max(top.clear_leads.items(), key=lambda kv: kv[1])
     top.judged_in_clear_view = True
     if leader == top.label or leads < cfg.reread_share * counted:
         # The pile view agrees, or is split: a closer look may still tell (a card misread under the
         # hand can go on being misread in the pile view).
-        closer = look_closer(cfg, look, frame.arm_over_pile, top.xyxy, top.label, whole=True)
+        closer = look_closer(look, frame.arm_over_pile, top.xyxy, top.label, whole=True)
         if closer is None:
             return None
         leader = closer
     else:
         # The pile view leads to another face; a closer look at the whole card has the last word (the
         # pile view can go on misreading a card it first read right).
-        closer = look_closer(cfg, look, frame.arm_over_pile, top.xyxy, leader, whole=True)
+        closer = look_closer(look, frame.arm_over_pile, top.xyxy, leader, whole=True)
         if closer == top.label:
             log.info("%s read as %s in %d of %d clear frames since, but as %s closer up: kept",
                      top.label, leader, leads, counted, closer)

@@ -70,7 +70,7 @@ class PileTracker:
         expect_start: bool = True,
         second_look: SecondLook | None = None,
     ) -> None:
-        self.config = config or TrackerConfig.for_fps(fps)
+        self.config = config or TrackerConfig(fps=fps)
         self.legal_now = legal_now
         self.possible_now = possible_now
         self.second_look = second_look
@@ -336,7 +336,7 @@ class PileTracker:
         # The closer look names a card judged new on the pile view's reading; it never turns a
         # reading found to be no card into one.
         closer = None if vetoed is not None else look_closer(
-            cfg, self.second_look, frame.arm_over_pile, cand.pose, label, whole=lies_whole(cfg, self.pile, cand.pose))
+            self.second_look, frame.arm_over_pile, cand.pose, label, whole=lies_whole(cfg, self.pile, cand.pose))
         if vetoed is not None or top_read_closer(cfg, self.top, cand, closer):
             # It stays, silent, while it keeps its pose: a misread that persists is no new card
             # when the next hand comes by. Where it came from is spent: found to be a pile card,
