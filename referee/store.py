@@ -15,6 +15,8 @@ the same file and resumes the same match with nothing lost.
 
 - ``replies``: the answers to control requests sent with an ``Idempotency-Key`` (the web app's
   retried POSTs), kept a day, so a retry is answered from here even after a restart.
+- ``meta``: small named values about the record itself (its identity, how far a publisher got:
+  :mod:`referee.hall.publisher`).
 
 A :class:`Store` is thread-safe: one connection guarded by a re-entrant lock; writes go through
 :meth:`Store.transaction`. When SQLite cannot read or write the file (database locked past the busy
@@ -98,6 +100,10 @@ CREATE TABLE IF NOT EXISTS replies (
     media_type  TEXT NOT NULL,
     body        BLOB NOT NULL,
     created     INTEGER NOT NULL DEFAULT (CAST(strftime('%s', 'now') AS INTEGER))
+);
+CREATE TABLE IF NOT EXISTS meta (
+    key         TEXT PRIMARY KEY,
+    value       TEXT NOT NULL
 );
 """
 
@@ -430,6 +436,17 @@ class Store:
             out.append(event)
         return out
 
+
+    # Named values about the record.
+    def meta(self, key: str) -> str | None:
+        """The value recorded under ``key`` in the ``meta`` table, if any."""
+        rows = self._rows("SELECT value FROM meta WHERE key = ?", (key,))
+        return str(rows[0]["value"]) if rows else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        """Record ``value`` under ``key`` (replacing what was there)."""
+        with self.transaction():
+            self._conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
 
     # Replies to retried requests.
     def reply(self, key: str) -> StoredReply | None:

@@ -259,3 +259,17 @@ def test_replay_of_a_bad_byte_judges_the_rest(tmp_path: Path, capsys: pytest.Cap
     assert [(line["type"], line.get("line")) for line in lines] == [
         ("error", 3), ("error", 4), ("error", 5), ("alert", None)
     ]
+
+
+@pytest.mark.parametrize(("argv", "needle"), [
+    (["--db", "/no/such/folder/match.db"], "cannot open the match record --db /no/such/folder/match.db"),
+    (["--players", "1"], "cannot start the match"),
+    (["--port", "70000"], "a port is 0..65535"),
+])
+def test_serve_refuses_a_record_a_match_or_a_port_it_cannot_use(
+    argv: list[str], needle: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``referee serve`` (the dashboard without a camera) says what is wrong in one line, exit 2."""
+    argv = argv if "--db" in argv else [*argv, "--db", str(tmp_path / "match.db")]
+    assert main(["serve", *argv]) == 2
+    assert _one_line(capsys, "referee serve: ", needle)

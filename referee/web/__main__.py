@@ -1,56 +1,6 @@
-"""``python -m referee.web``: the dashboard and the match record without a camera.
+"""``python -m referee.web``: ``referee serve`` (:mod:`referee.web.standalone`)."""
 
-Useful to referee a game from the dashboard's controls alone (every card typed), and to run the web
-side on its own (tests, load benchmark). The pipeline (``referee demo`` / ``referee run``) serves the
-same app with the camera attached.
-"""
-
-from __future__ import annotations
-
-import argparse
-import logging
-import sqlite3
-import sys
-from collections.abc import Sequence
-from pathlib import Path
-
-from referee.cli import port_problem
-from referee.rules import ObservationError
-from referee.session import MatchSession
-from referee.store import Store, StoreError
-from referee.web.app import serve
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m referee.web", description=__doc__.splitlines()[0])
-    parser.add_argument("--db", type=Path, default=Path("referee.db"), help="SQLite match record")
-    parser.add_argument("--host", default="127.0.0.1", help="bind address (default 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=8000)
-    parser.add_argument("--token", default=None, help="admin token (default: random, printed)")
-    parser.add_argument("--rules", default="official", help="preset for a new match")
-    parser.add_argument("--players", type=int, default=4, help="seats for a new match")
-    parser.add_argument("--dealer", type=int, default=0, help="dealer for a new match")
-    parser.add_argument("--name", action="append", default=[], help="a seat's name (repeatable)")
-    args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    # A record that cannot be opened, a table the referee cannot seat or a port taken: one line, exit 2.
-    problem = port_problem(args.host, args.port)
-    if problem is None:
-        try:
-            session = MatchSession(Store(args.db), rules=args.rules, players=args.players,
-                                   dealer=args.dealer, names=args.name or None)
-        except (sqlite3.Error, StoreError) as exc:  # a missing folder, a file that is not a database
-            problem = f"cannot open the match record --db {args.db}: {exc}"
-        except ObservationError as exc:
-            problem = f"cannot start the match: {exc}"
-    if problem is not None:
-        print(f"{parser.prog}: {problem}", file=sys.stderr)
-        return 2
-    serve(session, host=args.host, port=args.port, token=args.token)
-    session.store.close()
-    return 0
-
+from referee.web.standalone import main
 
 if __name__ == "__main__":
     raise SystemExit(main())
