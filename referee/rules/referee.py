@@ -40,6 +40,12 @@ every needed hand is revealed, followed by ``scores`` (and ``match_end`` at the 
 types: ``info`` (a wild's colour inferred, a jump-in, a hand swap, an ignored observation, ...) and
 ``eliminated`` (``scoring=elimination``); consumers may ignore both.
 
+Beyond contract 3, an alert line carries ``card`` (the label of the card it is about, where there is
+one: the card played, the +2/+4 not drawn for, the Wild Draw Four) and ``rule``, what the preset's rule
+sheet says of it (:func:`referee.rules.quotes.citation`: ``sheet``, ``lang`` and, where the sheet says
+something that fits, ``quote`` verbatim with ``quote_en``). Messages name seats as people do, 1-based
+("Player 2" is seat 1), and cards in words ("Red 7").
+
 Beyond contract 2, a ``play`` of a 7 under seven-zero may carry ``target`` (the seat it swaps hands
 with); without it the hand counts become unknown. ``observe`` also accepts already parsed
 observations (:mod:`referee.rules.observations`); those are trusted (seats are not range-checked).
@@ -73,6 +79,8 @@ from referee.rules.observations import (
     parse_observation,
 )
 from referee.rules.presets import RuleOptions, find_preset
+from referee.rules.quotes import citation
+from referee.words import card_words, player_words
 
 __all__ = ["Referee"]
 
@@ -83,8 +91,19 @@ Line = dict[str, Any]
 #: cards a draw card makes the next player take (Card.draw_penalty without building a dict per call)
 _DRAW_PENALTY = {"draw2": 2, "wild_draw4": 4}
 _WILD_VALUES = frozenset(("wild", "wild_draw4", "blank"))
+_WILD_DRAW4 = Card(None, "wild_draw4")
 #: a time ``t`` must lie strictly between these (NaN fails both comparisons): see ``_time`` of observations
 _INF = math.inf
+
+
+def _who(seat: int | None) -> str:
+    """A seat in a message, as people count: "Player 1" is seat 0."""
+    return player_words(seat)
+
+
+def _say(card: Card) -> str:
+    """A card in a message, in words: "Red 7", "Wild Draw Four"."""
+    return card_words(card.label)
 
 
 class _Wd4:
@@ -389,7 +408,9 @@ class Referee:
         return self._fast_seat_only(obs, out, Referee._uno)
 
     # -- output helpers -------------------------------------------------------------------------
-    def _alert(self, out: list[Line], code: str, seat: int, penalty: int, message: str) -> None:
+    def _alert(
+        self, out: list[Line], code: str, seat: int, penalty: int, message: str, card: Card | None = None
+    ) -> None:
         line: Line = {
             "type": "alert",
             "code": code,
@@ -397,6 +418,9 @@ class Referee:
             "penalty_cards": penalty,
             "message": message,
         }
+        if card is not None:
+            line["card"] = card.label
+        line["rule"] = citation(self.options.sheet, code)
         if self._t is not None:
             line["t"] = self._t
         out.append(line)
@@ -411,7 +435,7 @@ class Referee:
         if self.top is None:
             return "an empty pile"
         colour = self.colour.value if self.colour is not None else "unnamed"
-        return f"{self.top.label} (colour {colour})"
+        return f"{_say(self.top)} (colour {colour})"
 
     # -- setup and start ------------------------------------------------------------------------
     def _setup(self, obs: Setup) -> list[Line]:
@@ -425,7 +449,7 @@ class Referee:
             self._info(out, f"round {self.round} abandoned without a winner")
         elif self.in_round and self.round_over and not self.scored and not new_match:
             missing = self._missing_reveals()
-            self._info(out, f"round {self.round} not scored: hands of seats {missing} not shown")
+            self._info(out, f"round {self.round} not scored: hands of {', '.join(_who(s) for s in missing)} not shown")
         self.options = options
         self.deck = options.deck_spec
         self._update_counts_known()
@@ -501,10 +525,10 @@ class Referee:
             seen = copies - left
             who = seat if seat is not None else self.dealer  # a start card: the dealer turned it
             if copies == 0:
-                why = f"{card.label} is not in the {self.deck.name} deck"
+                why = f"{_say(card)} is not in the {self.deck.name} deck"
             else:
-                why = f"{card.label} seen {seen} times but the {self.deck.name} deck holds {copies}"
-            self._alert(out, "impossible_card", who, 0, f"{why} (a misread or a foreign card)")
+                why = f"{_say(card)} seen {seen} times but the {self.deck.name} deck holds {copies}"
+            self._alert(out, "impossible_card", who, 0, f"{why} (a misread or a foreign card)", card)
             return False
         return True
 
@@ -534,7 +558,7 @@ class Referee:
                 "missed_uno",
                 watched,
                 penalty,
-                f"seat {watched} has one card left and did not call UNO before seat {actor} acted",
+                f"{_who(watched)} has one card left and did not call UNO before {_who(actor)} acted",
             )
 
     def _hand_changed(self, seat: int, delta: int) -> None:
@@ -546,7 +570,7 @@ class Referee:
     def _play(self, card: Card, seat: int | None, named: Colour | None, target: int | None, out: list[Line]) -> None:
         value = card.value
         if self.round_over:
-            self._info(out, f"play of {card.label} after the round ended ignored")
+            self._info(out, f"play of {_say(card)} after the round ended ignored")
             return
         if value == "back":
             self._info(out, "face-down card on the pile ignored")
@@ -556,7 +580,7 @@ class Referee:
         if seat is None:
             seat = self.turn
         if self.eliminated and seat in self.eliminated:
-            self._info(out, f"seat {seat} is out of the match; play of {card.label} ignored")
+            self._info(out, f"{_who(seat)} is out of the match; play of {_say(card)} ignored")
             return
         if self.uno_watch is not None:
             self._close_uno_window(seat, out)
@@ -596,7 +620,8 @@ class Referee:
                     "skipped_turn_played",
                     seat,
                     opts.misplay_penalty + owed,
-                    f"seat {seat} played {card.label} instead of drawing {owed} for {self._describe_top()}",
+                    f"{_who(seat)} played {_say(card)} instead of drawing {owed} for {self._describe_top()}",
+                    card,
                 )
                 self._clear_pending()
                 judged = False
@@ -604,14 +629,15 @@ class Referee:
             judged = False
             if self._is_jump_in(card):
                 # Checked first: an identical card lets even a skipped player escape (004).
-                self._info(out, f"seat {seat} jumps in with {card.label}", seat=seat)
+                self._info(out, f"{_who(seat)} jumps in with {_say(card)}", seat=seat)
             elif seat == self.skipped_seat:
                 self._alert(
                     out,
                     "skipped_turn_played",
                     seat,
                     opts.misplay_penalty,
-                    f"seat {seat} had to skip but played {card.label}",
+                    f"{_who(seat)} had to skip but played {_say(card)}",
+                    card,
                 )
             else:
                 expected = self.turn
@@ -620,7 +646,8 @@ class Referee:
                     "out_of_turn",
                     seat,
                     opts.misplay_penalty,
-                    f"seat {seat} played {card.label} but it was seat {expected}'s turn",
+                    f"{_who(seat)} played {_say(card)} but it was {_who(expected)}'s turn",
+                    card,
                 )
             if self.pending_draw:
                 # Play order is already broken: the victim still owes the cards, silently.
@@ -632,12 +659,13 @@ class Referee:
                 "illegal_card",
                 seat,
                 opts.misplay_penalty,
-                f"seat {seat} played {card.label} on {self._describe_top()}",
+                f"{_who(seat)} played {_say(card)} on {self._describe_top()}",
+                card,
             )
         if self.colour is None and card.colour is not None and self.top is not None and self.top.value in _WILD_VALUES:
             self._info(
                 out,
-                f"colour of {self.top.label} not named: inferred {card.colour.value} from seat {seat}'s {card.label}",
+                f"colour of {_say(self.top)} not named: inferred {card.colour.value} from {_who(seat)}'s {_say(card)}",
                 inferred_colour=card.colour.value,
             )
 
@@ -651,8 +679,9 @@ class Referee:
                 "illegal_wild_draw_four",
                 seat,
                 opts.challenge_guilty_penalty,
-                f"seat {seat} played {card.label}: it held {card.colour.value} when it played "
-                "wild_draw4 on that colour",
+                f"{_who(seat)} played {_say(card)}: they held {card.colour.value} when they played "
+                "a Wild Draw Four on that colour",
+                _WILD_DRAW4,
             )
 
         # Apply the card.
@@ -731,7 +760,8 @@ class Referee:
                 "missed_draw_penalty",
                 victim,
                 owed,
-                f"seat {victim} did not draw the {owed} cards of {self._describe_top()} before play went on",
+                f"{_who(victim)} did not draw the {owed} cards of {self._describe_top()} before play went on",
+                self.top,
             )
         else:
             self._hand_changed(victim, owed)
@@ -755,7 +785,7 @@ class Referee:
         if target is None or target == seat or target in self.eliminated:
             self.wd4_watch.clear()
             self.counts = [None] * self.players
-            self._info(out, f"seat {seat} swaps hands with an unnamed seat: hand counts unknown")
+            self._info(out, f"{_who(seat)} swaps hands with an unnamed seat: hand counts unknown")
             return
         a, b = self.counts[seat], self.counts[target]
         self.counts[seat], self.counts[target] = b, a
@@ -765,7 +795,7 @@ class Referee:
             self.uno_called[target],
             self.uno_called[seat],
         )
-        self._info(out, f"seat {seat} swaps hands with seat {target}")
+        self._info(out, f"{_who(seat)} swaps hands with {_who(target)}")
 
     # -- other observations ---------------------------------------------------------------------
     def _draw(self, seat: int | None, count: int, out: list[Line]) -> None:
@@ -831,7 +861,7 @@ class Referee:
             return
         count = self.counts[seat]
         if self.counts_known and count is not None and count > 2:
-            self._info(out, f"seat {seat} called UNO holding {count} cards: ignored")
+            self._info(out, f"{_who(seat)} called UNO holding {count} cards: ignored")
             return
         self.uno_called[seat] = True
         if self.uno_watch == seat:
@@ -849,12 +879,12 @@ class Referee:
             or self.draw_victim != seat  # too late: the victim has already taken the cards
             or self.round_over
         ):
-            self._info(out, f"challenge by seat {seat} ignored: no Wild Draw Four to challenge")
+            self._info(out, f"challenge by {_who(seat)} ignored: no Wild Draw Four to challenge")
             return
         wd4.challenged = True
         self.challenge_pending = True
         self.wd4_watch.pop(wd4.player, None)
-        self._info(out, f"seat {seat} challenges seat {wd4.player}'s wild_draw4: show the hand")
+        self._info(out, f"{_who(seat)} challenges {_who(wd4.player)}'s Wild Draw Four: show the hand")
 
     def _reveal(self, obs: Reveal, out: list[Line]) -> None:
         wd4 = self.last_wd4
@@ -871,17 +901,17 @@ class Referee:
             elif not self.counts_known and self.last_player is not None:
                 self._end_round(self.last_player, out)
             else:
-                self._info(out, f"seat {seat} showed its hand before the round ended: ignored")
+                self._info(out, f"{_who(seat)} showed their hand before the round ended: ignored")
                 return
         if seat == self.round_winner:
             return
         if self.pending_draw and seat == self.draw_victim:
-            self._info(out, f"seat {seat} shows its hand but still owes {self.pending_draw} cards")
+            self._info(out, f"{_who(seat)} shows their hand but still owes {self.pending_draw} cards")
         known = self.counts[seat]
         if self.counts_known and known is not None and known != len(obs.cards):
             self._info(
                 out,
-                f"seat {seat} shows {len(obs.cards)} cards but the referee counted {known}",
+                f"{_who(seat)} shows {len(obs.cards)} cards but the referee counted {known}",
             )
         self.counts[seat] = len(obs.cards)
         self.reveals[seat] = obs.cards
@@ -904,7 +934,8 @@ class Referee:
                 "illegal_wild_draw_four",
                 player,
                 opts.challenge_guilty_penalty,
-                f"seat {player}'s hand holds {prev.value}: its wild_draw4 was illegal",
+                f"{_who(player)}'s hand holds {prev.value}: its Wild Draw Four was illegal",
+                _WILD_DRAW4,
             )
             if self.draw_victim == victim:
                 self._clear_pending()
@@ -925,7 +956,8 @@ class Referee:
                 "failed_challenge",
                 victim,
                 penalty,
-                f"seat {player} held no {prev.value}: the challenge failed",
+                f"{_who(player)} held no {prev.value}: the challenge failed",
+                _WILD_DRAW4,
             )
             self.pending_draw = penalty
             self.draw_victim = victim

@@ -1,7 +1,8 @@
 """Draw what the referee sees onto a camera frame: detections, zones, seats, turn, direction, colour.
 
 Pure drawing (``annotate(scene, ...) -> scene``): no state, no I/O. The pipeline encodes the result
-as the JPEG behind ``/stream.mjpg``.
+as the JPEG behind ``/stream.mjpg``. Seats are labelled as people count them: the seat's name, else
+"Player N" with N 1-based (the marker shows N too); cards in words ("Red 7").
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import numpy.typing as npt
 
 from referee.vision.calibration import CalibrationProfile
 from referee.vision.detections import Detections
+from referee.words import card_words, player_words
 
 Image = npt.NDArray[np.uint8]
 
@@ -36,10 +38,47 @@ def _colour_of(label: str) -> tuple[int, int, int]:
     return SWATCH.get(label.split("_", 1)[0], NEUTRAL)
 
 
+#: How dark the outline around every label is: the cloth under it keeps this share of its light
+#: (dark enough for light text on a white cloth, without reading as a black box).
+HALO_KEEP = 0.15
+_HALO_KERNELS: dict[int, Any] = {}
+
+
+def _light(colour: tuple[int, int, int]) -> tuple[int, int, int]:
+    """``colour`` halfway to white: a card's swatch as text that stays legible inside a dark outline
+    (dark blue on black would not be)."""
+    return (round((colour[0] + 255) / 2), round((colour[1] + 255) / 2), round((colour[2] + 255) / 2))
+
+
 def _text(image: Image, text: str, org: tuple[int, int], scale: float, colour: tuple[int, int, int]) -> None:
+    """``text`` in ``colour`` (light) with a dark outline, readable on any cloth, drawn into ``image``.
+
+    The outline is the text's own anti-aliased glyphs grown by a few pixels (a dilated mask of the
+    same ``putText``) darkening the cloth under it, then the text is drawn on top at the same size and
+    thickness. Not a second, thicker ``putText``: OpenCV 5 draws thick text as a bolder font with wider
+    glyphs, so a thick dark copy drifts off the thin one and leaves black blobs at the end of every
+    label. Only the label's own patch is touched, in a few 8-bit OpenCV calls: cheap per frame.
+    """
     thickness = max(1, round(scale * 2))
-    cv2.putText(image, text, org, FONT, scale, (0, 0, 0), thickness + 2, cv2.LINE_AA)
-    cv2.putText(image, text, org, FONT, scale, colour, thickness, cv2.LINE_AA)
+    radius = max(2, round(scale * 3))  # the outline's width, px
+    (tw, th), base = cv2.getTextSize(text, FONT, scale, thickness)
+    pad = radius + thickness + 1
+    h, w = image.shape[:2]
+    x0, y0 = max(0, org[0] - pad), max(0, org[1] - th - pad)
+    x1, y1 = min(w, org[0] + tw + pad), min(h, org[1] + base + pad)
+    if x1 <= x0 or y1 <= y0:
+        return
+    roi = image[y0:y1, x0:x1]
+    local = (org[0] - x0, org[1] - y0)
+    mask = np.zeros(roi.shape[:2], np.uint8)
+    cv2.putText(mask, text, local, FONT, scale, 255, thickness, cv2.LINE_AA)
+    kernel = _HALO_KERNELS.get(radius)
+    if kernel is None:
+        kernel = _HALO_KERNELS[radius] = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius + 1,) * 2)
+    # The cloth under the outline keeps 1 - (1 - HALO_KEEP) * coverage of its light (soft edges).
+    keep = cv2.convertScaleAbs(cv2.dilate(mask, kernel), alpha=HALO_KEEP - 1, beta=255)
+    roi[:] = cv2.multiply(roi, cv2.cvtColor(keep, cv2.COLOR_GRAY2BGR), scale=1 / 255)  # a view: copy back
+    cv2.putText(roi, text, local, FONT, scale, colour, thickness, cv2.LINE_AA)
 
 
 def annotate(
@@ -58,7 +97,7 @@ def annotate(
     """
     scene = image.copy()
     h, w = scene.shape[:2]
-    scale = max(0.4, w / 1600)
+    scale = max(0.5, w / 1280)  # the stream is often 960 px wide: labels stay legible there
     # Detections are in the pile view of the profile they were made with; the frame drawn on may be
     # scaled down from that profile's camera frame (a smaller stream).
     given = profile or CalibrationProfile.whole_frame(w, h)
@@ -82,7 +121,8 @@ def annotate(
             colour = _colour_of(label)
             cv2.polylines(scene, [np.round(pts).astype(np.int32)], True, colour, 2, cv2.LINE_AA)
             tx, ty = (int(v) for v in pts.min(axis=0))
-            _text(scene, f"{label} {float(detections.confidence[i]):.2f}", (tx, max(ty - 6, 12)), scale * 0.6, colour)
+            _text(scene, f"{card_words(label)} {float(detections.confidence[i]):.2f}", (tx, max(ty - 6, 12)),
+                  scale * 0.6, _light(colour))
 
     names = list(state.get("names") or []) if state else []
     counts = list(state.get("hand_counts") or []) if state else []
@@ -92,10 +132,10 @@ def annotate(
         y = int(min(max(py, radius), h - radius))
         active = seat == turn
         cv2.circle(scene, (x, y), radius, (0, 215, 255) if active else (90, 90, 90), -1 if active else 2, cv2.LINE_AA)
-        name = names[seat] if seat < len(names) else f"seat {seat}"
+        name = player_words(seat, "en", names)  # as people count seats: Player 1 is seat 0
         if seat < len(counts) and counts[seat] is not None:
             name += f" ({counts[seat]})"
-        _text(scene, str(seat), (x - radius // 3, y + radius // 3), scale * 0.6, (255, 255, 255))
+        _text(scene, str(seat + 1), (x - radius // 3, y + radius // 3), scale * 0.6, (255, 255, 255))
         _text(scene, name, (max(0, x - 3 * radius), max(14, y - radius - 6)), scale * 0.55, (255, 255, 255))
 
     if state:
@@ -114,9 +154,12 @@ def annotate(
 def _draw_panel(scene: Image, state: Mapping[str, Any], scale: float) -> None:
     top = state.get("top_card")
     colour = state.get("colour")
-    lines = [f"top: {top or '-'}", f"colour: {colour or '-'}", f"turn: seat {state.get('turn')}"]
+    turn = state.get("turn")
+    names = list(state.get("names") or [])
+    lines = [f"top: {card_words(str(top)) if top else '-'}", f"colour: {colour or '-'}",
+             f"turn: {player_words(turn, 'en', names) if isinstance(turn, int) else '-'}"]
     if state.get("pending_draw"):
-        lines.append(f"+{state['pending_draw']} pending")
+        lines.append(f"{state['pending_draw']} cards to draw")
     x, y = 10, int(30 * scale) + 6
     swatch = SWATCH.get(str(colour), NEUTRAL)
     cv2.rectangle(scene, (x, y - int(20 * scale)), (x + int(24 * scale), y + int(4 * scale)), swatch, -1)

@@ -7,7 +7,7 @@ import numpy as np
 
 from referee.vision.calibration import CalibrationProfile
 from referee.vision.detections import Detections
-from referee.vision.overlay import annotate, encode_jpeg
+from referee.vision.overlay import FONT, _light, _text, annotate, encode_jpeg
 
 PILE = ((400.0, 200.0), (880.0, 200.0), (880.0, 560.0), (400.0, 560.0))
 SEATS = ((640.0, 700.0), (20.0, 380.0), (640.0, 20.0), (1260.0, 380.0))
@@ -45,3 +45,27 @@ def test_overlay_on_a_smaller_copy_of_the_frame() -> None:
     out = annotate(np.full((360, 640, 3), 90, np.uint8), profile=profile, detections=dets)
     changed = np.any(out != 90, axis=2)
     assert changed[150, 248:252].any() and changed[175, 298:302].any()  # half of x 500..600, y 300..400
+
+
+def test_labels_are_light_text_in_a_dark_outline_without_black_blobs() -> None:
+    """A label reads on any cloth: on white it is ringed by dark pixels, on black its light letters show;
+    and the dark stays within the outline's width of the letters (a thicker dark copy of the text drifts
+    off the light one in OpenCV 5, leaving black blobs after the last letters)."""
+    text, org, scale = "Yellow Draw Two 0.61", (20, 40), 0.6
+    (width, _), _ = cv2.getTextSize(text, FONT, scale, 1)
+    white = np.full((60, 300, 3), 235, np.uint8)
+    _text(white, text, org, scale, _light((30, 210, 240)))
+    dark = np.argwhere(white.max(axis=2) < 80)
+    assert len(dark) > 100
+    assert dark[:, 1].max() <= org[0] + width + 4 and dark[:, 1].min() >= org[0] - 4
+    black = np.zeros((60, 300, 3), np.uint8)
+    _text(black, text, org, scale, (255, 255, 255))
+    assert (black.min(axis=2) > 200).sum() > 50
+    assert _light((200, 110, 30)) == (228, 182, 142)  # blue, halfway to white: legible on the dark outline
+
+
+def test_labels_at_the_frame_edge_are_clipped_not_refused() -> None:
+    frame = np.full((40, 80, 3), 90, np.uint8)
+    _text(frame, "Dominique-Alexandra (7)", (-30, 5), 0.6, (255, 255, 255))  # partly off the frame
+    _text(frame, "gone", (500, 500), 0.6, (255, 255, 255))  # wholly off it: nothing drawn
+    assert (frame != 90).any()

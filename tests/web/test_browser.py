@@ -52,7 +52,7 @@ def test_an_alert_appears_on_the_dashboard_and_the_overlay(
         overlay = browser.new_page(viewport={"width": 1280, "height": 720})
         overlay.on("pageerror", lambda exc: errors.append(str(exc)))
         overlay.goto(live.url + "/overlay")
-        expect(overlay.locator("#colour")).to_have_text("red")
+        expect(overlay.locator("#colour")).to_have_text("Red")
         expect(overlay.locator("#turn")).to_have_text("Bob")
         expect(overlay.locator("#banner")).to_be_hidden()
         overlay.wait_for_timeout(300)  # let its event stream connect
@@ -64,17 +64,20 @@ def test_an_alert_appears_on_the_dashboard_and_the_overlay(
         alert = page.locator("#alerts li[data-code=illegal_card]")
         expect(alert).to_be_visible()
         expect(alert.locator(".alert-who")).to_have_text("Bob")
-        expect(alert.locator(".alert-penalty")).to_have_text("+2 cards")
-        # The referee's 0-based "seat 1" is shown by the name the page gives that seat.
-        expect(alert.locator(".alert-message")).to_contain_text("Bob played blue_7")
+        expect(alert.locator(".alert-penalty")).to_have_text("draws 2 cards")
+        # In words: the card, the player's name, the rule; the referee's "Player 2" is shown as Bob.
+        expect(alert.locator(".alert-sentence")).to_contain_text("Bob played Blue 7, which matches neither")
+        expect(alert.locator(".alert-message")).to_contain_text("Bob played Blue 7 on Red 5")
+        expect(alert.locator("blockquote.alert-rule")).to_contain_text("If a player put a card on the playing deck")
         expect(page.locator("#top-card")).to_have_text("7")
-        expect(page.locator("#colour")).to_have_text("blue")
+        expect(page.locator("#colour")).to_have_text("Blue")
 
         expect(overlay.locator("#banner")).to_be_visible()
         expect(overlay.locator("#banner-code")).to_have_text("Illegal card")
         expect(overlay.locator("#banner-who")).to_have_text("Bob")
-        expect(overlay.locator("#banner-message")).to_contain_text("Bob played blue_7")
-        expect(overlay.locator("#colour")).to_have_text("blue")
+        expect(overlay.locator("#banner-penalty")).to_have_text("draws 2 cards")
+        expect(overlay.locator("#banner-message")).to_contain_text("Bob played Blue 7")
+        expect(overlay.locator("#colour")).to_have_text("Blue")
 
         # A control by its keyboard shortcut: Cy (seat 3, key 3) calls UNO.
         page.locator("h1").click()
@@ -89,7 +92,7 @@ def test_an_alert_appears_on_the_dashboard_and_the_overlay(
 
         # The overlay re-fetches everything when OBS reloads it.
         overlay.reload()
-        expect(overlay.locator("#colour")).to_have_text("blue")
+        expect(overlay.locator("#colour")).to_have_text("Blue")
         expect(overlay.locator("#players li")).to_have_count(3)
 
         page.screenshot(path=str(tmp_path / "dashboard.png"), full_page=True)
