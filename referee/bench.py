@@ -37,6 +37,7 @@ import numpy as np
 import numpy.typing as npt
 
 from referee.cards import CLASSIC_COLOURS, Card
+from referee.clips import ClipRecorder, recorder_for
 from referee.commands import CommandError, apply_deck, open_classifier, open_detector
 from referee.pipeline import Pipeline
 from referee.vision.capture import Capture
@@ -139,6 +140,15 @@ def _session() -> Any:
     return MatchSession(Store(":memory:"), players=len(SEAT_DIRECTIONS))
 
 
+def _recording(session: Any, clips_mb: float | None) -> ClipRecorder | None:
+    """The instant-replay recorder a run has (a temporary folder here), listening to ``session``;
+    ``None`` when ``clips_mb`` is 0 (to measure the pipeline without it)."""
+    clips = recorder_for(None, clips_mb)
+    if clips is not None:
+        session.add_listener(clips.on_event)
+    return clips
+
+
 def _classifier(detector: Detector, deck: Path | None) -> Any:
     """The pipeline's face classifier, reading with ``deck`` when one is given."""
     classifier = open_classifier(None, detector)
@@ -146,17 +156,23 @@ def _classifier(detector: Detector, deck: Path | None) -> Any:
     return classifier
 
 
-def throughput(detector: Detector, video: Path, deck: Path | None = None) -> dict[str, Any]:
-    """Pass 1: every frame, as fast as the pipeline goes."""
+def throughput(detector: Detector, video: Path, deck: Path | None = None, clips_mb: float | None = None
+               ) -> dict[str, Any]:
+    """Pass 1: every frame, as fast as the pipeline goes (instant replays recorded as a run does,
+    their writer's work counted in the CPU and the wall time)."""
     import psutil
 
     process = psutil.Process()
     classifier = _classifier(detector, deck)
-    pipeline = Pipeline(detector, _session(), players=len(SEAT_DIRECTIONS), fps=FPS, timer=time.perf_counter,
-                        classifier=classifier)
+    session = _session()
+    clips = _recording(session, clips_mb)
+    pipeline = Pipeline(detector, session, players=len(SEAT_DIRECTIONS), fps=FPS, timer=time.perf_counter,
+                        classifier=classifier, replay=clips.ring if clips is not None else None)
     cpu0 = process.cpu_times()
     start = time.perf_counter()
     stats = pipeline.run(Capture(video, realtime=False))
+    if clips is not None:
+        clips.close()
     wall = time.perf_counter() - start
     cpu1 = process.cpu_times()
     cpu = (cpu1.user - cpu0.user) + (cpu1.system - cpu0.system)
@@ -170,16 +186,21 @@ def throughput(detector: Detector, video: Path, deck: Path | None = None) -> dic
         "rss_mb": round(process.memory_info().rss / 2**20, 1),
         "observations": stats.observations,
         "classifier": str(classifier.path) if classifier is not None else None,
+        "clips_written": clips.written if clips is not None else None,
     }
 
 
-def latency(detector: Detector, video: Path, landings: Sequence[Landing], deck: Path | None = None
-            ) -> dict[str, Any]:
+def latency(detector: Detector, video: Path, landings: Sequence[Landing], deck: Path | None = None,
+            clips_mb: float | None = None) -> dict[str, Any]:
     """Pass 2: paced like a live camera; card at rest (as the camera would deliver it) -> verdict."""
-    pipeline = Pipeline(detector, _session(), players=len(SEAT_DIRECTIONS), fps=FPS, timer=time.monotonic,
-                        classifier=_classifier(detector, deck))
+    session = _session()
+    clips = _recording(session, clips_mb)
+    pipeline = Pipeline(detector, session, players=len(SEAT_DIRECTIONS), fps=FPS, timer=time.monotonic,
+                        classifier=_classifier(detector, deck), replay=clips.ring if clips is not None else None)
     capture = Capture(video, realtime=True)
     stats = pipeline.run(capture)
+    if clips is not None:
+        clips.close()
     latencies: list[float] = []
     seats_right = 0
     cards = [(obs, captured, verdict) for obs, captured, verdict in stats.verdicts
@@ -239,14 +260,16 @@ def run_bench(
     baseline_weights: Path | None = None,
     workdir: Path | None = None,
     deck: Path | None = None,
+    clips_mb: float | None = None,
 ) -> dict[str, Any]:
-    """Both passes (and the baseline) on a fresh clip; the JSON-able result."""
+    """Both passes (and the baseline) on a fresh clip; the JSON-able result. ``clips_mb``: the instant
+    replays' cap, as ``referee run --clips-mb`` (0: none recorded)."""
     with tempfile.TemporaryDirectory(dir=workdir) as tmp:
         video = Path(tmp) / "bench.avi"
         landings = make_clip(video, frames, size)
         result: dict[str, Any] = {"width": size[0], "height": size[1], "source_fps": FPS}
-        result.update(throughput(detector, video, deck))
-        result.update(latency(detector, video, landings, deck))
+        result.update(throughput(detector, video, deck, clips_mb))
+        result.update(latency(detector, video, landings, deck, clips_mb))
         result["baseline_ultralytics_fps"] = (
             ultralytics_baseline(baseline_weights, video) if baseline_weights is not None else None
         )
@@ -394,7 +417,8 @@ def main(args: argparse.Namespace) -> int:
         model = Path(args.model) if args.model is not None else Path("models/detector.onnx")
         weights = model.with_suffix(".pt")
     try:
-        result = run_bench(detector, args.frames, baseline_weights=weights, deck=getattr(args, "deck", None))
+        result = run_bench(detector, args.frames, baseline_weights=weights, deck=getattr(args, "deck", None),
+                           clips_mb=getattr(args, "clips_mb", None))
     except CommandError as exc:
         print(f"referee bench: {exc}", file=sys.stderr)
         return 2
