@@ -21,7 +21,9 @@ import argparse
 import json
 import logging
 import math
+import os
 import sys
+import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -196,8 +198,21 @@ class CalibrationProfile:
             raise CalibrationError(f"malformed calibration profile: {exc}") from None
 
     def save(self, path: Path) -> None:
+        """Write the profile to ``path`` atomically (a temporary file beside it, then renamed): a run
+        loading it meanwhile reads the old profile or the new one, never half of one."""
+        path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(self.to_dict(), indent=2) + "\n", encoding="utf-8")
+        fd, partial = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write(json.dumps(self.to_dict(), indent=2) + "\n")
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.chmod(partial, 0o644)  # as a plain write would leave it (a temporary file is private)
+            os.replace(partial, path)
+        except BaseException:
+            Path(partial).unlink(missing_ok=True)
+            raise
 
     @classmethod
     def load(cls, path: Path) -> CalibrationProfile:

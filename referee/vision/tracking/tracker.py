@@ -103,6 +103,27 @@ class PileTracker:
         if self._motion_frames is not None:
             self._motion_frames.clear()
 
+    def remap(self, move: Callable[[Box], Box | None]) -> None:
+        """The pile view changed (a new calibration applied live): the cards known to be on the pile
+        are moved into the new view by ``move`` (``None``: out of it now, forgotten), so a card already
+        there is not taken for a new one. Tentative cards start again in the new view; the hand visits
+        are counted afresh by the new view's motion, so no card keeps the visit that laid it."""
+        for cards in (self.pile, self.taken_back):
+            kept = []
+            for card in cards:
+                box = move(card.xyxy)
+                if box is None:
+                    continue
+                card.xyxy = box
+                card.rest = None if card.rest is None else move(card.rest)
+                card.visit = card.lost_in_visit = None
+                kept.append(card)
+            cards[:] = kept
+        self.candidates.clear()
+        self._draws.clear()
+        self._visit_seats.clear()
+        self._visit = None
+
     @property
     def top(self) -> PileCard | None:
         return self.pile[-1] if self.pile else None
