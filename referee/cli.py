@@ -25,7 +25,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     from referee.commands import demo
 
     _game_flags(args)
-    if not args.no_serve and (problem := port_problem(args.host, args.port)):
+    if (problem := _publish_problem(args)) or (not args.no_serve and (problem := port_problem(args.host, args.port))):
         print(f"referee demo: {problem}", file=sys.stderr)
         return 2
     return demo(args)
@@ -35,10 +35,34 @@ def _cmd_run(args: argparse.Namespace) -> int:
     from referee.commands import run
 
     _game_flags(args)
-    if not args.no_serve and (problem := port_problem(args.host, args.port)):
+    if (problem := _publish_problem(args)) or (not args.no_serve and (problem := port_problem(args.host, args.port))):
         print(f"referee run: {problem}", file=sys.stderr)
         return 2
     return run(args)
+
+
+def _publish_problem(args: argparse.Namespace) -> str | None:
+    """What is wrong with ``--publish``/``--table``/``--topic-prefix``, checked before anything starts;
+    the checked settings go to ``args.hall`` (``None``: not publishing)."""
+    from referee.hall.command import publish_settings
+
+    try:
+        args.hall = publish_settings(args)
+    except ValueError as exc:
+        return str(exc)
+    return None
+
+
+def _cmd_hub(args: argparse.Namespace) -> int:
+    from referee.hall.command import hub
+
+    return hub(args)
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    from referee.web.standalone import run as serve_record
+
+    return serve_record(args, "referee serve")
 
 
 #: --rules, --players and --dealer of `run` and `demo` when not given
@@ -144,6 +168,12 @@ def _add_serve_options(p: argparse.ArgumentParser) -> None:
                    help="face classifier for the closer look (default: models/classifier.onnx when present)")
     p.add_argument("--log", type=Path, default=None,
                    help="write every observation and referee output line here (JSON lines)")
+    from referee.hall.command import add_publish_options
+
+    add_publish_options(p)
+    p.add_argument("--clips-mb", type=float, default=50.0, metavar="MB",
+                   help="instant replays: each match's clips stay under this many MB, oldest dropped first "
+                        "(default 50; 0: no clips)")
     _add_deck_option(p)
 
 
@@ -178,6 +208,16 @@ def build_parser() -> argparse.ArgumentParser:
                    help="pace a file at its frame rate and drop the frames the pipeline has no time for, as a "
                         "live camera does (default: on for cameras and streams; a file is judged frame by frame)")
 
+    p = add("serve", _cmd_serve, "the dashboard and the match record without a camera (every card typed)")
+    from referee.web.standalone import add_arguments
+
+    add_arguments(p)
+
+    p = add("hub", _cmd_hub, "one page and API for every table publishing to an MQTT broker (many tables)")
+    from referee.hall.command import add_hub_options
+
+    add_hub_options(p)
+
     p = add("replay", _cmd_replay, "run the referee alone over an observation log (contract 2 -> 3)")
     p.add_argument("log", type=Path, help="observation log, JSON lines ('-' for standard input)")
     p.add_argument("--rules", default=None, help="preset to assume when the log's setup names none")
@@ -208,6 +248,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--frames", type=int, default=300)
     p.add_argument("--model", type=Path, default=None)
     p.add_argument("--no-baseline", action="store_true", help="skip the ultralytics baseline")
+    p.add_argument("--clips-mb", type=float, default=50.0, metavar="MB",
+                   help="record instant replays as a run does, capped at this many MB (0: none, to compare)")
     _add_deck_option(p)
     p.add_argument("--games", type=int, default=0,
                    help="instead: end-to-end evaluation on this many generated games (plays, seats, draws, alerts)")

@@ -20,9 +20,10 @@ import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from referee.cards import CLASSIC_COLOURS, Colour, DeckSpec
+from referee.clips import ClipStore, recorder_for
 from referee.pipeline import Line, LogWriter, Pipeline, PipelineStats, Session
 from referee.rules import ObservationError, find_preset
 from referee.rules.observations import MAX_PLAYERS
@@ -34,9 +35,14 @@ from referee.vision.classify import (
 from referee.vision.detect import OnnxDetector, UltralyticsDetector
 from referee.vision.detections import Detector
 
+if TYPE_CHECKING:
+    from referee.hall.publisher import TablePublisher
+
 log = logging.getLogger(__name__)
 
 DEMO_FOOTAGE = Path("datasets/demo/demo.mp4")
+#: Where the calibration page (/calibrate) saves when the run was given no ``--calibration`` file.
+DEFAULT_CALIBRATION = Path("calibration/table.json")
 
 
 #: How often a run without the dashboard says how far it got (seconds).
@@ -153,6 +159,22 @@ def _open_session(args: argparse.Namespace, options: Mapping[str, Any]) -> Sessi
     except (ObservationError, sqlite3.Error, StoreError) as exc:
         raise CommandError(f"cannot start the match: {exc}") from None
     return session
+
+
+def _publisher(args: argparse.Namespace, session: Session) -> TablePublisher | None:
+    """A started publisher of ``session`` when ``--publish`` was given (checked by the CLI into
+    ``args.hall``, else here); a bad broker URL or table name is a :class:`CommandError`."""
+    from referee.hall.command import publish_settings, start_publisher
+    from referee.session import MatchSession
+
+    try:
+        settings = getattr(args, "hall", None) or publish_settings(args)
+    except ValueError as exc:
+        raise CommandError(str(exc)) from None
+    if settings is None:
+        return None
+    assert isinstance(session, MatchSession)
+    return start_publisher(settings, session)
 
 
 def read_script(path: Path) -> list[Line]:
@@ -272,19 +294,30 @@ def execute(
         initial = session.export_log()  # the setup (and anything resumed from --db)
         if args.no_serve:
             writer.write_all(initial)
+        # Instant replays: a clip around every play and alert, beside the record (referee.clips).
+        clips = recorder_for(getattr(args, "db", None), getattr(args, "clips_mb", None))
         pipeline = Pipeline(detector, session, profile=profile, players=args.players, palette=palette,
                             faces=deck_faces(args.rules, options),
-                            fps=probe_fps(spec) or DEFAULT_FPS, script=script, classifier=classifier)
+                            fps=probe_fps(spec) or DEFAULT_FPS, script=script, classifier=classifier,
+                            replay=clips.ring if clips is not None else None)
         remove_writer = session.add_listener(writer.on_event)
         remove_pipeline = session.add_listener(pipeline.on_event)
+        remove_clips = session.add_listener(clips.on_event) if clips is not None else (lambda: None)
+        publisher = _publisher(args, session)  # --publish: the record to a hall's broker (referee.hall)
         try:
             if args.no_serve:
                 stats = pipeline.run(capture, progress_every=PROGRESS_EVERY_S)
             else:
-                stats = _serve(args, session, pipeline, capture, lambda: writer.write_all(initial))
+                stats = _serve(args, session, pipeline, capture, lambda: writer.write_all(initial),
+                               clips=clips.store if clips is not None else None)
         finally:
+            if publisher is not None:
+                publisher.stop()  # sends what is left first, for a little while
             remove_writer()
             remove_pipeline()
+            remove_clips()
+            if clips is not None:
+                clips.close()
     log.info("%d frames, %d observations (%d refused)", stats.frames, stats.observations, stats.refused)
     status = capture.status()
     if status.state.value == "failed":
@@ -295,14 +328,37 @@ def execute(
     return 0
 
 
+def calibration_file(args: argparse.Namespace) -> Path:
+    """Where the calibration page saves: the run's ``--calibration`` file (so the next run with the same
+    flag uses what was clicked), else :data:`DEFAULT_CALIBRATION` (the demo: there, not over its own)."""
+    return Path(getattr(args, "calibration_out", None) or getattr(args, "calibration", None) or DEFAULT_CALIBRATION)
+
+
+def server_lines(host: str, port: int, token: str) -> list[str]:
+    """What a run with the dashboard prints first: the dashboard's URL and admin token, the one-click
+    link that hands the token to the browser (``#token=``: the fragment never reaches the server or
+    its logs, and the page moves it into the browser's storage at once), and the overlay's URL for an
+    OBS browser source."""
+    from urllib.parse import quote
+
+    base = f"http://{host}:{port}/"
+    return [
+        f"dashboard: {base}  (admin token: {token})",
+        f"controls, one click: {base}#token={quote(token, safe='')}",
+        f"overlay (OBS browser source, 720p to 4K): {base}overlay",
+    ]
+
+
 def _serve(
     args: argparse.Namespace,
     session: Session,
     pipeline: Pipeline,
     capture: Capture,
     after_url: Callable[[], object] = lambda: None,
+    clips: ClipStore | None = None,
 ) -> PipelineStats:
-    """Dashboard in this thread, pipeline in another; prints the URL, then the live log."""
+    """Dashboard in this thread, pipeline in another; prints the URL, then the live log (``clips``:
+    where the instant replays are recorded)."""
     from referee.web.app import create_app, make_server
     from referee.web.hands import model_loader
     from referee.web.teach import deck_dir_for
@@ -312,7 +368,8 @@ def _serve(
     # /teach is saved beside the record and read with at once (as --deck would).
     app = create_app(session, token=token, hand_detector=model_loader(args.model),  # type: ignore[arg-type]
                      on_deck=lambda path: apply_deck(path, pipeline.detector, pipeline.classifier, pipeline.palette),
-                     deck_dir=deck_dir_for(getattr(args, "db", None)))
+                     deck_dir=deck_dir_for(getattr(args, "db", None)), clips=clips,
+                     table=pipeline, calibration_file=calibration_file(args))
     server = make_server(app, args.host, args.port, log_level="warning")
     stop = threading.Event()
 
@@ -325,7 +382,7 @@ def _serve(
 
     worker = threading.Thread(target=work, name="pipeline", daemon=True)
     host = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
-    print(f"dashboard: http://{host}:{args.port}/  (admin token: {token})", flush=True)
+    print("\n".join(server_lines(host, args.port, token)), flush=True)
     after_url()
     worker.start()
     try:
@@ -372,6 +429,7 @@ def demo(args: argparse.Namespace) -> int:
         detector = open_detector(getattr(args, "model", None), deck_palette(args.rules, {}))
         footage, operator, calibration = demo_footage()
         args.calibration = calibration if calibration is not None and calibration.is_file() else None
+        args.calibration_out = DEFAULT_CALIBRATION  # the demo's own profile stays as rendered
         args.script = operator if operator is not None and operator.is_file() else None
         # Played at its own pace, every frame judged (late on a busy machine) unless --realtime.
         return execute(args, str(footage), realtime=args.realtime, paced=True, detector=detector)

@@ -21,8 +21,9 @@ import cv2
 import numpy as np
 
 from referee.cards import CLASSIC_COLOURS, Colour
+from referee.clips import FrameRing
 from referee.rules import ObservationError
-from referee.vision.calibration import CalibrationProfile, WhiteBalance
+from referee.vision.calibration import CalibrationProfile, Quad, WhiteBalance
 from referee.vision.capture import Capture, Frame
 from referee.vision.classify import (
     CLASSIFIER_ALONE_CONFIDENCE,
@@ -37,12 +38,14 @@ from referee.vision.detect import DETECTOR_LOOK_CONFIDENCE, OnnxDetector, Ultral
 from referee.vision.detections import Detections, Detector
 from referee.vision.keeping_up import KeepingUp
 from referee.vision.overlay import annotate, encode_jpeg
+from referee.vision.recalibration import LiveProfile, view_mover
 from referee.vision.tracking import (
     CloserLook,
     MotionDetector,
     PileTracker,
     Play,
     Reread,
+    Start,
     TakeBack,
     TrackerConfig,
     TrackerEvent,
@@ -162,8 +165,11 @@ class Pipeline:
         script: Sequence[Mapping[str, Any]] = (),
         classifier: FaceClassifier | None = None,
         faces: frozenset[str] | None = None,
+        replay: FrameRing | None = None,
     ) -> None:
         self.detector = detector
+        #: Where each stream frame's JPEG also goes, for the instant replays (:mod:`referee.clips`).
+        self.replay = replay
         #: The faces the game's deck prints (``None``: any). A card the detector names otherwise (every
         #: card of the fractions deck: the detector has no fraction classes) is read by the classifier
         #: among these faces, and closer looks only name these.
@@ -210,6 +216,8 @@ class Pipeline:
         self._frame_image: np.ndarray | None = None
         self._view_to_image: np.ndarray | None = None
         self._new_round = threading.Event()
+        #: A profile saved on the calibration page, taken between frames; where cards landed (:meth:`set_profile`).
+        self.live_profile = LiveProfile()
         self._stream_every = max(1, round(fps / max(stream_fps, 0.1)))
         self._status_every = max(1, round(fps))
         self._frame_times: deque[float] = deque(maxlen=max(2, round(fps * 2)))
@@ -258,8 +266,54 @@ class Pipeline:
         self.motion = MotionDetector(self.profile, fps=self.timed_fps)
         self._view_to_image = np.linalg.inv(self.profile.pile_homography())
 
+    # Calibration while running (the calibration page, :mod:`referee.web.calibrate`).
+    def set_profile(self, profile: CalibrationProfile) -> None:
+        """Use ``profile`` from the next frame on (thread-safe: the web thread calls it while frames run).
+        Between frames the pile view is warped anew and the cards known on the pile are moved into it."""
+        self.live_profile.request(profile)
+
+    def current_profile(self) -> CalibrationProfile | None:
+        """The profile in use, fitted to the camera's frames (a requested one once taken); ``None``
+        before the first frame."""
+        return self.live_profile.pending() or self.profile
+
+    def camera_frame(self) -> np.ndarray | None:
+        """The last camera frame as it came (no overlay): what the calibration page clicks on."""
+        return self._frame_image
+
+    def landed_cards(self, image_size: tuple[int, int]) -> list[Quad]:
+        """Where the cards believed so far came to rest (camera pixels of ``image_size`` frames)."""
+        return self.live_profile.landed(image_size)
+
+    def _recalibrate(self, profile: CalibrationProfile, image: np.ndarray) -> None:
+        """Switch to ``profile`` between frames: a new pile view and motion zones; the tracker's pile
+        cards moved into the new view, the white balance fixed to the profile's gains when it has some."""
+        old = self.profile
+        self.profile_given = profile
+        if profile.white_balance is not None and (old is None or profile.white_balance != old.white_balance):
+            self.white_balance = WhiteBalance(profile.white_balance, auto=False)
+        self._prepare(image)
+        assert self.profile is not None
+        if old is not None and old.image_size == self.profile.image_size:
+            self.tracker.remap(view_mover(old, self.profile))
+        self._last_detections = Detections.empty()
+        self._since_detect = 10**9  # look at the new view at once
+        log.info("calibration applied: pile zone %s (%s)",
+                 [(round(x), round(y)) for x, y in self.profile.pile], self.profile.method)
+
+    def _note_landed(self) -> None:
+        """The card just believed (the tracker's top card) came to rest: its corners in camera pixels."""
+        top = self.tracker.top
+        if top is None or self.profile is None:
+            return
+        x1, y1, x2, y2 = (float(v) for v in top.xyxy[:4])
+        corners = self.profile.pile_to_image(np.array([(x1, y1), (x2, y1), (x2, y2), (x1, y2)], np.float32))
+        self.live_profile.note_landed([(float(x), float(y)) for x, y in corners], self.profile.image_size)
+
     def step(self, frame: Frame) -> list[Line]:
         """Process one frame; returns the referee's output lines it caused."""
+        if (recalibrated := self.live_profile.take()) is not None:
+            self._recalibrate(recalibrated, frame.image)
         if self.profile is None or self.profile.image_size != frame.image.shape[1::-1]:
             self._prepare(frame.image)
         assert self.profile is not None and self.motion is not None
@@ -294,6 +348,8 @@ class Pipeline:
         else:
             detections = self._last_detections
         for event in self.tracker.update(detections, frame.t, frame.frame_index, motion, fresh=fresh):
+            if isinstance(event, Start | Play):
+                self._note_landed()
             outputs.extend(self.submit(event, frame))
         self._last_detections = detections
         self.stats.frames += 1
@@ -405,8 +461,8 @@ class Pipeline:
         except ObservationError as exc:
             log.warning("re-read of %s as %s refused: %s", last.get("card"), fits[0], exc)
             return
-        log.info("%s re-read as %s: seat %d plays next, which only that read explains",
-                 last.get("card"), fits[0], seat)
+        log.info("%s re-read as %s: Player %d plays next, which only that read explains",
+                 last.get("card"), fits[0], seat + 1)  # people count players from 1
 
     def _reread(self, reread: Reread) -> list[Line]:
         """The top card, believed under a hand or on an unsure vote, read otherwise in clear view: its
@@ -451,7 +507,10 @@ class Pipeline:
             image = cv2.resize(image, (self.stream_width, round(h * self.stream_width / w)),
                                interpolation=cv2.INTER_LINEAR)
         image = annotate(image, profile=self.profile, detections=detections, state=state, status=status)
-        self.session.set_frame(encode_jpeg(image))
+        jpeg = encode_jpeg(image)
+        self.session.set_frame(jpeg)
+        if self.replay is not None:  # the same bytes: a replay costs the frame loop no encoding
+            self.replay.add(frame.t, jpeg)
 
     def status(self) -> dict[str, Any]:
         times = self._frame_times
@@ -495,6 +554,8 @@ class Pipeline:
                 self.play_script()  # the end of the footage: what the operator says after it
         finally:
             capture.stop()
+            if self.replay is not None:  # a clip waiting for frames after the footage's end takes what there is
+                self.replay.end()
             self.session.set_status(**{**capture.status().as_dict(), **self.status()})
         return self.stats
 

@@ -124,7 +124,7 @@ def test_run_on_an_image_folder_logs_observations_and_verdicts_in_order(
     args = _args(tmp_path)
     assert execute(args, str(game_folder), realtime=False, detector=ColourDetector()) == 0
     lines = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
-    summary = [(d["type"], d.get("card") or d.get("code"), d.get("seat")) for d in lines if d["type"] != "info"]
+    summary = [(d["type"], d.get("code") or d.get("card"), d.get("seat")) for d in lines if d["type"] != "info"]
     assert summary == [
         ("setup", None, None),
         ("start", "red_5", None),

@@ -178,18 +178,17 @@ def load_classifier(path: Path | str | None = None) -> FaceClassifier | None:
     return FaceClassifier(Path(path))
 
 
-#: The bar of the tracker's closer look (``SecondLook.confidence``) when it is :func:`second_look` (the
-#: detector's crop and the classifier averaged; the detector alone has
-#: :data:`referee.vision.detect.DETECTOR_LOOK_CONFIDENCE`). Over every whole card of two dev hours of
-#: game footage, read once a second (``benchmarks/read_cards.py``, seeds 680-739 and 1000-1059,
-#: 5 824 readings), an average at 0.7 or more naming a face other than the pile view's put 14 of its 19 misreadings right and spoiled
-#: none of its right ones; at the detector-alone 0.85 it put 11 right (dev seed 724's red 1, read as a 7 in
-#: the pile view, read as a 1 at 0.72 by both closer readers, stayed a 7). Lowered to 0.6 on dev hour
-#: 5000-5059 (footage rendered under OpenCV 5.0, where the pile view reads more 3s as 5s): over its cards at
-#: least 0.8 in view, read every other second (1 607 readings), 0.6 and 0.7 both put 14 of the 16
-#: misreadings right and spoiled none; over cards at least half in view (922), 9 against 8 right, 6 spoiled
-#: either way; in the pipeline, 0.6 named two plays, both right (a blue 3 read as a 5 at 0.86 in seed 5002,
-#: read as a 3 at 0.63 by the detector's crop and 0.79 by the classifier), and 0.7 none.
+#: The bar of the tracker's closer look (``SecondLook.confidence``) when it is :func:`second_look` (the detector's
+#: crop and the classifier averaged; the detector alone has :data:`referee.vision.detect.DETECTOR_LOOK_CONFIDENCE`).
+#: Over every whole card of two dev hours of game footage, read once a second (``benchmarks/read_cards.py``, seeds
+#: 680-739 and 1000-1059, 5 824 readings), an average at 0.7 or more naming a face other than the pile view's put 14
+#: of its 19 misreadings right and spoiled none of its right ones; at the detector-alone 0.85 it put 11 right (dev
+#: seed 724's red 1, read as a 7 in the pile view, read as a 1 at 0.72 by both closer readers, stayed a 7). Lowered
+#: to 0.6 on dev hour 5000-5059 (footage rendered under OpenCV 5.0, where the pile view reads more 3s as 5s): over
+#: its cards at least 0.8 in view, read every other second (1 607 readings), 0.6 and 0.7 both put 14 of the 16
+#: misreadings right and spoiled none; over cards at least half in view (922), 9 against 8 right, 6 spoiled either
+#: way; in the pipeline, 0.6 named two plays, both right (a blue 3 read as a 5 at 0.86 in seed 5002, read as a 3 at
+#: 0.63 by the detector's crop and 0.79 by the classifier), and 0.7 none.
 SECOND_LOOK_CONFIDENCE = 0.6
 
 

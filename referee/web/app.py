@@ -37,9 +37,11 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingRes
 from fastapi.routing import APIRoute
 
 from referee.cards import DECKS
+from referee.clips import ClipStore
 from referee.rules import ObservationError
 from referee.session import Event, MatchSession, RefereeFailure
 from referee.store import Store, StoreError, StoreUnavailable
+from referee.web.calibrate import LiveTable, register_calibrate
 from referee.web.guard import ADMIN_TOKEN_REQUIRED, RequestGuard, supplied_token, token_matches
 from referee.web.hands import (
     DetectorLoader,
@@ -52,6 +54,7 @@ from referee.web.hands import (
     palette_for,
 )
 from referee.web.idempotency import IdempotentReplies
+from referee.web.language import register_words, setup_language
 from referee.web.models import (
     CorrectIn,
     EventOut,
@@ -62,6 +65,7 @@ from referee.web.models import (
     OkOut,
     SetupIn,
 )
+from referee.web.replay import register_replay
 from referee.web.teach import DECK_PHOTO_PATH, register_teach
 
 __all__ = ["EventHub", "create_app", "make_server", "serve"]
@@ -225,6 +229,9 @@ def create_app(
     max_json_bytes: int = MAX_JSON_BYTES,
     on_deck: Callable[[Path], None] | None = None,
     deck_dir: Path | None = None,
+    clips: ClipStore | None = None,
+    table: LiveTable | None = None,
+    calibration_file: Path | None = None,
 ) -> FastAPI:
     """The web app for ``session``; ``token`` guards the controls (random if not given).
 
@@ -234,7 +241,10 @@ def create_app(
     log is folded into its file (:meth:`Store.checkpoint`), so a cleanly stopped server leaves a
     database file that holds everything on its own. ``/teach`` (:mod:`referee.web.teach`) learns the
     deck at the table from photos into ``deck_dir`` (default: beside the record) and hands the learned
-    deck's folder to ``on_deck`` (the live pipeline's; ``None``: learned and saved only).
+    deck's folder to ``on_deck`` (the live pipeline's; ``None``: learned and saved only). Instant
+    replays (:mod:`referee.web.replay`) are read from ``clips`` (default: beside the record).
+    ``/calibrate`` (:mod:`referee.web.calibrate`) saves a profile clicked on the camera's frame to
+    ``calibration_file`` (default: beside the record) and applies it to ``table`` (the live pipeline).
     """
     admin_token = token or secrets.token_urlsafe(16)
     assets = _load_assets()
@@ -403,10 +413,13 @@ def create_app(
             raise HTTPException(status_code=422,
                                 detail=f"dealer seat {body.dealer} out of range for {players}")
         options: dict[str, Any] = dict(body.options)
+        lang = setup_language(options)  # the pages' language, saved with the setup (not a rule option)
         if body.target is not None:
             options["target"] = body.target
         obs: dict[str, Any] = {"type": "setup", "players": players, "dealer": body.dealer,
                                "options": options}
+        if lang is not None:
+            obs["lang"] = lang
         if body.rules is not None:
             obs["rules"] = body.rules
         if body.hand_size is not None:
@@ -472,6 +485,10 @@ def create_app(
     register_teach(app, session, admin=admin, page=lambda: page("teach.html", NO_FOREIGN_FRAMES),
                    read_upload=_read_upload, max_photo_bytes=max_photo_bytes, on_deck=on_deck,
                    deck_dir=deck_dir)
+    register_replay(app, session, admin=admin, clips=clips)
+    register_calibrate(app, session, admin=admin, page=lambda: page("calibrate.html", NO_FOREIGN_FRAMES),
+                       table=table, calibration_file=calibration_file)
+    register_words(app, session)
 
     @app.get("/api/log", dependencies=admin)
     def export_log() -> Response:

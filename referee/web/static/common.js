@@ -1,17 +1,9 @@
-// Shared by the dashboard and the overlay: state + live events, card faces, names.
+// Shared by the dashboard and the overlay: state + live events, card faces, names, rule quotes.
+// Words people read come from I18N (i18n.js) where the page loads it; /teach does not, and gets English.
 "use strict";
 
 const UNO = (() => {
-  const ALERT_TITLES = {
-    illegal_card: "Illegal card",
-    out_of_turn: "Out of turn",
-    skipped_turn_played: "Played while skipped",
-    missed_draw_penalty: "Penalty cards not taken",
-    missed_uno: "Missed UNO call",
-    illegal_wild_draw_four: "Illegal Wild Draw Four",
-    failed_challenge: "Failed challenge",
-    impossible_card: "Impossible card",
-  };
+  const words = typeof I18N === "undefined" ? null : I18N;
   const SYMBOLS = { skip: "⊘", reverse: "⇄", draw2: "+2", wild: "W", wild_draw4: "+4", blank: "✎", back: "UNO" };
 
   function el(tag, attrs, ...children) {
@@ -44,22 +36,39 @@ const UNO = (() => {
     node.classList.add("c-" + (card.colour || "black"));
     if (!card.colour && colour) node.classList.add("named-" + colour);
     node.textContent = SYMBOLS[card.value] || card.value;
-    node.title = label;
+    node.title = words ? words.cardWords(label) : label;
   }
 
+  /** A seat as people say it: its name, else "Player N", N 1-based (JSON keeps seats 0..N-1). */
   function seatName(state, seat) {
-    if (seat === null || seat === undefined) return "someone";
     const names = (state && state.names) || [];
-    return names[seat] || "Seat " + (seat + 1);
+    if (words) return words.playerWords(seat, names);
+    if (seat === null || seat === undefined) return "someone";
+    return names[seat] || "Player " + (seat + 1);
   }
 
-  /** A referee message with its 0-based "seat N" mentions shown as the page names seats ("Ann", "Seat 3"). */
+  /** A referee message with its "Player N" mentions (1-based) shown by the names the page gives them. */
   function seatText(state, message) {
-    return (message || "").replace(/\bseat (\d+)('s)?/g, (_, n, own) => seatName(state, Number(n)) + (own || ""));
+    return (message || "").replace(/\bPlayer (\d+)/g, (_, n) => seatName(state, Number(n) - 1));
   }
 
   function alertTitle(code) {
-    return ALERT_TITLES[code] || (code || "alert").replaceAll("_", " ");
+    if (words) return words.alertTitle(code);
+    const plain = (code || "alert").replaceAll("_", " ");  // a page without i18n.js: "Illegal card"
+    return plain[0].toUpperCase() + plain.slice(1);
+  }
+
+  /** What an alert's rule sheet says (its ``rule``: sheet, lang, quote, quote_en), as page nodes: the
+   * sheet's words in its language, with the English beside them when the sheet is not English. */
+  function ruleQuote(rule) {
+    if (!rule || !rule.sheet) return [];
+    const t = words ? words.t : (key) => key;
+    const cite = el("cite", { class: "rule-sheet", text: t("rule_sheet") + " " + rule.sheet });
+    if (!rule.quote) return [el("p", { class: "alert-rule alert-rule-silent" }, t("sheet_silent") + " ", cite)];
+    const quote = el("blockquote", { class: "alert-rule", lang: rule.lang || "en" },
+      el("span", { class: "rule-quote", text: "“" + rule.quote + "”" }), " ", cite);
+    if (!rule.quote_en || rule.quote_en === rule.quote) return [quote];
+    return [quote, el("p", { class: "alert-rule-en", lang: "en", text: t("in_english") + ": “" + rule.quote_en + "”" })];
   }
 
   /** Fetch the whole state, then follow the events from that point (resuming after drops). */
@@ -80,7 +89,12 @@ const UNO = (() => {
       }
       source = new EventSource("api/events?after=" + lastId);
       source.onopen = () => onConnection(true);
-      source.onerror = () => onConnection(false);
+      source.onerror = () => {
+        onConnection(false);
+        // A refused reconnect (the server answered, but not with events) ends the stream for good:
+        // start over (state, then events) in a while, so "reconnecting" stays true.
+        if (source.readyState === EventSource.CLOSED) { source.close(); setTimeout(start, 2000); }
+      };
       source.onmessage = (message) => {
         const event = JSON.parse(message.data);
         lastId = event.id;
@@ -110,7 +124,7 @@ const UNO = (() => {
     $("token-form").addEventListener("submit", (e) => {
       e.preventDefault();
       localStorage.setItem(TOKEN_KEY, $("token").value.trim());
-      say("Token saved in this browser.");
+      say(words ? words.t("token_saved") : "Token saved in this browser.");
     });
 
     function say(text, isError) {
@@ -139,5 +153,5 @@ const UNO = (() => {
     return { say, call };
   }
 
-  return { el, cardFace, seatName, seatText, alertTitle, follow, parseLabel, adminPage };
+  return { el, cardFace, seatName, seatText, alertTitle, ruleQuote, follow, parseLabel, adminPage };
 })();
