@@ -4,9 +4,9 @@
 
 Each game is a video from :mod:`referee.synth.video` (seeds ``--first-seed`` onwards). Seeds 11000+ are
 kept for this evaluation (the hour 11000-11059): never trace or tune the tracker on them. The demo is seed
-11, the tests use single digits, and the dev games the tracker is tuned on are 101-739, 1000-1059,
-2000-2059, ..., 9000-9059 and 10000-10059 (each the held-out hour in its day, traced once the next one was
-made) and 1100-1159. Every frame goes through
+185 (a dev seed; four players dealt 4 cards each; seed 11 before), the tests use single digits, and the
+dev games the tracker is tuned on are 101-739, 1000-1059, 2000-2059, ..., 9000-9059 and 10000-10059
+(each the held-out hour in its day, traced once the next one was made) and 1100-1159. Every frame goes through
 :class:`referee.pipeline.Pipeline` (calibration warp, detector, pile tracker, motion/seat attribution,
 ``MatchSession.submit``) exactly as ``referee run`` does, and the video's operator log (wild colours, UNO
 calls, passes, challenges, reveals) is submitted at its times as the dashboard would. What the session
@@ -154,7 +154,8 @@ def run_game(
     if setup.get("type") != "setup":
         raise ValueError(f"{sidecar(video, 'operator')}: the first line must be the setup")
     session = MatchSession(Store(":memory:"), rules=setup.get("rules") or "official", players=setup["players"],
-                           dealer=setup["dealer"], options=setup.get("options") or {})
+                           dealer=setup["dealer"], options=setup.get("options") or {},
+                           hand_size=setup.get("hand_size"))
     detector: Detector
     oracle_detector: OracleDetector | None = None
     if oracle:

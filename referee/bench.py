@@ -536,4 +536,4 @@ def _session_for(setup: Mapping[str, Any]) -> Any:
 
     return MatchSession(Store(":memory:"), rules=str(setup.get("rules") or "official"),
                         players=int(setup.get("players", 4)), dealer=int(setup.get("dealer") or 0),
-                        options=dict(setup.get("options") or {}))
+                        options=dict(setup.get("options") or {}), hand_size=setup.get("hand_size"))

@@ -144,7 +144,7 @@ def _log_file(path: Path | None) -> Iterator[IO[str] | None]:
         yield handle
 
 
-def _open_session(args: argparse.Namespace, options: Mapping[str, Any]) -> Session:
+def _open_session(args: argparse.Namespace, options: Mapping[str, Any], hand_size: int | None = None) -> Session:
     from referee.session import MatchSession
     from referee.store import Store, StoreError
 
@@ -154,7 +154,8 @@ def _open_session(args: argparse.Namespace, options: Mapping[str, Any]) -> Sessi
         raise CommandError(f"cannot open the match record --db {args.db}: {exc}") from None
     try:
         session: Session = MatchSession(
-            store, rules=args.rules, players=args.players, dealer=args.dealer, options=dict(options)
+            store, rules=args.rules, players=args.players, dealer=args.dealer, options=dict(options),
+            hand_size=hand_size,
         )
     except (ObservationError, sqlite3.Error, StoreError) as exc:
         raise CommandError(f"cannot start the match: {exc}") from None
@@ -254,6 +255,7 @@ def execute(
     options: dict[str, Any] = dict(parse_options(getattr(args, "option", []) or []))
     script_path = getattr(args, "script", None)
     script = read_script(script_path) if script_path is not None else []
+    hand_size: int | None = None
     if script and script[0].get("type") == "setup":
         # The script's own setup decides the game (the demo's table has its own players and dealer);
         # flags given on the command line must fit it, and a given --rules wins (see fit_setup).
@@ -264,6 +266,10 @@ def execute(
         args.players = int(setup.get("players") or args.players)
         args.dealer = int(setup.get("dealer") or 0)
         options = {**dict(setup.get("options") or {}), **options}
+        # Cards dealt as the footage's table agreed (the demo deals fewer): the referee counts hands
+        # from it, so the round ends, and is scored, when the winner's last card lands. A bad value is
+        # refused with the setup (ObservationError -> CommandError in _open_session).
+        hand_size = setup.get("hand_size")
     check_table(args.players, args.dealer)
     palette = deck_palette(args.rules, options)
     profile = None
@@ -289,7 +295,7 @@ def execute(
     if spec.kind is SourceKind.CAMERA and not capture.wait_open(timeout=CAMERA_OPEN_TIMEOUT):
         raise CommandError(capture.status().message)  # a wrong index: say so, rather than wait forever
     with _log_file(args.log) as log_handle:
-        session = _open_session(args, options)
+        session = _open_session(args, options, hand_size)
         writer = LogWriter(out or sys.stdout, *([log_handle] if log_handle else []))
         initial = session.export_log()  # the setup (and anything resumed from --db)
         if args.no_serve:

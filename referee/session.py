@@ -137,7 +137,8 @@ class MatchSession:
     """The live match: thread-safe submit/undo/snapshot over a Referee and a :class:`Store`.
 
     With ``match_id=None`` it resumes the newest unfinished match in the store, or starts a new
-    one from ``rules``/``players``/``dealer``/``options`` (writing its setup observation).
+    one from ``rules``/``players``/``dealer``/``options`` and ``hand_size`` (writing its setup
+    observation; ``hand_size`` ``None`` leaves it out: the preset's, 7).
     """
 
     def __init__(
@@ -149,6 +150,7 @@ class MatchSession:
         options: Mapping[str, Any] | None = None,
         match_id: int | None = None,
         names: Sequence[str] | None = None,
+        hand_size: int | None = None,
     ) -> None:
         self.store = store
         self._lock = threading.RLock()
@@ -166,6 +168,8 @@ class MatchSession:
                     "type": "setup", "players": players, "dealer": dealer, "rules": rules,
                     "options": dict(options or {}),
                 }
+                if hand_size is not None:
+                    setup["hand_size"] = hand_size
                 self._match_id, self._names, self._game = self._create_match(setup, names, "session")
                 log.info("match %d started (%s, %d players)", self._match_id, rules, players)
             else:

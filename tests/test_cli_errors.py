@@ -142,6 +142,18 @@ def test_demo_without_game_flags_plays_its_own_setup(fake_demo: Path, capsys: py
     assert (setup["rules"], setup["players"], setup["dealer"]) == ("official", 4, 0)
 
 
+def test_demo_deals_the_hand_size_of_its_own_setup(fake_demo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The footage's setup deals short hands (the bundled demo's 4): the referee must count from them, or
+    the winner's last card would leave three "in hand" and the round would never end and be scored."""
+    fake_demo.write_text(json.dumps({**SETUP_4, "hand_size": 4}) + "\n")
+    assert main(["demo", "--no-serve", "--no-realtime"]) == 0
+    setup = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert (setup["type"], setup["players"], setup["hand_size"]) == ("setup", 4, 4)
+    fake_demo.write_text(json.dumps({**SETUP_4, "hand_size": 0}) + "\n")
+    assert main(["demo", "--no-serve", "--no-realtime"]) == 2
+    _one_line(capsys, "referee demo: cannot start the match: ", "hand_size")
+
+
 def test_demo_refuses_a_preset_whose_deck_its_footage_does_not_show(
     fake_demo: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -118,6 +118,23 @@ def test_a_rejected_observation_changes_and_records_nothing() -> None:
         session.submit({"type": "uno", "seat": 0}, source="")
 
 
+def test_a_match_dealt_short_hands_ends_when_the_last_of_them_is_played() -> None:
+    """``hand_size`` reaches the setup (the demo's table deals 2 here): the referee counts from it, so the
+    winner's last card ends the round; without it the setup leaves it out (the preset's 7)."""
+    assert "hand_size" not in MatchSession(Store(":memory:"), players=2).export_log()[0]
+    session = MatchSession(Store(":memory:"), players=2, hand_size=2)
+    assert session.export_log()[0]["hand_size"] == 2
+    session.submit({"type": "start", "card": "red_5"})
+    session.submit({"type": "play", "card": "red_7", "seat": 1})
+    session.submit({"type": "uno", "seat": 1})
+    session.submit({"type": "draw", "seat": 0, "count": 1})  # draws seen: the hand counts are known
+    session.submit({"type": "pass", "seat": 0})
+    outputs = session.submit({"type": "play", "card": "red_9", "seat": 1})
+    assert [(o["winner"], o["points"]) for o in outputs if o["type"] == "round_end"] == [(1, None)]
+    outputs = session.submit({"type": "reveal", "seat": 0, "cards": ["blue_4", "green_2", "yellow_1"]})
+    assert [o["points"] for o in outputs if o["type"] == "round_end"] == [7]
+
+
 def test_events_are_recorded_before_they_are_broadcast_with_increasing_ids() -> None:
     store = Store(":memory:")
     session = MatchSession(store, players=3)

@@ -54,7 +54,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from referee.cards import FRACTIONS, Card, Colour, DeckSpec, find_deck
@@ -886,6 +886,7 @@ def simulate_scripted_round(
     first_after: int = 3,
     gap: int = 4,
     dealer: int | None = None,
+    hand_size: int | None = None,
 ) -> SimulatedGame:
     """Play one round with ``misplays`` (alert codes) made one after another, as a filmed game has them.
 
@@ -893,9 +894,15 @@ def simulate_scripted_round(
     next one at its first chance at least ``gap`` turns after the one before; misplays that find no
     chance before the round ends are not made. ``dealer`` fixes the dealer (``None``: drawn). Wild
     colours are named in the play. ``expected_alerts`` lists the alerts of every misplay made;
-    ``injected`` says whether any was.
+    ``injected`` says whether any was. ``hand_size`` deals that many cards each (``None``: the
+    preset's, 7 for every sheet); the ``setup`` line says so in its ``hand_size``, as a table that
+    agreed on short hands would tell the referee (a short round fits a short video).
     """
     rules = SimRules.for_preset(preset)
+    if hand_size is not None:
+        if not 1 <= hand_size <= 30:
+            raise ValueError(f"hand_size must be 1..30 (as a setup's), got {hand_size}")
+        rules = replace(rules, hand_size=hand_size)
     table = _Table(
         seed,
         rules,

@@ -63,6 +63,8 @@ class VideoConfig:
     rules: str = "official"
     #: the dealer's seat (``None``: the simulator's draw)
     dealer: int | None = 0
+    #: cards dealt to each player (``None``: the preset's, 7); fewer make a round short enough to film whole
+    hand_size: int | None = None
     #: alert codes of misplays injected one after another (see :data:`ALERT_CODES`)
     misplays: tuple[str, ...] = ("out_of_turn", "illegal_card")
     #: turns before the first misplay may be made, and between misplays
@@ -90,6 +92,8 @@ class VideoConfig:
             raise ValueError(f"players must be 2..10, got {self.players}")
         if self.dealer is not None and not 0 <= self.dealer < self.players:
             raise ValueError(f"dealer must be a seat 0..{self.players - 1}, got {self.dealer}")
+        if self.hand_size is not None and not 1 <= self.hand_size <= 30:
+            raise ValueError(f"hand_size must be 1..30, got {self.hand_size}")
         if self.seconds <= 0 or self.fps <= 0:
             raise ValueError(f"seconds and fps must be positive, got {self.seconds}, {self.fps}")
         if self.width < 320 or self.height < 240:
@@ -107,7 +111,7 @@ def simulate_round(seed: int, config: VideoConfig) -> tuple[list[Line], list[tup
     """One simulated round: its observations and the ``(code, seat)`` alerts its misplays must raise."""
     game = simulate_scripted_round(seed, config.rules, config.players, config.misplays,
                                    first_after=config.first_misplay_after, gap=config.misplay_gap,
-                                   dealer=config.dealer)
+                                   dealer=config.dealer, hand_size=config.hand_size)
     return game.observations, list(game.expected_alerts)
 
 

@@ -80,9 +80,15 @@ log = logging.getLogger(__name__)
 
 DEMO_DIR = Path(__file__).resolve().parent.parent.parent / "datasets" / "demo"
 DEMO_VIDEO = DEMO_DIR / "demo.mp4"
-#: The bundled demo's seed (a round in which both injected misplays happen within the clip).
-DEMO_SEED = 11
-DEMO_CONFIG = VideoConfig(seconds=30.0, fps=15.0, noise=1.5)
+#: The bundled demo's seed: a round in which both injected misplays happen and that ends within the clip,
+#: so the demo shows the whole loop (plays, alerts, the hands revealed, the round scored).
+DEMO_SEED = 185
+#: Four players dealt four cards each: a whole round in under 40 s (seven cards each take a minute or
+#: more), short enough to watch and to keep in the repository. The clip ends 1.5 s after the round's
+#: last reveal (:func:`referee.synth.game_plan.plan_game`), before ``seconds``. Four seats, not three:
+#: with three, seat 2 sits beside the stock, and the pipeline read extra draws as its hand left the pile
+#: (three players, five cards, seed 268: four false draws in 38 s).
+DEMO_CONFIG = VideoConfig(seconds=40.0, fps=15.0, players=4, hand_size=4, noise=1.5)
 
 
 # -- files ------------------------------------------------------------------------------------------
@@ -189,7 +195,9 @@ def write_video(out: Path, seed: int, config: VideoConfig | None = None) -> Game
         # the model is unsure of, so an end-to-end figure names the OpenCV its footage came from.
         "rendered_with": {"opencv": cv2.__version__, "numpy": np.__version__},
         "regenerate": f"python -m referee.synth.video {out} --seed {seed} --seconds {config.seconds} "
-                      f"--fps {config.fps} --players {config.players}",
+                      f"--fps {config.fps} --players {config.players}"
+                      + (f" --hand-size {config.hand_size}" if config.hand_size is not None else "")
+                      + (f" --noise {config.noise}" if config.noise != VideoConfig.noise else ""),
     }
     sidecar(out, "meta").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
     elapsed = time.perf_counter() - started
@@ -236,6 +244,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--dealer", type=int, default=0)
     parser.add_argument("--rules", default="official")
+    parser.add_argument("--hand-size", type=int, default=None,
+                        help="cards dealt to each player (default: the preset's, 7); fewer: a round ends sooner")
     parser.add_argument("--misplays", default="out_of_turn,illegal_card",
                         help="comma-separated alert codes to inject, in order ('' for none)")
     parser.add_argument("--hidden-draws", action="store_true",
@@ -255,7 +265,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.out is None:
             parser.error("give OUT (the video to write) or --demo")
         config = replace(VideoConfig(), seconds=args.seconds, fps=args.fps, players=args.players,
-                         dealer=args.dealer, rules=args.rules,
+                         dealer=args.dealer, rules=args.rules, hand_size=args.hand_size,
                          misplays=tuple(m for m in args.misplays.split(",") if m),
                          visible_draws=not args.hidden_draws, noise=args.noise, faces=args.faces)
         written = write_video(args.out, args.seed, config)

@@ -22,6 +22,7 @@ from referee.rules.simulate import (
     SimRules,
     SimulatedGame,
     simulate_game,
+    simulate_scripted_round,
 )
 
 log = logging.getLogger(__name__)
@@ -142,6 +143,28 @@ def test_simulator_plays_the_preset_deck_and_penalties() -> None:
     de = SimRules.for_preset("de")
     assert (de.misplay_penalty, de.uno_penalty) == (1, 1)
     assert SimRules.for_preset("house", {"jump_in": False}).jump_in is False
+
+
+def test_a_scripted_round_deals_the_hand_size_it_is_given() -> None:
+    """Filmed games deal fewer cards for a round that ends within the clip (the demo); without a hand
+    size the round is the preset's, observation for observation (every other video stays as it was)."""
+    default = simulate_scripted_round(185, "official", 4, ("out_of_turn", "illegal_card"), dealer=0)
+    assert simulate_scripted_round(185, "official", 4, ("out_of_turn", "illegal_card"), dealer=0,
+                                   hand_size=None).observations == default.observations
+    assert default.observations[0]["hand_size"] == 7
+    short = simulate_scripted_round(185, "official", 4, ("out_of_turn", "illegal_card"), dealer=0, hand_size=4)
+    setup = short.observations[0]
+    assert (setup["type"], setup["hand_size"], setup["options"]) == ("setup", 4, {})
+    alerts, _, lines = judge(short)
+    assert alerts == short.expected_alerts == [("out_of_turn", 1), ("illegal_card", 1)]
+    # The round ends, then every other hand is revealed (the last lines), and the referee scores it.
+    ends = [line for line in lines if line["type"] == "round_end" and line["points"] is not None]
+    assert len(ends) == 1 and ends[0]["points"] > 0
+    assert [o["type"] for o in short.observations[-3:]] == ["reveal"] * 3
+    assert {o["seat"] for o in short.observations if o["type"] == "reveal"} == set(range(4)) - {ends[0]["winner"]}
+    assert [line["scores"] for line in lines if line["type"] == "scores"] == [short.final_scores]
+    with pytest.raises(ValueError, match=r"hand_size must be 1\.\.30"):
+        simulate_scripted_round(185, "official", 4, hand_size=0)
 
 
 @pytest.mark.parametrize(
