@@ -62,6 +62,12 @@ CLIP_WIDTH = 480
 REDUCED_DECODES = ((8, cv2.IMREAD_REDUCED_COLOR_8), (4, cv2.IMREAD_REDUCED_COLOR_4), (2, cv2.IMREAD_REDUCED_COLOR_2))
 CLIP_MEDIA_TYPE = "video/webm"
 CLIP_SUFFIX = ".webm"
+#: A clip is written under this name, then renamed: FFmpeg picks its muxer by the name, and its Matroska
+#: muxer takes VP8 with no complaint where its WebM muxer prints "tag 'VP80' is not supported" once per
+#: clip on stderr (OpenCV's writer always passes a codec tag). WebM is Matroska with a narrower DocType;
+#: Chromium (and OBS's browser source) play the file served as ``video/webm`` alike (checked by
+#: ``tests/web/test_replay_browser.py``).
+PART_SUFFIX = ".part.mkv"
 #: How long (wall seconds) a cut waits for its after-part when no frame comes (a camera that stalled).
 MAX_WAIT_S = 10.0
 #: A rate for a clip whose frames' times say none (one frame, or all at the same ``t``).
@@ -200,7 +206,7 @@ class ClipStore:
         """A fresh file to write ``seq``'s clip into (its folder made), renamed by :meth:`put`."""
         folder = self.match_dir(match_id)
         folder.mkdir(parents=True, exist_ok=True)
-        return folder / f"{int(seq)}.part{CLIP_SUFFIX}"
+        return folder / f"{int(seq)}{PART_SUFFIX}"
 
     def move(self, match_id: int, old: int, new: int) -> bool:
         """``old``'s clip becomes ``new``'s (a corrected play keeps its clip); ``False`` when none."""
