@@ -148,7 +148,8 @@ def _name(names: list[str], seat: object) -> str | None:
 def _alert_line(alert: Mapping[str, Any], names: list[str]) -> dict[str, Any]:
     return {"code": alert.get("code"), "seat": alert.get("seat"), "who": _name(names, alert.get("seat")),
             "penalty_cards": alert.get("penalty_cards"), "message": alert.get("message"),
-            "unsure": alert.get("unsure"), "seq": alert.get("seq")}
+            "unsure": alert.get("unsure"), "seq": alert.get("seq"), "card": alert.get("card"),
+            "rule": alert.get("rule")}
 
 
 def standings(tiles: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:

@@ -4,8 +4,9 @@
 feed of every table's alerts and the standings across tables, kept live by ``/api/hall/events``
 (server-sent events; ``/api/hall`` is the whole picture at once). ``/t/NAME/`` serves the very
 dashboard and overlay a table serves, with the same read API (``api/state``, ``api/events``,
-``api/meta``, ``stream.mjpg``) built from the hub's record. The hub holds no table's admin token and
-has no way to act on a table, so every control there answers 403; act on the table's own dashboard.
+``api/meta``, ``api/words``, ``stream.mjpg``) built from the hub's record; ``/api/words`` is the hall's
+words (``?lang=``, else English). The hub holds no table's admin token and has no way to act on a
+table, so every control there answers 403; act on the table's own dashboard.
 """
 
 from __future__ import annotations
@@ -155,6 +156,12 @@ def create_hub_app(receiver: HubReceiver, *, max_stream_fps: float = 5.0, sse_bu
         return {"ok": True, "broker": str(receiver.url), "connected": receiver.connected,
                 "tables": len(receiver.views), "sse_clients": hall.clients,
                 "duplicates_dropped": receiver.duplicates, "resend_requests": receiver.resend_requests}
+
+    @app.get("/api/words")
+    def hall_words(lang: Annotated[str | None, Query(max_length=16)] = None) -> dict[str, Any]:
+        """The hall page's words (i18n.js fetches the relative ``api/words``): ``lang``, else English; the
+        hall has no match, so no match language."""
+        return {**catalog(lang or "en"), "match_lang": None}
 
     @app.get("/api/hall")
     def hall_state() -> dict[str, Any]:

@@ -62,3 +62,16 @@ def _look(tmp_path: Path, url: BrokerUrl, a: MatchSession, b: MatchSession, erro
         expect(dashboard.locator("#alerts li[data-code=illegal_card]")).to_be_visible()
         play_some(a, 1)  # a draw and a pass: the turn moves on, live
         expect(dashboard.locator("#seats li.turn .seat-name")).to_have_text(a.names[a.expected_seat() or 0])
+
+        # The hall in Dutch (?lang=nl, its words from the hub's /api/words): labels, cards, alerts in words.
+        dutch = browser.new_page(viewport={"width": 1400, "height": 900})
+        dutch.on("pageerror", lambda exc: errors.append(str(exc)))
+        dutch.goto(base + "/?lang=nl")
+        expect(dutch.locator("html")).to_have_attribute("lang", "nl")
+        expect(dutch.locator("h2[data-i18n=tables]")).to_have_text("Tafels")
+        expect(dutch.locator("#table-count")).to_have_text("2 tafels")
+        tile = dutch.locator('.tile[data-table="A"]')
+        expect(tile.locator(".tile-card-words")).to_have_text("Blauw 9")
+        expect(tile.locator(".tile-alert")).to_have_text(re.compile(r"^Verkeerde kaart · \w+$"))
+        expect(dutch.locator('#feed li[data-table="A"] .feed-code')).to_have_text("Verkeerde kaart")
+        expect(tile.locator(".tile-seats li").first).to_contain_text(re.compile(r"\d+ kaart"))

@@ -66,6 +66,11 @@ def test_the_hall_shows_every_table_alerts_and_standings(hall: tuple[str, HubRec
     base, _, _, b = hall
     page = httpx.get(base + "/", timeout=10)
     assert page.status_code == 200 and "UNO hall" in page.text
+    assert 'src="static/i18n.js"' in page.text  # the hall speaks the players' language: its words are here
+    from referee.words import catalog
+
+    assert _get(base + "/api/words?lang=de") == {**catalog("de"), "match_lang": None}
+    assert _get(base + "/api/words")["lang"] == "en" and _get(base + "/api/words?lang=xx")["lang"] == "en"
     wait_for(lambda: all(t["live"] for t in _get(base + "/api/hall")["tables"]), what="both tiles live")
     state = _get(base + "/api/hall")
     tiles = {t["table"]: t for t in state["tables"]}

@@ -1,6 +1,6 @@
 """The pages in the players' language (real Chromium): Dutch and German dashboards with an alert in
-words and its rule sheet's quote, a language chosen in the setup that the overlay follows, every page
-label in every language, and /api/words."""
+words and its rule sheet's quote, the instant replays' play list and buttons in Dutch, a language chosen in
+the setup that the overlay follows, every page label in every language, and /api/words."""
 
 from __future__ import annotations
 
@@ -10,11 +10,13 @@ from typing import Any
 
 import pytest
 
+from referee.clips import ClipStore
 from referee.session import MatchSession
 from referee.store import Store
 from referee.words import LANGUAGES, card_words, catalog
 from tests.web.conftest import TOKEN, TestClient, live_server
 from tests.web.test_browser import CHROMIUM, chromium
+from tests.web.test_replay_browser import write_clip
 
 STATIC = Path(__file__).resolve().parents[2] / "referee" / "web"
 
@@ -53,9 +55,11 @@ def _illegal_play(page: Any, live: Any, expect: Any) -> Any:
 
 @pytest.mark.browser
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Chromium at /usr/bin/chromium")
-def test_the_dashboard_in_dutch_then_the_language_is_kept() -> None:
+def test_the_dashboard_in_dutch_then_the_language_is_kept(tmp_path: Path) -> None:
     errors: list[str] = []
-    with live_server(_session("nl")) as live, chromium() as (browser, expect):
+    clips = ClipStore(tmp_path / "clips")
+    session = _session("nl")
+    with live_server(session, clips=clips) as live, chromium() as (browser, expect):
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         page.goto(live.url + "/?lang=nl#token=" + TOKEN)
@@ -77,6 +81,22 @@ def test_the_dashboard_in_dutch_then_the_language_is_kept() -> None:
         expect(alert.locator(".alert-rule-en")).to_contain_text("When a player plays a wrong card")
         expect(page.locator("#colour")).to_have_text("Blauw")
 
+        # The instant replays in Dutch: the play list (cards and players in words), its buttons, the cue.
+        plays = page.locator("#replay-plays")
+        expect(plays.locator("h2 span[data-i18n=replay_plays]")).to_have_text("Zetten")
+        expect(plays).to_have_attribute("aria-label", "Zetten")
+        expect(plays.locator("li.replay-play").first.locator(".replay-card")).to_have_text("Blauw 7")
+        expect(plays.locator("li.replay-play").first.locator(".replay-who")).to_have_text("Bob")
+        expect(plays.locator("li.replay-play").nth(1).locator(".replay-who")).to_have_text("startkaart")
+        expect(plays.locator("li.replay-play").nth(1).locator(".replay-card")).to_have_text("Rood 5")
+        write_clip(clips, session.match_id, int(alert.get_attribute("data-seq") or 0))
+        expect(alert.locator(".replay-btn")).to_have_text("▶ herhaling")
+        expect(alert.locator(".replay-btn")).to_have_attribute("title", "speel dit moment opnieuw af")
+        expect(plays.locator("li.replay-play").first.locator(".replay-air")).to_have_text("op de overlay")
+        expect(plays.locator("li.replay-play").nth(1).locator(".replay-none")).to_have_text("geen clip")
+        plays.locator("h2 .replay-air").click()
+        expect(page.locator("#result")).to_have_text("Herhaling op de overlay ✓")
+
         # Every label of the page in every language, and the words the browser says are Python's.
         keys: dict[str, list[str]] = page.evaluate(
             "Object.fromEntries(Object.entries(I18N.STRINGS).map(([k, v]) => [k, Object.keys(v).sort()]))")
@@ -85,8 +105,12 @@ def test_the_dashboard_in_dutch_then_the_language_is_kept() -> None:
             assert keys[lang] == keys["en"], lang
         used = set(page.evaluate(
             "Array.from(document.querySelectorAll('[data-i18n]'), (n) => n.dataset.i18n)"))
-        scripts = "".join((STATIC / "static" / f"{name}.js").read_text() for name in ("dashboard", "overlay", "common"))
+        scripts = "".join((STATIC / "static" / f"{name}.js").read_text()
+                          for name in ("dashboard", "overlay", "common", "replay", "hall"))
         used |= set(re.findall(r"\bt\(\"(\w+)\"", scripts))
+        for pair in re.findall(r"labelled\(\"\w+\", \{[^}]*\}, (\"\w+\"(?:, \"\w+\")?)\)", scripts):
+            used |= set(re.findall(r"\"(\w+)\"", pair))  # replay.js: labelled(tag, attrs, key, title key)
+        assert {"replay_label", "replay_no_plays", "replay_last_title"} <= used
         used |= set(re.findall(r"data-i18n(?:-[a-z-]+)?=\"(\w+)\"",
                                "".join(p.read_text() for p in (STATIC / "templates").glob("*.html"))))
         assert used and used <= set(keys["en"]), used - set(keys["en"])

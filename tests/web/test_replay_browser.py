@@ -72,7 +72,7 @@ def test_a_clip_plays_beside_its_alert_in_the_play_list_and_on_the_overlay(
         # The play list holds the start card and this play; the play replays the same way.
         plays = page.locator("#replay-plays li.replay-play")
         expect(plays).to_have_count(2)
-        expect(plays.first.locator(".replay-card")).to_have_text("blue_7")
+        expect(plays.first.locator(".replay-card")).to_have_text("Blue 7")  # in words, as the rest of the page
         expect(plays.first.locator(".replay-who")).to_have_text("Bob")
         expect(plays.nth(1).locator(".replay-none")).to_have_text("no clip")
         plays.first.locator(".replay-btn").click()

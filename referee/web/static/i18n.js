@@ -58,6 +58,14 @@ const I18N = (() => {
       judging_of: "judging {n} frames a second of {of}", frames_judged: "{n} frames judged",
       observations_n: "{n} observations", dropped_n: "{n} frames skipped", corrupt_n: "{n} broken frames",
       reconnects_n: "{n} reconnects", late_n: "{n} s behind the footage", source_is: "source {source}",
+      replay_plays: "Plays", replay_no_plays: "No cards on the pile yet.", replay_start: "start card",
+      replay_play: "▶ replay", replay_play_title: "play this moment again", replay_air: "on overlay",
+      replay_air_title: "show it on the overlay", replay_last: "last clip on overlay",
+      replay_last_title: "show the newest clip on the overlay (key i)", replay_no_clip: "no clip",
+      replay_cued: "Replay on the overlay ✓", replay_failed: "Replay", replay_label: "Instant replay",
+      hall_title: "UNO referee hall", hall: "UNO hall", tables: "Tables", no_tables: "No table has published yet.",
+      table_one: "1 table", tables_many: "{n} tables", broker: "broker {url}", standings: "Standings",
+      player: "Player", table: "Table", score: "Score", rounds_won: "Rounds", match_done: "match over",
     },
     nl: {
       title: "UNO-scheidsrechter", overlay_title: "UNO-scheidsrechter overlay", connecting: "verbinden…", live: "live",
@@ -112,6 +120,15 @@ const I18N = (() => {
       judging_of: "beoordeelt {n} van {of} beelden per seconde", frames_judged: "{n} beelden beoordeeld",
       observations_n: "{n} waarnemingen", dropped_n: "{n} beelden overgeslagen", corrupt_n: "{n} beschadigde beelden",
       reconnects_n: "{n} keer opnieuw verbonden", late_n: "{n} s achter op de beelden", source_is: "bron {source}",
+      replay_plays: "Zetten", replay_no_plays: "Nog geen kaarten op de stapel.", replay_start: "startkaart",
+      replay_play: "▶ herhaling", replay_play_title: "speel dit moment opnieuw af", replay_air: "op de overlay",
+      replay_air_title: "toon het op de overlay", replay_last: "laatste clip op de overlay",
+      replay_last_title: "toon de nieuwste clip op de overlay (toets i)", replay_no_clip: "geen clip",
+      replay_cued: "Herhaling op de overlay ✓", replay_failed: "Herhaling", replay_label: "Herhaling",
+      hall_title: "UNO-scheidsrechter zaal", hall: "UNO-zaal", tables: "Tafels",
+      no_tables: "Nog geen tafel heeft iets doorgegeven.", table_one: "1 tafel", tables_many: "{n} tafels",
+      broker: "broker {url}", standings: "Stand", player: "Speler", table: "Tafel", score: "Score",
+      rounds_won: "Rondes", match_done: "partij voorbij",
     },
     de: {
       title: "UNO-Schiedsrichter", overlay_title: "UNO-Schiedsrichter Overlay", connecting: "verbinde…", live: "live",
@@ -167,6 +184,15 @@ const I18N = (() => {
       judging_of: "bewertet {n} von {of} Bildern pro Sekunde", frames_judged: "{n} Bilder bewertet",
       observations_n: "{n} Beobachtungen", dropped_n: "{n} Bilder übersprungen", corrupt_n: "{n} beschädigte Bilder",
       reconnects_n: "{n}-mal neu verbunden", late_n: "{n} s hinter der Aufnahme", source_is: "Quelle {source}",
+      replay_plays: "Züge", replay_no_plays: "Noch keine Karten auf dem Stapel.", replay_start: "Startkarte",
+      replay_play: "▶ Wiederholung", replay_play_title: "diesen Moment noch einmal abspielen", replay_air: "im Overlay",
+      replay_air_title: "im Overlay zeigen", replay_last: "letzter Clip im Overlay",
+      replay_last_title: "den neuesten Clip im Overlay zeigen (Taste i)", replay_no_clip: "kein Clip",
+      replay_cued: "Wiederholung im Overlay ✓", replay_failed: "Wiederholung", replay_label: "Wiederholung",
+      hall_title: "UNO-Schiedsrichter Saal", hall: "UNO-Saal", tables: "Tische",
+      no_tables: "Noch kein Tisch hat etwas gesendet.", table_one: "1 Tisch", tables_many: "{n} Tische",
+      broker: "Broker {url}", standings: "Tabelle", player: "Spieler", table: "Tisch", score: "Punkte",
+      rounds_won: "Runden", match_done: "Spiel vorbei",
     },
     lb: {
       title: "UNO-Schiedsriichter", overlay_title: "UNO-Schiedsriichter Overlay", connecting: "verbannen…", live: "live",
@@ -222,6 +248,15 @@ const I18N = (() => {
       judging_of: "beurteelt {n} vun {of} Biller pro Sekonn", frames_judged: "{n} Biller beurteelt",
       observations_n: "{n} Observatiounen", dropped_n: "{n} Biller iwwersprongen", corrupt_n: "{n} futti Biller",
       reconnects_n: "{n} Mol nei verbonnen", late_n: "{n} s hannert der Opnam", source_is: "Quell {source}",
+      replay_plays: "Zich", replay_no_plays: "Nach keng Kaarten um Koup.", replay_start: "Startkaart",
+      replay_play: "▶ Widderhuelung", replay_play_title: "dëse Moment nach eng Kéier ofspillen", replay_air: "am Overlay",
+      replay_air_title: "et am Overlay weisen", replay_last: "leschte Clip am Overlay",
+      replay_last_title: "de neiste Clip am Overlay weisen (Tast i)", replay_no_clip: "keen Clip",
+      replay_cued: "Widderhuelung am Overlay ✓", replay_failed: "Widderhuelung", replay_label: "Widderhuelung",
+      hall_title: "UNO-Schiedsriichter Sall", hall: "UNO-Sall", tables: "Dëscher",
+      no_tables: "Nach keen Dësch huet eppes geschéckt.", table_one: "1 Dësch", tables_many: "{n} Dëscher",
+      broker: "Broker {url}", standings: "Classement", player: "Spiller", table: "Dësch", score: "Punkten",
+      rounds_won: "Ronnen", match_done: "Spill eriwwer",
     },
   };
   const LANGS = Object.keys(STRINGS);
@@ -284,6 +319,8 @@ const I18N = (() => {
     lang = known(words && words.lang) || asked || "en";
     document.documentElement.lang = lang;
     translate(document);
+    // Whatever a page draws from the words outside a data-i18n label (replay.js) draws it again on this.
+    document.dispatchEvent(new CustomEvent("i18n:loaded", { detail: { lang } }));
     return lang;
   }
 

@@ -5,11 +5,17 @@
 //   clip on the key i (OBS: "Interact").
 // Clips appear about a second after their card settled, so the list of clips is fetched again now and then
 // and whenever the alert feed changes. Every path is relative (a hub mounts the pages under /t/NAME/).
+// Words come from I18N (i18n.js): labels carry data-i18n (relabelled by each I18N.load), and the play list
+// is drawn again when the words arrive or the language changes ("i18n:loaded"), cards and players in words.
 "use strict";
 
 (() => {
   const el = (tag, attrs, ...children) => UNO.el(tag, attrs, ...children);
   const $ = (id) => document.getElementById(id);
+  const t = (key, vars) => I18N.t(key, vars);
+  // An element labelled by the key ``key`` (and its title by ``titleKey``): kept in the page's language.
+  const labelled = (tag, attrs, key, titleKey) => el(tag, Object.assign({ "data-i18n": key, text: t(key) },
+    titleKey ? { "data-i18n-title": titleKey, title: t(titleKey) } : {}, attrs));
   document.head.append(el("link", { rel: "stylesheet", href: "static/replay.css" }));
 
   async function getJson(path) {
@@ -42,7 +48,7 @@
       const hide = () => { hideTimer = setTimeout(() => { stage.hidden = true; stage.replaceChildren(); }, 600); };
       v.addEventListener("ended", hide);
       v.addEventListener("error", hide);
-      stage.replaceChildren(el("div", { class: "replay-label", text: "Instant replay" }), v);
+      stage.replaceChildren(labelled("div", { class: "replay-label" }, "replay_label"), v);
       stage.hidden = false;
     };
     const poll = async () => {
@@ -86,8 +92,8 @@
       const response = await fetch("api/replay" + query, { method: "POST", headers: { "X-Admin-Token": token } });
       const data = await response.json().catch(() => ({}));
       if (!response.ok) throw new Error(data.detail || String(response.status));
-      say("Replay on the overlay ✓");
-    } catch (err) { say("Replay: " + err.message, true); }
+      say(t("replay_cued"));
+    } catch (err) { say(t("replay_failed") + ": " + err.message, true); }
   }
 
   // One player at a time, right under the entry whose button opened it; the same button closes it.
@@ -100,9 +106,9 @@
   }
 
   function buttons(entry, seq, url) {
-    const play = el("button", { type: "button", class: "replay-btn", title: "play this moment again", text: "▶ replay" });
+    const play = labelled("button", { type: "button", class: "replay-btn" }, "replay_play", "replay_play_title");
     play.addEventListener("click", () => toggle(entry, url));
-    const air = el("button", { type: "button", class: "replay-air", title: "show it on the overlay", text: "on overlay" });
+    const air = labelled("button", { type: "button", class: "replay-air" }, "replay_air", "replay_air_title");
     air.addEventListener("click", () => cue(seq));
     return el("span", { class: "replay-buttons" }, play, air);
   }
@@ -124,23 +130,24 @@
     const openUrl = open ? open.getAttribute("src") : null;
     const list = el("ol", { class: "replay-list", reversed: "" });
     for (const play of listing.plays.slice().reverse().slice(0, 30)) {
-      const who = play.type === "start" ? "start card" : name(play.seat);
-      const entry = el("li", { class: "replay-play", "data-seq": String(play.seq) },
-        el("span", { class: "replay-card", text: play.card || "?" }),
+      const who = play.type === "start" ? t("replay_start") : name(play.seat);
+      const entry = el("li", { class: "replay-play", "data-seq": String(play.seq), "data-card": play.card || "" },
+        el("span", { class: "replay-card", text: play.card ? I18N.cardWords(play.card) : "?" }),
         el("span", { class: "replay-who muted", text: who }));
       if (play.clip) {
         entry.append(buttons(entry, play.seq, play.clip));
         if (play.clip === openUrl) entry.append(open.parentElement);
       } else if (listing.recording) {
-        entry.append(el("span", { class: "replay-none muted", text: "no clip" }));
+        entry.append(labelled("span", { class: "replay-none muted" }, "replay_no_clip"));
       }
       list.append(entry);
     }
-    const air = el("button", { type: "button", class: "replay-air", title: "show the newest clip on the overlay (key i)", text: "last clip on overlay" });
+    const air = labelled("button", { type: "button", class: "replay-air" }, "replay_last", "replay_last_title");
     air.addEventListener("click", () => cue());
+    panel.setAttribute("aria-label", t("replay_plays"));
     panel.replaceChildren(
-      el("h2", {}, "Plays ", el("span", { class: "badge", text: String(listing.plays.length) }), air),
-      listing.plays.length ? list : el("p", { class: "muted", text: "No cards on the pile yet." }));
+      el("h2", {}, labelled("span", {}, "replay_plays"), " ", el("span", { class: "badge", text: String(listing.plays.length) }), air),
+      listing.plays.length ? list : labelled("p", { class: "muted" }, "replay_no_plays"));
   }
 
   let busy = false;
@@ -168,6 +175,8 @@
       soon = setTimeout(refresh, 300);
     }).observe(alertsList, { childList: true });
   }
+  // The words arrived, or the operator picked another language: cards and players in it.
+  document.addEventListener("i18n:loaded", () => { if ("match_id" in listing) renderPlays(); });
   document.addEventListener("keydown", (e) => {
     if (e.key !== "i" || typing() || e.ctrlKey || e.metaKey || e.altKey) return;
     e.preventDefault();
