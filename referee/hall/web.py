@@ -28,9 +28,9 @@ from referee.web.app import (  # the table's own pages and helpers: one copy of 
     EVENT_ID_LIMIT,
     MJPEG_BOUNDARY,
     NO_FOREIGN_FRAMES,
-    _load_assets,
-    _mjpeg_part,
     encode_event,
+    load_assets,
+    mjpeg_part,
 )
 from referee.words import catalog
 
@@ -60,7 +60,7 @@ class _Streams:
 def create_hub_app(receiver: HubReceiver, *, max_stream_fps: float = 5.0, sse_buffer: int = 1024,
                    sse_keepalive_s: float = 15.0) -> FastAPI:
     """The hub's app over ``receiver`` (started and stopped with the app)."""
-    assets = _load_assets()
+    assets = load_assets()
     store = receiver.store
     hall = Fanout(lambda after, limit: [(hid, _line_message(hid, json.loads(text)))
                                         for hid, text in store.feed_after(after, limit)],
@@ -250,9 +250,9 @@ def create_hub_app(receiver: HubReceiver, *, max_stream_fps: float = 5.0, sse_bu
                 now = loop.time()
                 if jpeg and index != last_index:
                     last_index, repeat_at = index, now + 1.0
-                    yield _mjpeg_part(jpeg)
+                    yield mjpeg_part(jpeg)
                 elif now >= repeat_at:  # nothing new: the last frame (or the placeholder) once a second
-                    yield _mjpeg_part(jpeg or assets["static/placeholder.jpg"][0])
+                    yield mjpeg_part(jpeg or assets["static/placeholder.jpg"][0])
                     repeat_at = now + 1.0
                 await asyncio.sleep(frame_interval)
 

@@ -68,7 +68,7 @@ from referee.web.models import (
 from referee.web.replay import register_replay
 from referee.web.teach import DECK_PHOTO_PATH, register_teach
 
-__all__ = ["EventHub", "create_app", "make_server", "serve"]
+__all__ = ["EventHub", "create_app", "load_assets", "make_server", "mjpeg_part", "serve"]
 
 log = logging.getLogger(__name__)
 
@@ -88,8 +88,8 @@ NO_FOREIGN_FRAMES = {"Content-Security-Policy": "frame-ancestors 'self'",
 _STATIC_TYPES = {".css": "text/css; charset=utf-8", ".js": "text/javascript; charset=utf-8",
                  ".jpg": "image/jpeg", ".png": "image/png", ".svg": "image/svg+xml"}
 
-# Static assets, loaded once.
-def _load_assets() -> dict[str, tuple[bytes, str]]:
+def load_assets() -> dict[str, tuple[bytes, str]]:
+    """The pages' static files and templates, loaded once: ``"static/NAME"`` -> (bytes, content type)."""
     root = importlib.resources.files("referee.web")
     assets: dict[str, tuple[bytes, str]] = {}
     for folder in ("static", "templates"):
@@ -211,7 +211,8 @@ def _placeholder(assets: dict[str, tuple[bytes, str]]) -> bytes:
     return assets["static/placeholder.jpg"][0]
 
 
-def _mjpeg_part(jpeg: bytes) -> bytes:
+def mjpeg_part(jpeg: bytes) -> bytes:
+    """One JPEG as a part of the ``multipart/x-mixed-replace`` MJPEG stream."""
     head = (f"--{MJPEG_BOUNDARY}\r\nContent-Type: image/jpeg\r\n"
             f"Content-Length: {len(jpeg)}\r\n\r\n").encode()
     return head + jpeg + b"\r\n"
@@ -247,7 +248,7 @@ def create_app(
     ``calibration_file`` (default: beside the record) and applies it to ``table`` (the live pipeline).
     """
     admin_token = token or secrets.token_urlsafe(16)
-    assets = _load_assets()
+    assets = load_assets()
     hub = EventHub(session, buffer_size=sse_buffer, keepalive_s=sse_keepalive_s)
     labels = sorted({label for deck in DECKS.values() for label in deck.labels()})
     frame_interval = 1.0 / max(max_stream_fps, 0.1)
@@ -369,10 +370,10 @@ def create_app(
                 if jpeg is not None and index != last_index:
                     last_index = index
                     repeat_at = now + 1.0
-                    yield _mjpeg_part(jpeg)
+                    yield mjpeg_part(jpeg)
                 elif now >= repeat_at:
                     # Nothing new: repeat (the placeholder or the last frame) once a second.
-                    yield _mjpeg_part(jpeg if jpeg is not None else _placeholder(assets))
+                    yield mjpeg_part(jpeg if jpeg is not None else _placeholder(assets))
                     repeat_at = now + 1.0
                 # A fixed schedule, so sending time does not lower the rate.
                 due = max(due + frame_interval, loop.time())
