@@ -24,6 +24,7 @@ def test_every_event_is_published_in_order_with_its_id(url: BrokerUrl) -> None:
     wait_for(lambda: pub.acked_id == session.last_event_id, what="every event acknowledged")
     wait_for(lambda: recorder.payloads("/frame"), what="a frame")
     pub.stop()
+    wait_for(lambda: recorder.payloads("/status")[-1:] == [b"offline"], what="offline said on stopping")
     events = recorder.events()
     stored = session.events_since(0)
     assert [e["id"] for e in events] == [e["id"] for e in stored]

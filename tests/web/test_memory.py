@@ -155,10 +155,11 @@ def test_a_big_body_and_a_pixel_bomb_keep_the_server_under_300_mb(tmp_path: Path
           f"{lifetime_peak} MB VmHWM; {results}")
     for name, (status, sent, detail) in results.items():
         if name.startswith("bomb"):
-            # the whole bomb goes out; it is refused from its header, never decoded
+            # it is refused from its header, never decoded (the server may answer, and close, before the
+            # last of it has gone out: on a busy machine the client is still sending)
             assert status == (413 if "token=True" in name else 401), name
             assert ("photo too large" if "token=True" in name else "admin token required") in detail, detail
-            assert sent == len(bomb)
+            assert 0 < sent <= len(bomb)
         else:
             # refused before the body was read (401 first, then 413), or the connection closed on it
             assert status in (413 if "token=True" in name else 401, None), name
