@@ -4,7 +4,7 @@ One concept a module: :mod:`~referee.hall.broker_url` (where the broker is, cred
 :mod:`~referee.hall.topics` (contract 6's topics), :mod:`~referee.hall.client` (a paho client set up
 from a URL), :mod:`~referee.hall.publisher` (a table's side), :mod:`~referee.hall.hub_store` (the hub's
 record), :mod:`~referee.hall.views` (what the hub shows of a table), :mod:`~referee.hall.receiver` (the
-hub's side of the broker), :mod:`~referee.hall.fanout` (server-sent events over a record),
-:mod:`~referee.hall.web` (the hall page and the tables' read-only pages), :mod:`~referee.hall.command`
+hub's side of the broker), :mod:`~referee.hall.web` (the hall page and the tables' read-only pages, with
+:mod:`referee.web.fanout`'s server-sent events), :mod:`~referee.hall.command`
 (the command line). Nothing here is imported by a table that does not publish.
 """

@@ -21,7 +21,6 @@ from fastapi import FastAPI, Header, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
 
 from referee.cards import DECKS
-from referee.hall.fanout import Fanout
 from referee.hall.receiver import Batch, HubReceiver
 from referee.hall.views import TableView, standings
 from referee.web.app import (  # the table's own pages and helpers: one copy of each
@@ -32,6 +31,7 @@ from referee.web.app import (  # the table's own pages and helpers: one copy of 
     load_assets,
     mjpeg_part,
 )
+from referee.web.fanout import Fanout
 from referee.words import catalog
 
 __all__ = ["READ_ONLY", "create_hub_app"]

@@ -17,7 +17,6 @@ switched to catching up from the store, so it costs the pipeline nothing and mis
 from __future__ import annotations
 
 import asyncio
-import collections
 import contextlib
 import importlib.resources
 import json
@@ -25,8 +24,7 @@ import logging
 import math
 import secrets
 import sqlite3
-from collections.abc import AsyncGenerator, AsyncIterator, Callable
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -42,6 +40,7 @@ from referee.rules import ObservationError
 from referee.session import Event, MatchSession, RefereeFailure
 from referee.store import Store, StoreError, StoreUnavailable
 from referee.web.calibrate import LiveTable, register_calibrate
+from referee.web.fanout import Fanout
 from referee.web.guard import ADMIN_TOKEN_REQUIRED, RequestGuard, supplied_token, token_matches
 from referee.web.hands import (
     DetectorLoader,
@@ -102,37 +101,24 @@ def load_assets() -> dict[str, tuple[bytes, str]]:
 
 
 # Event fan-out.
-@dataclass(eq=False)
-class _Client:
-    last_id: int
-    catch_up: bool
-    buffer: collections.deque[tuple[int, bytes]] = field(default_factory=collections.deque)
-    wake: asyncio.Event = field(default_factory=asyncio.Event)
-
-
 def encode_event(event: Event) -> bytes:
     """One server-sent event: ``id`` is the event's id, ``data`` its JSON (one line)."""
     data = json.dumps(event, separators=(",", ":"), allow_nan=False)
     return f"id: {event['id']}\ndata: {data}\n\n".encode()
 
 
-class EventHub:
-    """Fans session events out to SSE clients on one event loop, with a bounded buffer each."""
+class EventHub(Fanout):
+    """Fans a session's events out to SSE clients (:class:`~referee.web.fanout.Fanout` over the store's
+    events): the session's listener, on any thread, hands each event to the server's event loop."""
 
     def __init__(self, session: MatchSession, *, buffer_size: int = 256,
                  keepalive_s: float = 15.0) -> None:
+        super().__init__(lambda after, limit: [(int(e["id"]), encode_event(e))
+                                               for e in session.store.events_since(after, limit)],
+                         session.store.last_event_id, buffer_size=buffer_size, keepalive_s=keepalive_s)
         self.session = session
-        self.buffer_size = buffer_size
-        self.keepalive_s = keepalive_s
-        self.closing = False
-        self._clients: set[_Client] = set()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._remove_listener: Callable[[], None] | None = None
-        self.overflows = 0
-
-    @property
-    def clients(self) -> int:
-        return len(self._clients)
 
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
@@ -140,71 +126,17 @@ class EventHub:
 
     def close(self) -> None:
         """Stop: every open stream ends (clients reconnect elsewhere or later and resume)."""
-        self.closing = True
         if self._remove_listener is not None:
             self._remove_listener()
             self._remove_listener = None
-        for client in self._clients:
-            client.wake.set()
+        super().close()
 
     def _from_any_thread(self, event: Event) -> None:
         loop = self._loop
         if loop is None or loop.is_closed():
             return
         with contextlib.suppress(RuntimeError):  # the loop is shutting down
-            loop.call_soon_threadsafe(self._dispatch, int(event["id"]), encode_event(event))
-
-    def _dispatch(self, event_id: int, data: bytes) -> None:
-        for client in self._clients:
-            if client.catch_up:
-                continue
-            if len(client.buffer) >= self.buffer_size:
-                # Too slow: drop its buffer and let it catch up from the store.
-                client.buffer.clear()
-                client.catch_up = True
-                self.overflows += 1
-            else:
-                client.buffer.append((event_id, data))
-            client.wake.set()
-
-    async def stream(self, after: int | None) -> AsyncGenerator[bytes, None]:
-        """An SSE byte stream of every event with an id above ``after`` (default: from now on)."""
-        if after is None:
-            start = await asyncio.to_thread(self.session.store.last_event_id)
-            client = _Client(last_id=start, catch_up=False)
-        else:
-            client = _Client(last_id=after, catch_up=True)
-        self._clients.add(client)
-        try:
-            yield b"retry: 1000\n\n"
-            while not self.closing:
-                if client.catch_up:
-                    client.catch_up = False
-                    client.buffer.clear()
-                    while True:
-                        batch = await asyncio.to_thread(
-                            self.session.store.events_since, client.last_id, 500
-                        )
-                        for event in batch:
-                            yield encode_event(event)
-                            client.last_id = int(event["id"])
-                        if len(batch) < 500:
-                            break
-                    continue
-                while client.buffer and not client.catch_up:
-                    event_id, data = client.buffer.popleft()
-                    if event_id > client.last_id:
-                        yield data
-                        client.last_id = event_id
-                if client.catch_up or client.buffer or self.closing:
-                    continue
-                client.wake.clear()
-                try:
-                    await asyncio.wait_for(client.wake.wait(), self.keepalive_s)
-                except TimeoutError:
-                    yield b": keepalive\n\n"
-        finally:
-            self._clients.discard(client)
+            loop.call_soon_threadsafe(self.publish, int(event["id"]), encode_event(event))
 
 
 def _placeholder(assets: dict[str, tuple[bytes, str]]) -> bytes:

@@ -1,7 +1,7 @@
 """Server-sent events from a record that grows: live fan-out to every client, catch-up from the record.
 
-The same scheme as a table's own :class:`referee.web.app.EventHub`, over any numbered record (the
-hub's hall stream, or one table's events as the hub recorded them): a client resumes after the id
+Over any numbered record: a table's session events (:class:`referee.web.app.EventHub`), the hub's hall
+stream, or one table's events as the hub recorded them. A client resumes after the id
 it last saw (``Last-Event-ID`` / ``?after=``) from the record, then follows live lines from a bounded
 buffer; one that falls behind is switched back to the record, so it misses nothing and costs the
 writer nothing.
@@ -39,6 +39,8 @@ class Fanout:
         self.buffer_size = buffer_size
         self.keepalive_s = keepalive_s
         self.closing = False
+        #: clients switched back to the record for falling behind
+        self.overflows = 0
         self._clients: set[_Client] = set()
 
     @property
@@ -56,8 +58,10 @@ class Fanout:
             if client.catch_up:
                 continue
             if len(client.buffer) >= self.buffer_size:
+                # Too slow: drop its buffer and let it catch up from the record.
                 client.buffer.clear()
                 client.catch_up = True
+                self.overflows += 1
             else:
                 client.buffer.append((message_id, data))
             client.wake.set()
