@@ -177,6 +177,22 @@ def _dumps(value: object) -> str:
     return json.dumps(value, separators=(",", ":"), allow_nan=False, sort_keys=False)
 
 
+@contextmanager
+def immediate(conn: sqlite3.Connection) -> Iterator[None]:
+    """``BEGIN IMMEDIATE`` ... ``COMMIT``, rolled back on any error (the caller holds the connection's lock)."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            # SQLite may have rolled back already (disk full); a failing rollback must not hide the
+            # error that caused it.
+            with contextlib.suppress(sqlite3.Error):
+                conn.execute("ROLLBACK")
+        raise
+
+
 class Transaction:
     """Writes inside one SQLite transaction; obtained from :meth:`Store.transaction`."""
 
@@ -340,18 +356,8 @@ class Store:
     @contextmanager
     def transaction(self) -> Iterator[Transaction]:
         """One atomic write: everything inside is committed together or not at all."""
-        with self._lock, _reporting(self.path, "be written"):
-            self._conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield Transaction(self._conn)
-                self._conn.execute("COMMIT")
-            except BaseException:
-                if self._conn.in_transaction:
-                    # SQLite may have rolled back already (disk full); a failing rollback must not
-                    # hide the error that caused it.
-                    with contextlib.suppress(sqlite3.Error):
-                        self._conn.execute("ROLLBACK")
-                raise
+        with self._lock, _reporting(self.path, "be written"), immediate(self._conn):
+            yield Transaction(self._conn)
 
     # Reads.
     def _rows(self, sql: str, params: Sequence[object] = ()) -> list[sqlite3.Row]:

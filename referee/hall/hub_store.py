@@ -27,6 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from referee.store import immediate
+
 __all__ = ["HubStore", "HubTransaction", "TableRow"]
 
 _SCHEMA = """
@@ -142,16 +144,8 @@ class HubStore:
     @contextmanager
     def transaction(self) -> Iterator[HubTransaction]:
         """One atomic write."""
-        with self._lock:
-            self._conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield HubTransaction(self._conn)
-                self._conn.execute("COMMIT")
-            except BaseException:
-                if self._conn.in_transaction:
-                    with contextlib.suppress(sqlite3.Error):
-                        self._conn.execute("ROLLBACK")
-                raise
+        with self._lock, immediate(self._conn):
+            yield HubTransaction(self._conn)
 
     def _rows(self, sql: str, params: Sequence[object] = ()) -> list[sqlite3.Row]:
         with self._lock:
