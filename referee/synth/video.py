@@ -85,9 +85,8 @@ DEMO_VIDEO = DEMO_DIR / "demo.mp4"
 DEMO_SEED = 185
 #: Four players dealt four cards each: a whole round in under 40 s (seven cards each take a minute or
 #: more), short enough to watch and to keep in the repository. The clip ends 1.5 s after the round's
-#: last reveal (:func:`referee.synth.game_plan.plan_game`), before ``seconds``. Four seats, not three:
-#: with three, seat 2 sits beside the stock, and the pipeline read extra draws as its hand left the pile
-#: (three players, five cards, seed 268: four false draws in 38 s).
+#: last reveal (:func:`referee.synth.game_plan.plan_game`), before ``seconds``. Four seats, not three
+#: (why: ``datasets/demo/README.md``).
 DEMO_CONFIG = VideoConfig(seconds=40.0, fps=15.0, players=4, hand_size=4, noise=1.5)
 
 
