@@ -20,6 +20,9 @@ Then, per deck, as a user would:
    photos and the table views (``learned_1``, ``tables_learned_1``); and from the first five
    (``learned_5``) when there are ten.
 
+Each deck's faces are also written (``WORK/deckN/faces/LABEL/0.png``): ``python benchmarks/e2e_eval.py
+--faces WORK/deckN/faces`` films whole games with that printing.
+
 One JSON line last. Generated: a means to find what fails, not the goal (real decks are).
 """
 
@@ -137,6 +140,18 @@ def write_tables(folder: Path, seed: int, design: CardDesign, palettes: dict[Col
     return folder / "data.yaml"
 
 
+def write_faces(folder: Path, design: CardDesign, palettes: dict[Colour | None, Palette]) -> Path:
+    """The deck's face of every label (``LABEL/0.png``, BGRA), the folder ``e2e_eval.py --faces`` films
+    game videos with: games played with a printing the models never saw."""
+    from referee.synth.render import render_card
+
+    for card in {c.label: c for c in CLASSIC.cards()}.values():
+        (folder / card.label).mkdir(parents=True, exist_ok=True)
+        face = render_card(card, design, np.random.default_rng(0), palettes[card.colour])
+        cv2.imwrite(str(folder / card.label / "0.png"), face)
+    return folder
+
+
 def write_deck(folder: Path, seed: int, kind: str, photos: int) -> dict[str, Any]:
     """A held-out deck's photos in class folders; returns what it is."""
     rng = np.random.default_rng([seed, 1])
@@ -154,6 +169,7 @@ def write_deck(folder: Path, seed: int, kind: str, photos: int) -> dict[str, Any
     hues = {c.value: round(float(cv2.cvtColor(np.uint8([[p.body]]), cv2.COLOR_BGR2HSV)[0, 0, 0]), 1)
             for c, p in palettes.items() if c is not None}
     write_tables(folder.parent / "tables", seed, design, palettes, TABLE_VIEWS)
+    write_faces(folder.parent / "faces", design, palettes)
     return {"seed": seed, "kind": kind, "hues": hues, "labels": len(labels), "photos": photos}
 
 

@@ -26,6 +26,7 @@ from referee.rules import ObservationError
 from referee.vision.calibration import CalibrationProfile, Quad, WhiteBalance
 from referee.vision.capture import Capture, Frame
 from referee.vision.classify import (
+    ACROSS_KINDS_CONFIDENCE,
     CLASSIFIER_ALONE_CONFIDENCE,
     SECOND_LOOK_CONFIDENCE,
     FaceClassifier,
@@ -34,7 +35,13 @@ from referee.vision.classify import (
     second_look,
 )
 from referee.vision.colour import DeckColours
-from referee.vision.detect import DETECTOR_LOOK_CONFIDENCE, OnnxDetector, UltralyticsDetector, look_closer
+from referee.vision.detect import (
+    DETECTOR_LOOK_CONFIDENCE,
+    OnnxDetector,
+    UltralyticsDetector,
+    card_colour,
+    look_closer,
+)
 from referee.vision.detections import Detections, Detector
 from referee.vision.keeping_up import KeepingUp
 from referee.vision.overlay import annotate, encode_jpeg
@@ -205,9 +212,11 @@ class Pipeline:
             expect_start=state.get("top_card") is None,
             # A card about to be believed is read again closer up, by a model that can read a crop
             # (not a double replaying the footage's truth).
-            # Two closer readers averaged (with the classifier) need a lower bar than the detector alone.
+            # Two closer readers averaged (with the classifier) need a lower bar than the detector alone,
+            # and only they may name a card of the other kind (black for coloured, or back).
             second_look=CloserLook(
-                self._look_closer, SECOND_LOOK_CONFIDENCE if classifier is not None else DETECTOR_LOOK_CONFIDENCE
+                self._look_closer, SECOND_LOOK_CONFIDENCE if classifier is not None else DETECTOR_LOOK_CONFIDENCE,
+                across=ACROSS_KINDS_CONFIDENCE if classifier is not None else None, read_colour=self._colour_at,
             ) if isinstance(detector, OnnxDetector | UltralyticsDetector) else None,
         )
         self._pile_view: np.ndarray | None = None
@@ -382,6 +391,12 @@ class Pipeline:
             labels[i] = read_on_deck(labels[i], self.classifier.read(
                 self._frame_image, detections.xyxy[i], view_to_image=self._view_to_image, allowed=self.faces))
         return replace(detections, labels=tuple(labels))
+
+    def _colour_at(self, pose: np.ndarray) -> str | None:
+        """The colour of the card at ``pose`` in this frame's pile view, as the detector reads colours."""
+        if self._pile_view is None or not isinstance(self.detector, OnnxDetector | UltralyticsDetector):
+            return None
+        return card_colour(self.detector, self._pile_view, pose).value
 
     def _look_closer(self, pose: np.ndarray, *, whole: bool = False) -> list[tuple[str, float]]:
         """The tracker's second look: the faces read in a crop of this frame's pile view around ``pose`` by

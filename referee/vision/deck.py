@@ -200,11 +200,12 @@ def card_box(boxes: Floats, confidence: Floats, shape: tuple[int, ...]) -> Float
 
 
 def photo_card(image: Image, detector: Any) -> Floats | None:
-    """The box of the card a photo shows (:func:`card_box` among what ``detector.raw`` finds, backs left
-    out); ``None`` when it finds none."""
-    boxes, confidence, class_id = detector.raw(image)
-    keep = np.array([detector.face_names[int(c)] != "back" for c in class_id], bool)
-    return card_box(boxes[keep], confidence[keep], image.shape)
+    """The box of the card a photo shows (:func:`card_box` among the cards ``detector`` finds, by how sure
+    it is that a card lies there, whatever its face: a deck it never learned is found, not read; backs
+    left out); ``None`` when it finds none."""
+    found = detector.detect(image)
+    keep = np.array([label != "back" for label in found.labels], bool)
+    return card_box(found.xyxy[keep], found.cardness[keep], image.shape)
 
 
 def views(image: Image, box: Floats, rng: np.random.Generator, count: int, side: int) -> list[Image]:

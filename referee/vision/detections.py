@@ -39,6 +39,9 @@ class Detections:
     ``labels`` are contract-1 card labels (``red_7``, ``wild``, ``back``): the face class the model
     predicted with the colour read from the card's pixels. ``class_id`` indexes the model's own class
     names (faces); ``colour_confidence`` is how sure the colour reading is (1.0 for black cards).
+    ``confidence`` is how sure the model is of that face; ``found``, where the detector gives it, how
+    sure it is that a card lies there at all (:func:`referee.vision.detect.decode_cards`): see
+    :attr:`cardness`.
     """
 
     xyxy: FloatArray
@@ -46,6 +49,7 @@ class Detections:
     class_id: IntArray
     labels: tuple[str, ...] = ()
     colour_confidence: FloatArray = field(default_factory=lambda: np.zeros(0, np.float32))
+    found: FloatArray = field(default_factory=lambda: np.zeros(0, np.float32))
 
     def __post_init__(self) -> None:
         n = len(self.xyxy)
@@ -57,6 +61,8 @@ class Detections:
             raise ValueError("labels must have one entry per box")
         if len(self.colour_confidence) not in (0, n):
             raise ValueError("colour_confidence must have one entry per box")
+        if len(self.found) not in (0, n):
+            raise ValueError("found must have one entry per box")
 
     @classmethod
     def empty(cls) -> Detections:
@@ -71,7 +77,14 @@ class Detections:
             idx = np.flatnonzero(idx)
         labels = tuple(self.labels[i] for i in idx) if self.labels else ()
         colour_conf = self.colour_confidence[idx] if len(self.colour_confidence) else self.colour_confidence
-        return Detections(self.xyxy[idx], self.confidence[idx], self.class_id[idx], labels, colour_conf)
+        found = self.found[idx] if len(self.found) else self.found
+        return Detections(self.xyxy[idx], self.confidence[idx], self.class_id[idx], labels, colour_conf, found)
+
+    @property
+    def cardness(self) -> FloatArray:
+        """How sure the detector is that each box is a card, whatever its face: ``found`` where given,
+        else the face's own ``confidence``."""
+        return self.found if len(self.found) else self.confidence
 
     @property
     def area(self) -> FloatArray:

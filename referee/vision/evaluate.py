@@ -8,8 +8,10 @@ averaged with the face classifier, replaces the face when it is sure of another)
 - A YOLO ``data.yaml``: classes are matched by name. A dataset named by faces (``7``, ``skip``) is
   scored on the model's faces; one named by contract-1 labels (``red_7``) on full labels, face and
   colour. Predictions of classes the dataset does not label (``back``, say) are ignored. Prints
-  ``map50``, ``map50_95``, ``precision``, ``recall`` (the detector's boxes and faces), ``card_accuracy``
-  (each labelled card as the pipeline names it), ``card_accuracy_detector``, ``images``, ``per_class``,
+  ``map50``, ``map50_95``, ``precision``, ``recall`` (the detector's boxes and faces, as ultralytics
+  scores them), ``card_accuracy`` (each labelled card as the pipeline names it, among the boxes the
+  tracker reads: :func:`~referee.vision.tracking.frame.readable`; a card it would not read is ``none``),
+  ``card_accuracy_detector``, ``images``, ``per_class``,
   and, for a dataset `referee synth` wrote (its ``meta/`` sidecars say how much of each card shows),
   ``card_accuracy_by_visible``: card accuracy per visible share (under half, 0.5-0.7, 0.7-0.9, whole).
 - A folder of class-named folders of photos (``red_7/*.jpg``): the label of the most confident card
@@ -39,6 +41,7 @@ import numpy.typing as npt
 
 from referee.cards import BLACK_VALUES, CLASSIC_COLOURS, FACE_CLASSES, Card, CardError, Colour, folder_label
 from referee.vision.classify import (
+    ACROSS_KINDS_CONFIDENCE,
     CLASSIFIER_ALONE_CONFIDENCE,
     SECOND_LOOK_CONFIDENCE,
     FaceClassifier,
@@ -47,9 +50,17 @@ from referee.vision.classify import (
     read_on_deck,
     second_look,
 )
-from referee.vision.detect import DetectorError, OnnxDetector, UltralyticsDetector, load_detector, look_closer
+from referee.vision.detect import (
+    DetectorError,
+    OnnxDetector,
+    UltralyticsDetector,
+    card_colour,
+    load_detector,
+    look_closer,
+)
 from referee.vision.detections import Detections
 from referee.vision.tracking import TrackerConfig, closer_label
+from referee.vision.tracking.frame import readable
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +69,9 @@ IOU_THRESHOLDS = np.linspace(0.5, 0.95, 10)
 #: A box at least this share of the median card box of its image is a whole card (the tracker's rule for a
 #: card just laid: :attr:`referee.vision.tracking.TrackerConfig.whole_area_share`).
 WHOLE_AREA_SHARE = TrackerConfig.whole_area_share
+#: Which boxes the tracker reads (:func:`~referee.vision.tracking.frame.readable`): the card accuracy counts
+#: only those, as the pipeline sees no other.
+READING = TrackerConfig()
 
 
 class EvalError(ValueError):
@@ -224,8 +238,9 @@ def pipeline_label(detector: OnnxDetector | UltralyticsDetector, classifier: Fac
     closer look (:func:`~referee.vision.detect.look_closer` averaged with the classifier,
     :func:`~referee.vision.classify.second_look`) replaces the face when sure of another
     (:func:`~referee.vision.tracking.closer_label` at
-    :data:`~referee.vision.classify.SECOND_LOOK_CONFIDENCE`); a card lying ``whole`` (as a card just
-    laid on the pile, and the card of a photo) lets the classifier speak alone at
+    :data:`~referee.vision.classify.SECOND_LOOK_CONFIDENCE`, a card of the other kind at
+    :data:`~referee.vision.classify.ACROSS_KINDS_CONFIDENCE` with the colour read at its box); a card
+    lying ``whole`` (as a card just laid on the pile, and the card of a photo) lets the classifier speak alone at
     :data:`~referee.vision.classify.CLASSIFIER_ALONE_CONFIDENCE`. With the deck's ``faces``, a face it
     does not print is read by the classifier among them first, and closer looks name only them (as
     :class:`referee.pipeline.Pipeline` does). ``read``: the classifier's faces for the card (among
@@ -240,7 +255,8 @@ def pipeline_label(detector: OnnxDetector | UltralyticsDetector, classifier: Fac
     if faces is not None:
         closer = [(face, p) for face, p in closer if face in faces]
     both = second_look(closer, read, alone=CLASSIFIER_ALONE_CONFIDENCE if whole else None)
-    return closer_label(label, both, SECOND_LOOK_CONFIDENCE) or label
+    return closer_label(label, both, SECOND_LOOK_CONFIDENCE, across=ACROSS_KINDS_CONFIDENCE,
+                        colour=lambda: card_colour(detector, image, box).value) or label
 
 
 def _progress(total: int, what: str) -> Any:
@@ -266,6 +282,7 @@ def evaluate_yolo(
     by_visible: dict[str, list[int]] = {}
     tp50 = fp50 = 0
     images = skipped = 0
+    face_bar = float(getattr(detector, "conf", 0.0))  # the detector's own bar, for its mAP
     bar = _progress(len(dataset.images[:limit]), yaml_path.parent.name)
     for image_path in dataset.images[:limit]:
         bar.update()
@@ -277,11 +294,15 @@ def evaluate_yolo(
         images += 1
         gt_boxes, gt_cls = _read_labels(dataset.label_file(image_path), image.shape, len(dataset.names))
         gt_names = [dataset.names[c] for c in gt_cls]
-        det = detector.detect(image)
-        pred_names = _prediction_names(det, face_names, mode)
-        keep = [i for i, n in enumerate(pred_names) if n in wanted]
-        det = det[np.asarray(keep, np.int64)] if keep else Detections.empty()
-        pred_names = [pred_names[i] for i in keep]
+        found = detector.detect(image)
+        found_names = _prediction_names(found, face_names, mode)
+        # The boxes the tracker would read (the card accuracy), and the detector's own output as
+        # ultralytics gives it (the mAP: boxes whose face passes the detector's bar).
+        tracked = set(readable(found, READING)[0])
+        keep = [i for i, n in enumerate(found_names) if n in wanted and i in tracked]
+        det = found[np.asarray(keep, np.int64)] if keep else Detections.empty()
+        pred_names = [found_names[i] for i in keep]
+        scored = [i for i, n in enumerate(found_names) if n in wanted and found.confidence[i] > face_bar]
         for name in gt_names:
             n_gt[name] += 1
         iou = box_iou(det.xyxy, gt_boxes)
@@ -314,6 +335,9 @@ def evaluate_yolo(
                 bucket[2] += read_hit
                 bucket[3] += named
         # Matching for AP: per IoU threshold, greedy by confidence among ground truths of the same name.
+        det = found[np.asarray(scored, np.int64)] if scored else Detections.empty()
+        pred_names = [found_names[i] for i in scored]
+        iou = box_iou(det.xyxy, gt_boxes)
         order = np.argsort(-det.confidence)
         flags = np.zeros((len(det), len(IOU_THRESHOLDS)), bool)
         for t_index, threshold in enumerate(IOU_THRESHOLDS):

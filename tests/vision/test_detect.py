@@ -5,7 +5,7 @@ import pytest
 
 from referee.cards import CLASSIC_COLOURS, LB_COLOURS, Colour
 from referee.vision.colour import DeckColours, read_colour, white_balance_gains
-from referee.vision.detect import decode, label_detections, letterbox, look_closer, nms
+from referee.vision.detect import decode, decode_cards, label_detections, letterbox, look_closer, nms
 from referee.vision.detections import Detections
 
 
@@ -46,6 +46,27 @@ def test_decode_yolo_head() -> None:
     assert boxes[0].tolist() == pytest.approx([90, 80, 110, 120])
     boxes, conf, cls = decode(out, conf=0.25, iou=0.7, agnostic=True)
     assert cls.tolist() == [2]
+
+
+def test_decode_cards_finds_a_card_whose_face_the_model_is_torn_between() -> None:
+    """A printing the model never learned spreads its scores over a few faces: no face passes the bar,
+    the card-ness (the chance that some face fires) does; a face that passes keeps decode's boxes."""
+    nc, anchors = 4, 4
+    out = np.zeros((4 + nc, anchors), np.float32)
+    out[:4, 0] = [100, 100, 20, 40]
+    out[4 + 2, 0] = 0.9  # read surely: decode's box
+    out[:4, 1] = [300, 100, 20, 40]
+    out[4:, 1] = [0.2, 0.18, 0.15, 0.1]  # torn between faces: card-ness 1 - 0.8*0.82*0.85*0.9 = 0.498
+    out[:4, 2] = [500, 100, 20, 40]
+    out[4 + 1, 2] = 0.1  # nothing much: neither
+    boxes, conf, cls, found = decode_cards(out, conf=0.35, iou=0.7)
+    assert cls.tolist() == [2, 0]
+    assert conf.tolist() == pytest.approx([0.9, 0.2])
+    assert found.tolist() == pytest.approx([0.9, 0.498], abs=1e-3)
+    assert boxes[1].tolist() == pytest.approx([290, 80, 310, 120])
+    face_boxes, _, face_cls = decode(out, conf=0.35, iou=0.7)
+    sure = conf > 0.35
+    assert boxes[sure].tolist() == face_boxes.tolist() and face_cls.tolist() == cls[sure].tolist()
 
 
 def _card(bgr: tuple[int, int, int]) -> np.ndarray:

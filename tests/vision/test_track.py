@@ -2241,6 +2241,36 @@ def test_closer_label_keeps_the_colour_and_the_kind() -> None:
     assert closer_label("red_7", [], 0.85) is None
 
 
+def test_closer_label_names_the_other_kind_only_past_its_own_bar() -> None:
+    """A printing the detector never learned: its wild draw four boxed as a yellow 5, its yellow 5 boxed
+    as a wild draw four; both closer readers sure of the other kind."""
+    from referee.vision.tracking import closer_label
+
+    assert closer_label("yellow_5", [("wild_draw4", 0.98)], 0.6) is None  # no bar given: never
+    assert closer_label("yellow_5", [("wild_draw4", 0.98)], 0.6, across=0.9) == "wild_draw4"
+    assert closer_label("yellow_5", [("wild_draw4", 0.85)], 0.6, across=0.9) is None  # sure of a face, not of a kind
+    assert closer_label("wild_draw4", [("5", 0.95)], 0.6, across=0.9, colour=lambda: "yellow") == "yellow_5"
+    assert closer_label("wild_draw4", [("5", 0.95)], 0.6, across=0.9, colour=lambda: None) is None  # no colour
+    assert closer_label("wild_draw4", [("5", 0.95)], 0.6, across=0.9) is None
+    assert closer_label("back", [("5", 0.99)], 0.6, across=0.9, colour=lambda: "red") is None
+
+
+def test_the_tracker_names_a_black_card_boxed_as_a_coloured_one_when_the_look_is_sure() -> None:
+    """The closer look's kind-crossing bar reaches the tracker through the look (:class:`CloserLook`)."""
+    from referee.vision.tracking import CloserLook
+    from referee.vision.tracking.closer import look_closer
+
+    def reads(faces: list[tuple[str, float]]) -> CloserLook:
+        return CloserLook(lambda pose, whole=False: faces, 0.6, across=0.9, read_colour=lambda pose: "green")
+
+    pose = (0.0, 0.0, 10.0, 14.0)
+    assert look_closer(reads([("wild_draw4", 0.97)]), False, pose, "yellow_5") == "wild_draw4"
+    assert look_closer(reads([("0", 0.95)]), False, pose, "wild") == "green_0"
+    assert look_closer(reads([("0", 0.8)]), False, pose, "wild") is None
+    assert look_closer(reads([("0", 0.95)]), True, pose, "wild") is None  # an arm over the pile
+    assert look_closer(CloserLook(lambda pose, whole=False: [("0", 0.99)], 0.6), False, pose, "wild") is None
+
+
 def test_an_arm_clipping_the_stocks_corner_on_its_way_to_the_pile_did_not_draw() -> None:
     """An arm from the right reaches past the stock's corner to the pile and back: it moves in the stock's
     neighbourhood and touches the zone, but covers a sliver of it in every frame: no hand stood in the
@@ -2522,3 +2552,25 @@ def test_the_top_card_growing_in_a_later_visit_is_a_twin_laid_on_it(
     feed([card("blue_reverse", later)], 20, motion=_visit(3, seat=1))
     assert [(o["card"], o["seat"]) for _, o in feed.out] == [
         ("blue_5", 2), ("blue_reverse", 3), *([("blue_reverse", 1)] if twin else [])]
+
+
+def test_a_card_found_but_not_read_is_read_as_unsure() -> None:
+    """A box whose face is under the bar while the detector is sure a card lies there (its card-ness) is
+    read, with its face's own low confidence; not where a box that passes lies, nor a card back."""
+    from referee.vision.tracking.frame import read_frame, readable
+
+    boxes = np.array([[0, 0, 20, 30], [1, 1, 20, 30], [100, 0, 120, 30], [200, 0, 220, 30], [300, 0, 320, 30]],
+                     np.float32)
+    detections = Detections(
+        boxes, np.array([0.9, 0.2, 0.2, 0.2, 0.1], np.float32), np.zeros(5, np.int64),
+        ("red_7", "red_1", "blue_6", "back", "green_2"), np.ones(5, np.float32),
+        np.array([0.9, 0.6, 0.5, 0.6, 0.2], np.float32))
+    rows, also = readable(detections, CFG)
+    assert rows == [0, 2]  # the surely read 7; the 6 found but not read; not the 1 over the 7, the back, the 2
+    assert also == {}
+    readings, _ = read_frame(detections, CFG)
+    assert [(r.label, round(r.confidence, 2)) for r in readings] == [("red_7", 0.9), ("blue_6", 0.2)]
+    # Without card-ness (a detector that gives none), only what is read surely.
+    plain = Detections(boxes, detections.confidence, detections.class_id, detections.labels,
+                       detections.colour_confidence)
+    assert readable(plain, CFG)[0] == [0]

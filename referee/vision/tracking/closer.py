@@ -4,6 +4,11 @@ The pipeline supplies the look (:class:`SecondLook`: the detector on a crop of t
 classifier); the tracker asks it only with no arm over the pile, and takes its face only when it is sure
 of another one than the pile view's (the look's own ``confidence``: how sure is sure enough depends on
 who reads), keeping the colour the pile view read.
+
+A face of the other kind (a black card for a coloured one, or the other way round) takes a surer look,
+its ``across`` bar: a printing the detector never learned can have its wild draw four boxed as a yellow 5
+while both closer readers name the wild draw four at 0.97 and more. A coloured card named for a black one
+takes the colour the look reads at the card (``colour``).
 """
 
 from __future__ import annotations
@@ -28,38 +33,62 @@ class SecondLook(Protocol):
     """A closer look at the card in ``pose``: its faces, surest first, with their scores. ``whole``: the
     card lies in full view on a clear pile (the pipeline's face classifier may then speak alone).
     ``confidence``: how sure of another face than the pile view's the look must be for its face to be
-    taken (a property of the reader: two readers averaged are surer when right than one alone)."""
+    taken (a property of the reader: two readers averaged are surer when right than one alone).
+    ``across``: how sure of a face of the other kind (black for coloured, coloured for black) it must be,
+    ``None`` for never; ``colour(pose)`` the colour it reads at the card (a coloured face for a black one
+    needs it)."""
 
     @property
     def confidence(self) -> float: ...
 
+    @property
+    def across(self) -> float | None: ...
+
     def __call__(self, pose: Box, *, whole: bool = False) -> Sequence[tuple[str, float]]: ...
+
+    def colour(self, pose: Box) -> str | None: ...
 
 
 @dataclass(frozen=True)
 class CloserLook:
-    """A :class:`SecondLook` made of a function that reads the faces and the bar its readings must pass."""
+    """A :class:`SecondLook` made of a function that reads the faces, the bar its readings must pass, and
+    (to name a card of the other kind) the surer bar and a function reading the colour at a pose."""
 
     read: Callable[..., Sequence[tuple[str, float]]]
     confidence: float
+    across: float | None = None
+    read_colour: Callable[[Box], str | None] | None = None
 
     def __call__(self, pose: Box, *, whole: bool = False) -> Sequence[tuple[str, float]]:
         return self.read(pose, whole=whole)
 
+    def colour(self, pose: Box) -> str | None:
+        return self.read_colour(pose) if self.read_colour is not None else None
 
-def closer_label(label: str, faces: Sequence[tuple[str, float]], confidence: float) -> str | None:
+
+def closer_label(label: str, faces: Sequence[tuple[str, float]], confidence: float, *,
+                 across: float | None = None, colour: Callable[[], str | None] | None = None) -> str | None:
     """The label a closer look's ``faces`` (surest first) give the card read as ``label``: its surest
-    face when at least ``confidence`` and another than ``label``'s, with ``label``'s colour. ``None``
-    when it agrees, is unsure, or names a face of the other kind (a black card for a coloured one, the
-    back, a label with a colour)."""
+    face when at least ``confidence`` and another than ``label``'s, with ``label``'s colour. A face of
+    the other kind (a black card for a coloured one, or a coloured one for a black one) only when at
+    least ``across`` (``None``: never), a coloured one with the colour ``colour()`` reads. ``None``
+    when it agrees, is unsure, names the back or a label with a colour, or a coloured face with no
+    colour to give it."""
     if not faces:
         return None
     surest, sure = faces[0]
-    if sure < confidence or surest in (face(label), "back"):
+    if (sure < confidence or label == "back" or surest in (face(label), "back")
+            or ("_" in surest and surest not in BLACK_VALUES)):
         return None
-    if (surest in BLACK_VALUES) != (label in BLACK_VALUES) or ("_" in surest and surest not in BLACK_VALUES):
+    black = surest in BLACK_VALUES
+    if black == (label in BLACK_VALUES):
+        return surest if black else f"{label.split('_', 1)[0]}_{surest}"
+    if across is None or sure < across:
         return None
-    return surest if surest in BLACK_VALUES else f"{label.split('_', 1)[0]}_{surest}"
+    if black:
+        return surest
+    read = colour() if colour is not None else None
+    return f"{read}_{surest}" if read else None
 
 
 def look_closer(
@@ -67,15 +96,16 @@ def look_closer(
 ) -> str | None:
     """The label a closer ``look`` at ``pose`` gives the card read as ``label``: its face when the look
     is sure of another one (``look.confidence``), with the colour read in the pile view (the
-    same pixels). ``None`` when it agrees, is unsure, cannot be taken (no ``look``, an arm over the
-    pile) or names a face of the other kind (a black card for a coloured one).
+    same pixels); a face of the other kind when it passes ``look.across``, a coloured one with the
+    colour the look reads there. ``None`` when it agrees, is unsure or cannot be taken (no ``look``, an
+    arm over the pile).
 
     ``whole``: the top card in its pose on a clear pile, nothing being laid over it (the face
     classifier may then speak alone: see ``referee.vision.classify.CLASSIFIER_ALONE_CONFIDENCE``)."""
     if look is None or arm_over_pile:
         return None
     faces = look(pose, whole=whole)
-    closer = closer_label(label, faces, look.confidence)
+    closer = closer_label(label, faces, look.confidence, across=look.across, colour=lambda: look.colour(pose))
     if closer is not None:
         log.info("%s read closer up as %s (%.2f)", label, closer, faces[0][1])
     return closer

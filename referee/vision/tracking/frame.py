@@ -52,28 +52,55 @@ class FrameFacts:
         return not self.blocked and (self.motion is None or self.motion.fraction_in(box) < self.motion_block)
 
 
-def read_frame(detections: Detections, cfg: TrackerConfig) -> tuple[list[Reading], dict[int, list[AlsoRead]]]:
-    """The boxes worth reading (surest first, above ``min_confidence``, no card backs) and, by ``id`` of
-    the box, the other readings of each: the detector's NMS keeps one box per class, so a box of another
-    class in the same place (``duplicate_iou``) is the same card read another way."""
-    also: dict[int, list[AlsoRead]] = {}
-    if len(detections) and not detections.labels:
-        log.warning("detections without labels ignored (frame of %d boxes)", len(detections))
-        return [], also
-    colour = detections.colour_confidence
-    rows: list[Reading] = []
+def readable(detections: Detections, cfg: TrackerConfig) -> tuple[list[int], dict[int, list[int]]]:
+    """Which boxes are worth reading, by index: surest first, above ``min_confidence``, no card backs, one
+    per card; and, by the index of each, the boxes that read the same card another way. The detector's
+    NMS keeps one box per class, so a box of another class in the same place (``duplicate_iou``) is the
+    same card read another way.
+
+    Then the cards found but not read: a box whose face is under ``min_confidence`` while its card-ness
+    (:attr:`Detections.cardness`) passes it, where no box above lies, is read too (last), with its face's
+    own low confidence: the card is unsure, so it waits for a clear view and a closer look. A printing the
+    detector never learned is found long before it is read."""
+    rows: list[int] = []
+    also: dict[int, list[int]] = {}
     order = sorted(range(len(detections)), key=lambda i: -float(detections.confidence[i]))
     for i in order:
-        label = detections.labels[i]
-        conf = float(detections.confidence[i])
-        if conf < cfg.min_confidence or label == "back":
+        if float(detections.confidence[i]) < cfg.min_confidence or detections.labels[i] == "back":
             continue
-        cc = float(colour[i]) if len(colour) else 1.0
-        box = detections.xyxy[i].astype(np.float32)
         # It joins the surer box's reading as a vote.
-        same = next((row for row in rows if iou(box, row.box) >= cfg.duplicate_iou), None)
+        same = next((r for r in rows if iou(detections.xyxy[i], detections.xyxy[r]) >= cfg.duplicate_iou), None)
         if same is not None:
-            also.setdefault(id(same.box), []).append((label, conf, cc))
+            also.setdefault(same, []).append(i)
             continue
-        rows.append(Reading(box, label, conf, cc))
+        rows.append(i)
+    cardness = detections.cardness
+    taken = [i for i in order if float(detections.confidence[i]) >= cfg.min_confidence]
+    for i in sorted(range(len(detections)), key=lambda i: -float(cardness[i])):
+        if (float(detections.confidence[i]) >= cfg.min_confidence or float(cardness[i]) < cfg.min_confidence
+                or detections.labels[i] == "back"
+                or any(iou(detections.xyxy[i], detections.xyxy[j]) >= cfg.duplicate_iou for j in taken)):
+            continue
+        taken.append(i)
+        rows.append(i)
     return rows, also
+
+
+def read_frame(detections: Detections, cfg: TrackerConfig) -> tuple[list[Reading], dict[int, list[AlsoRead]]]:
+    """The boxes worth reading (:func:`readable`) as readings and, by ``id`` of the box, the other readings
+    of each."""
+    if len(detections) and not detections.labels:
+        log.warning("detections without labels ignored (frame of %d boxes)", len(detections))
+        return [], {}
+    colour = detections.colour_confidence
+
+    def colour_of(i: int) -> float:
+        return float(colour[i]) if len(colour) else 1.0
+
+    rows, others = readable(detections, cfg)
+    readings = [Reading(detections.xyxy[i].astype(np.float32), detections.labels[i],
+                        float(detections.confidence[i]), colour_of(i)) for i in rows]
+    also = {id(reading.box): [(detections.labels[j], float(detections.confidence[j]), colour_of(j))
+                              for j in others[i]]
+            for reading, i in zip(readings, rows, strict=True) if i in others}
+    return readings, also
