@@ -15,6 +15,7 @@ from referee.synth.render import CARD_H, CARD_W, render_card
 from referee.synth.scene import card_quad
 from referee.synth.textures import _wood
 from referee.synth.video import VideoConfig, render_frames
+from referee.vision.detections import Detections
 
 
 def _photo(quads: list[np.ndarray], labels: list[str], seed: int = 1) -> np.ndarray:
@@ -133,8 +134,9 @@ def test_cards_are_cut_from_every_photo_folder(tmp_path: Path) -> None:
 
         face_names = ("red", "back")
 
-        def raw(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-            return np.array([_box(QUAD)], np.float32), np.array([0.9], np.float32), np.array([0])
+        def detect(self, image: np.ndarray) -> Detections:
+            return Detections(np.array([_box(QUAD)], np.float32), np.array([0.9], np.float32), np.array([0]),
+                              ("red_1",), np.ones(1, np.float32))
 
     photos = tmp_path / "photos"
     for label in ("red_1", "wild"):
