@@ -124,6 +124,7 @@ class TableView:
             "colour": state.get("colour"),
             "hand_counts": state.get("hand_counts") or [],
             "scores": state.get("scores") or [],
+            "scoring": (state.get("options") or {}).get("scoring", "winner_takes"),
             "rounds_won": [sum(1 for r in rounds if isinstance(r, dict) and r.get("winner") == seat)
                            for seat in range(len(names))],
             "round_over": bool(state.get("round_over")),
@@ -152,17 +153,25 @@ def _alert_line(alert: Mapping[str, Any], names: list[str]) -> dict[str, Any]:
             "rule": alert.get("rule")}
 
 
+#: Scoring modes whose points are penalties: the fewest lead (``own_points``: each player scores the cards
+#: left in their own hand; ``elimination``: a player at the target is out).
+PENALTY_SCORING = frozenset({"own_points", "elimination"})
+
+
 def standings(tiles: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Every seated player of every table, highest match score first (then rounds won)."""
+    """Every seated player of every table, the leader first (then rounds won): the highest score where the
+    round's winner scores, the lowest where points are penalties (:data:`PENALTY_SCORING`). A hall of
+    tables scored both ways ranks each row by how good its score is at its own table's scoring."""
     rows = []
     for tile in tiles:
         scores = list(tile.get("scores") or [])
         won = list(tile.get("rounds_won") or [])
+        penalty = tile.get("scoring") in PENALTY_SCORING
         for seat, name in enumerate(tile.get("names") or []):
             rows.append({"table": tile["table"], "seat": seat, "name": name,
                          "score": scores[seat] if seat < len(scores) and isinstance(scores[seat], int) else 0,
-                         "rounds_won": won[seat] if seat < len(won) else 0})
-    rows.sort(key=lambda r: (-r["score"], -r["rounds_won"], r["table"], r["seat"]))
+                         "rounds_won": won[seat] if seat < len(won) else 0, "penalty": penalty})
+    rows.sort(key=lambda r: (r["score"] if r["penalty"] else -r["score"], -r["rounds_won"], r["table"], r["seat"]))
     for rank, row in enumerate(rows, 1):
         row["rank"] = rank
     return rows
