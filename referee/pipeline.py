@@ -392,11 +392,13 @@ class Pipeline:
                 self._frame_image, detections.xyxy[i], view_to_image=self._view_to_image, allowed=self.faces))
         return replace(detections, labels=tuple(labels))
 
-    def _colour_at(self, pose: np.ndarray) -> str | None:
-        """The colour of the card at ``pose`` in this frame's pile view, as the detector reads colours."""
+    def _colour_at(self, pose: np.ndarray) -> tuple[str, float] | None:
+        """The colour of the card at ``pose`` in this frame's pile view, as the detector reads colours, and
+        the share of its coloured pixels that voted for it."""
         if self._pile_view is None or not isinstance(self.detector, OnnxDetector | UltralyticsDetector):
             return None
-        return card_colour(self.detector, self._pile_view, pose).value
+        colour, share = card_colour(self.detector, self._pile_view, pose)
+        return colour.value, share
 
     def _look_closer(self, pose: np.ndarray, *, whole: bool = False) -> list[tuple[str, float]]:
         """The tracker's second look: the faces read in a crop of this frame's pile view around ``pose`` by

@@ -317,12 +317,13 @@ DETECTOR_LOOK_CONFIDENCE = 0.85
 
 
 def card_colour(detector: OnnxDetector | UltralyticsDetector, image: Image,
-                box: Sequence[float] | npt.NDArray[np.float32]) -> Colour:
+                box: Sequence[float] | npt.NDArray[np.float32]) -> tuple[Colour, float]:
     """The colour of the card at ``box``, read as :func:`label_detections` reads it (against the deck's
-    learned printing when the detector has one; nothing learned from it)."""
+    learned printing when the detector has one; nothing learned from it), and the share of the card's
+    coloured pixels that voted for it."""
     if detector.deck is not None:
-        return detector.deck.read(image, box, learn=False)[0]
-    return read_colour(image, box, detector.palette)[0]
+        return detector.deck.read(image, box, learn=False)
+    return read_colour(image, box, detector.palette)
 
 
 def look_closer(

@@ -256,7 +256,13 @@ def pipeline_label(detector: OnnxDetector | UltralyticsDetector, classifier: Fac
         closer = [(face, p) for face, p in closer if face in faces]
     both = second_look(closer, read, alone=CLASSIFIER_ALONE_CONFIDENCE if whole else None)
     return closer_label(label, both, SECOND_LOOK_CONFIDENCE, across=ACROSS_KINDS_CONFIDENCE,
-                        colour=lambda: card_colour(detector, image, box).value) or label
+                        colour=lambda: _colour_read(detector, image, box)) or label
+
+
+def _colour_read(detector: OnnxDetector | UltralyticsDetector, image: npt.NDArray[np.uint8],
+                 box: npt.NDArray[np.float32]) -> tuple[str, float]:
+    colour, share = card_colour(detector, image, box)
+    return colour.value, share
 
 
 def _progress(total: int, what: str) -> Any:

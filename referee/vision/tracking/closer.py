@@ -7,8 +7,9 @@ who reads), keeping the colour the pile view read.
 
 A face of the other kind (a black card for a coloured one, or the other way round) takes a surer look,
 its ``across`` bar: a printing the detector never learned can have its wild draw four boxed as a yellow 5
-while both closer readers name the wild draw four at 0.97 and more. A coloured card named for a black one
-takes the colour the look reads at the card (``colour``).
+while both closer readers name the wild draw four at 0.97 and more. The card's own pixels must agree:
+a black card reads as no one colour (its four colours split the vote), a coloured card as one
+(:data:`ONE_COLOUR`); a coloured card named for a black one takes the colour read there (``colour``).
 """
 
 from __future__ import annotations
@@ -29,14 +30,23 @@ from referee.vision.tracking.state import PileCard, face
 log = logging.getLogger(__name__)
 
 
+#: The share of a card's coloured pixels that one colour must win for the card to read as coloured: a
+#: closer look names a black card for a coloured one only under it, a coloured card for a black one only
+#: at it or over it. On the whole-table views of four held-out printings (``benchmarks/printings_eval.py``,
+#: read by :func:`referee.vision.colour.read_colour` in each card's box) the 15 black cards' largest share was
+#: 0.29-0.51 and the 465 coloured cards' 0.73-1.0 (1 % under 0.78); a fractions card read as a wild by both
+#: closer readers (``e2e_eval.py --rules breuken``, seed 303) was one colour.
+ONE_COLOUR = 0.6
+
+
 class SecondLook(Protocol):
     """A closer look at the card in ``pose``: its faces, surest first, with their scores. ``whole``: the
     card lies in full view on a clear pile (the pipeline's face classifier may then speak alone).
     ``confidence``: how sure of another face than the pile view's the look must be for its face to be
     taken (a property of the reader: two readers averaged are surer when right than one alone).
     ``across``: how sure of a face of the other kind (black for coloured, coloured for black) it must be,
-    ``None`` for never; ``colour(pose)`` the colour it reads at the card (a coloured face for a black one
-    needs it)."""
+    ``None`` for never; ``colour(pose)`` the colour it reads at the card and the share of the card's
+    coloured pixels that voted for it (naming the other kind needs it)."""
 
     @property
     def confidence(self) -> float: ...
@@ -46,7 +56,7 @@ class SecondLook(Protocol):
 
     def __call__(self, pose: Box, *, whole: bool = False) -> Sequence[tuple[str, float]]: ...
 
-    def colour(self, pose: Box) -> str | None: ...
+    def colour(self, pose: Box) -> tuple[str, float] | None: ...
 
 
 @dataclass(frozen=True)
@@ -57,23 +67,25 @@ class CloserLook:
     read: Callable[..., Sequence[tuple[str, float]]]
     confidence: float
     across: float | None = None
-    read_colour: Callable[[Box], str | None] | None = None
+    read_colour: Callable[[Box], tuple[str, float] | None] | None = None
 
     def __call__(self, pose: Box, *, whole: bool = False) -> Sequence[tuple[str, float]]:
         return self.read(pose, whole=whole)
 
-    def colour(self, pose: Box) -> str | None:
+    def colour(self, pose: Box) -> tuple[str, float] | None:
         return self.read_colour(pose) if self.read_colour is not None else None
 
 
 def closer_label(label: str, faces: Sequence[tuple[str, float]], confidence: float, *,
-                 across: float | None = None, colour: Callable[[], str | None] | None = None) -> str | None:
+                 across: float | None = None, colour: Callable[[], tuple[str, float] | None] | None = None
+                 ) -> str | None:
     """The label a closer look's ``faces`` (surest first) give the card read as ``label``: its surest
     face when at least ``confidence`` and another than ``label``'s, with ``label``'s colour. A face of
     the other kind (a black card for a coloured one, or a coloured one for a black one) only when at
-    least ``across`` (``None``: never), a coloured one with the colour ``colour()`` reads. ``None``
-    when it agrees, is unsure, names the back or a label with a colour, or a coloured face with no
-    colour to give it."""
+    least ``across`` (``None``: never) and when ``colour()`` (the colour read at the card, and its share
+    of the vote) agrees: a black card's pixels split between colours (share under :data:`ONE_COLOUR`), a
+    coloured card's are one colour, which it takes. ``None`` when it agrees, is unsure, names the back or
+    a label with a colour, or the other kind against the card's colour."""
     if not faces:
         return None
     surest, sure = faces[0]
@@ -85,10 +97,10 @@ def closer_label(label: str, faces: Sequence[tuple[str, float]], confidence: flo
         return surest if black else f"{label.split('_', 1)[0]}_{surest}"
     if across is None or sure < across:
         return None
-    if black:
-        return surest
     read = colour() if colour is not None else None
-    return f"{read}_{surest}" if read else None
+    if read is None or (read[1] >= ONE_COLOUR) == black:
+        return None
+    return surest if black else f"{read[0]}_{surest}"
 
 
 def look_closer(
@@ -109,6 +121,25 @@ def look_closer(
     if closer is not None:
         log.info("%s read closer up as %s (%.2f)", label, closer, faces[0][1])
     return closer
+
+
+def name_unread(
+    look: SecondLook | None, arm_over_pile: bool, pose: Box, label: str, *, whole: bool = False
+) -> str | None:
+    """The label of a card found but never read surely (its votes under the tracker's ``min_confidence``:
+    :func:`~referee.vision.tracking.frame.readable`): the closer look must be sure of a face there (its
+    own ``confidence``), the pile view's or another (:func:`closer_label`), or it is no card to believe
+    (``None``). A fractions deck's card the detector has no class for scatters its scores (a 3/9 read at
+    0.07), and what it scattered them on must be read, not guessed (``e2e_eval.py --rules breuken``,
+    seed 303: a card found at 0.07 was played that nobody laid)."""
+    if look is None or arm_over_pile:
+        return None
+    faces = look(pose, whole=whole)
+    if not faces or faces[0][1] < look.confidence:
+        return None
+    if faces[0][0] == face(label):
+        return label
+    return closer_label(label, faces, look.confidence, across=look.across, colour=lambda: look.colour(pose))
 
 
 def lies_whole(cfg: TrackerConfig, pile: Sequence[PileCard], pose: Box) -> bool:
