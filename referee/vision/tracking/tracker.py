@@ -28,7 +28,7 @@ import numpy.typing as npt
 from referee.cards import CLASSIC_COLOURS, Colour
 from referee.vision.detections import Detections, box_area, intersection, iou
 from referee.vision.tracking.boxes import Box, translation
-from referee.vision.tracking.closer import SecondLook, lies_whole, look_closer, name_unread
+from referee.vision.tracking.closer import SecondLook, lies_whole, look_closer
 from referee.vision.tracking.config import TrackerConfig
 from referee.vision.tracking.draws import Draws
 from referee.vision.tracking.events import Play, Start, TrackerEvent
@@ -356,17 +356,8 @@ class PileTracker:
         vetoed = veto(Judging(cfg, frame, self.pile, [*ready, *self.candidates], self.possible_now), cand, label)
         # The closer look names a card judged new on the pile view's reading; it never turns a
         # reading found to be no card into one.
-        whole = lies_whole(cfg, self.pile, cand.pose)
-        closer: str | None = None
-        if vetoed is None and cand.confidence and float(np.mean(cand.confidence)) < cfg.min_confidence:
-            # Found, never read surely: the closer look names it, or it is no card.
-            named = name_unread(self.second_look, frame.arm_over_pile, cand.pose, label, whole=whole)
-            if named is None:
-                vetoed = "found but not read, nor closer up"
-            elif named != label:
-                closer = named
-        elif vetoed is None:
-            closer = look_closer(self.second_look, frame.arm_over_pile, cand.pose, label, whole=whole)
+        closer = None if vetoed is not None else look_closer(
+            self.second_look, frame.arm_over_pile, cand.pose, label, whole=lies_whole(cfg, self.pile, cand.pose))
         if vetoed is not None or top_read_closer(cfg, self.top, cand, closer):
             # It stays, silent, while it keeps its pose: a misread that persists is no new card
             # when the next hand comes by. Where it came from is spent: found to be a pile card,
