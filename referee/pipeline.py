@@ -397,8 +397,7 @@ class Pipeline:
         the share of its coloured pixels that voted for it."""
         if self._pile_view is None or not isinstance(self.detector, OnnxDetector | UltralyticsDetector):
             return None
-        colour, share = card_colour(self.detector, self._pile_view, pose)
-        return colour.value, share
+        return card_colour(self.detector, self._pile_view, pose)
 
     def _look_closer(self, pose: np.ndarray, *, whole: bool = False) -> list[tuple[str, float]]:
         """The tracker's second look: the faces read in a crop of this frame's pile view around ``pose`` by

@@ -203,7 +203,7 @@ def photo_card(image: Image, detector: Any) -> Floats | None:
     """The box of the card a photo shows (:func:`card_box` among the cards ``detector`` finds, by how sure
     it is that a card lies there, whatever its face: a deck it never learned is found, not read; backs
     left out); ``None`` when it finds none."""
-    found = detector.detect(image)
+    found = detector.find_cards(image)
     keep = np.array([label != "back" for label in found.labels], bool)
     return card_box(found.xyxy[keep], found.cardness[keep], image.shape)
 

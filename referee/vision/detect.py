@@ -86,20 +86,10 @@ def decode(
     agnostic: bool = False,
 ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.int64]]:
     """YOLOv8/11 head output ``(4 + classes, anchors)`` -> xyxy, confidence, class id (model pixels)."""
-    pred = output.T  # (anchors, 4 + nc)
-    scores_all = pred[:, 4:]
-    class_id = scores_all.argmax(axis=1)
-    confidence = scores_all[np.arange(len(pred)), class_id]
-    mask = confidence > conf
-    pred, class_id, confidence = pred[mask], class_id[mask], confidence[mask]
-    if not len(pred):
-        return np.zeros((0, 4), np.float32), np.zeros(0, np.float32), np.zeros(0, np.int64)
-    cx, cy, w, h = pred[:, 0], pred[:, 1], pred[:, 2], pred[:, 3]
-    boxes = np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], axis=1).astype(np.float32)
-    # Class-aware NMS by offsetting each class into its own region, like ultralytics.
-    offset = 0.0 if agnostic else 7680.0
-    keep = nms(boxes + class_id[:, None].astype(np.float32) * offset, confidence, iou)[:max_det]
-    return boxes[keep], confidence[keep].astype(np.float32), class_id[keep].astype(np.int64)
+    scores = output[4:].T
+    boxes, confidence, class_id, _ = _kept(output, scores.max(axis=1), conf=conf, iou=iou, max_det=max_det,
+                                           agnostic=agnostic)
+    return boxes, confidence, class_id
 
 
 def decode_cards(
@@ -119,22 +109,32 @@ def decode_cards(
     the surest face passes 0.35 for 261 of 480 cards, the card-ness for 426, with no box off a card
     either way. Boxes are kept as :func:`decode` keeps them (class-aware NMS ranked by the face's
     score), so the boxes whose face passes ``conf`` are exactly :func:`decode`'s."""
-    pred = output.T
-    scores_all = pred[:, 4:]
-    found = 1.0 - np.prod(1.0 - np.clip(scores_all, 0.0, 1.0), axis=1)
-    mask = found > conf
-    pred, found = pred[mask], found[mask]
-    scores = scores_all[mask]
+    found = 1.0 - np.prod(1.0 - np.clip(output[4:].T, 0.0, 1.0), axis=1)
+    return _kept(output, found, conf=conf, iou=iou, max_det=max_det)
+
+
+def _kept(
+    output: npt.NDArray[np.float32], score: npt.NDArray[np.float32], *, conf: float, iou: float, max_det: int,
+    agnostic: bool = False,
+) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.int64], npt.NDArray[np.float32]]:
+    """The anchors whose ``score`` passes ``conf``, after NMS ranked by their surest face's score:
+    xyxy, that score, its class id, and their ``score``."""
+    pred = output.T  # (anchors, 4 + nc)
+    mask = score > conf
+    pred, score = pred[mask], score[mask]
     if not len(pred):
         return (np.zeros((0, 4), np.float32), np.zeros(0, np.float32), np.zeros(0, np.int64),
                 np.zeros(0, np.float32))
+    scores = pred[:, 4:]
     class_id = scores.argmax(axis=1)
     confidence = scores[np.arange(len(pred)), class_id]
     cx, cy, w, h = pred[:, 0], pred[:, 1], pred[:, 2], pred[:, 3]
     boxes = np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], axis=1).astype(np.float32)
-    keep = nms(boxes + class_id[:, None].astype(np.float32) * 7680.0, confidence, iou)[:max_det]
+    # Class-aware NMS by offsetting each class into its own region, like ultralytics.
+    offset = 0.0 if agnostic else 7680.0
+    keep = nms(boxes + class_id[:, None].astype(np.float32) * offset, confidence, iou)[:max_det]
     return (boxes[keep], confidence[keep].astype(np.float32), class_id[keep].astype(np.int64),
-            found[keep].astype(np.float32))
+            score[keep].astype(np.float32))
 
 
 def label_detections(
@@ -246,7 +246,12 @@ class OnnxDetector:
         return _scale_back(boxes, r, pad, image.shape), confidence, class_id
 
     def detect(self, image: Image) -> Detections:
-        """The cards in ``image``, found by card-ness (:func:`decode_cards`) and labelled."""
+        boxes, confidence, class_id = self.raw(image)
+        return label_detections(image, boxes, confidence, class_id, self._face_names, self.palette, self.deck)
+
+    def find_cards(self, image: Image) -> Detections:
+        """The cards in ``image`` found by card-ness (:func:`decode_cards`), labelled, each with its
+        ``found``: a deck the model cannot read is still found (``learn-deck``'s photos)."""
         if image is None or image.ndim != 3 or image.shape[2] != 3 or image.size == 0:
             raise ValueError(f"expected a BGR image (H, W, 3), got {None if image is None else image.shape}")
         blob, r, pad = self.preprocess(image)
@@ -307,6 +312,10 @@ class UltralyticsDetector:
         boxes, confidence, class_id = self.raw(image)
         return label_detections(image, boxes, confidence, class_id, self._face_names, self.palette, self.deck)
 
+    def find_cards(self, image: Image) -> Detections:
+        """:meth:`detect` (ultralytics gives no per-face scores to find cards by card-ness)."""
+        return self.detect(image)
+
 
 #: How sure of another face than the pile view's the detector's closer look (:func:`look_closer`) must
 #: be, read alone, for its face to be taken (the tracker's :class:`~referee.vision.tracking.SecondLook`
@@ -317,13 +326,15 @@ DETECTOR_LOOK_CONFIDENCE = 0.85
 
 
 def card_colour(detector: OnnxDetector | UltralyticsDetector, image: Image,
-                box: Sequence[float] | npt.NDArray[np.float32]) -> tuple[Colour, float]:
-    """The colour of the card at ``box``, read as :func:`label_detections` reads it (against the deck's
-    learned printing when the detector has one; nothing learned from it), and the share of the card's
-    coloured pixels that voted for it."""
+                box: Sequence[float] | npt.NDArray[np.float32]) -> tuple[str, float]:
+    """The colour of the card at ``box`` as a label spells it (``red``), read as :func:`label_detections`
+    reads it (against the deck's learned printing when the detector has one; nothing learned from it),
+    and the share of the card's coloured pixels that voted for it."""
     if detector.deck is not None:
-        return detector.deck.read(image, box, learn=False)
-    return read_colour(image, box, detector.palette)
+        colour, share = detector.deck.read(image, box, learn=False)
+    else:
+        colour, share = read_colour(image, box, detector.palette)
+    return colour.value, share
 
 
 def look_closer(

@@ -256,13 +256,7 @@ def pipeline_label(detector: OnnxDetector | UltralyticsDetector, classifier: Fac
         closer = [(face, p) for face, p in closer if face in faces]
     both = second_look(closer, read, alone=CLASSIFIER_ALONE_CONFIDENCE if whole else None)
     return closer_label(label, both, SECOND_LOOK_CONFIDENCE, across=ACROSS_KINDS_CONFIDENCE,
-                        colour=lambda: _colour_read(detector, image, box)) or label
-
-
-def _colour_read(detector: OnnxDetector | UltralyticsDetector, image: npt.NDArray[np.uint8],
-                 box: npt.NDArray[np.float32]) -> tuple[str, float]:
-    colour, share = card_colour(detector, image, box)
-    return colour.value, share
+                        colour=lambda: card_colour(detector, image, box)) or label
 
 
 def _progress(total: int, what: str) -> Any:
@@ -288,7 +282,6 @@ def evaluate_yolo(
     by_visible: dict[str, list[int]] = {}
     tp50 = fp50 = 0
     images = skipped = 0
-    face_bar = float(getattr(detector, "conf", 0.0))  # the detector's own bar, for its mAP
     bar = _progress(len(dataset.images[:limit]), yaml_path.parent.name)
     for image_path in dataset.images[:limit]:
         bar.update()
@@ -302,13 +295,12 @@ def evaluate_yolo(
         gt_names = [dataset.names[c] for c in gt_cls]
         found = detector.detect(image)
         found_names = _prediction_names(found, face_names, mode)
-        # The boxes the tracker would read (the card accuracy), and the detector's own output as
-        # ultralytics gives it (the mAP: boxes whose face passes the detector's bar).
+        # The boxes the tracker would read (the card accuracy), and every box the detector gives (the mAP).
         tracked = set(readable(found, READING)[0])
         keep = [i for i, n in enumerate(found_names) if n in wanted and i in tracked]
         det = found[np.asarray(keep, np.int64)] if keep else Detections.empty()
         pred_names = [found_names[i] for i in keep]
-        scored = [i for i, n in enumerate(found_names) if n in wanted and found.confidence[i] > face_bar]
+        scored = [i for i, n in enumerate(found_names) if n in wanted]
         for name in gt_names:
             n_gt[name] += 1
         iou = box_iou(det.xyxy, gt_boxes)

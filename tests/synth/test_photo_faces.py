@@ -134,7 +134,7 @@ def test_cards_are_cut_from_every_photo_folder(tmp_path: Path) -> None:
 
         face_names = ("red", "back")
 
-        def detect(self, image: np.ndarray) -> Detections:
+        def find_cards(self, image: np.ndarray) -> Detections:
             return Detections(np.array([_box(QUAD)], np.float32), np.array([0.9], np.float32), np.array([0]),
                               ("red_1",), np.ones(1, np.float32))
 
