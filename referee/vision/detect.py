@@ -195,6 +195,14 @@ def onnx_session(path: Path, threads: int | None, what: str, how: str) -> Any:
         raise DetectorError(f"cannot load {what} model {path}: {exc}") from exc
 
 
+#: Card-ness (:func:`decode_cards`) down to which the pipeline finds cards. A printing the detector never
+#: learned, or a card some 20 px tall at its input, spreads its scores thin: on the whole-table views of
+#: four held-out printings (``benchmarks/printings_eval.py``, cards 16-30 px tall at 320 px) card-ness
+#: finds 85 % of cards at 0.35, 93 % at 0.15, 95 % at 0.1. Each box found but not read costs a closer look
+#: once it holds still, and is believed only if that look is sure (the tracker's ``found_confidence``).
+FIND_CONFIDENCE = 0.15
+
+
 class OnnxDetector:
     """onnxruntime backend for an ultralytics YOLO detection model exported to ONNX."""
 
@@ -246,17 +254,22 @@ class OnnxDetector:
         return _scale_back(boxes, r, pad, image.shape), confidence, class_id
 
     def detect(self, image: Image) -> Detections:
-        boxes, confidence, class_id = self.raw(image)
-        return label_detections(image, boxes, confidence, class_id, self._face_names, self.palette, self.deck)
+        """The cards in ``image`` as the pipeline finds them: by card-ness down to :data:`FIND_CONFIDENCE`
+        (``conf`` where lower), each labelled with its surest face. Those whose face passes the tracker's
+        bar are read; the others are cards found, not read, for a closer look to name
+        (:func:`~referee.vision.tracking.frame.readable`)."""
+        return self.find_cards(image, min(self.conf, FIND_CONFIDENCE))
 
-    def find_cards(self, image: Image) -> Detections:
-        """The cards in ``image`` found by card-ness (:func:`decode_cards`), labelled, each with its
-        ``found``: a deck the model cannot read is still found (``learn-deck``'s photos)."""
+    def find_cards(self, image: Image, conf: float | None = None) -> Detections:
+        """The cards in ``image`` found by card-ness (:func:`decode_cards`) above ``conf`` (default: the
+        detector's ``conf``), labelled, each with its ``found``: a deck the model cannot read is still found
+        (``learn-deck``'s photos)."""
         if image is None or image.ndim != 3 or image.shape[2] != 3 or image.size == 0:
             raise ValueError(f"expected a BGR image (H, W, 3), got {None if image is None else image.shape}")
         blob, r, pad = self.preprocess(image)
         (output,) = self.session.run(None, {self.input_name: blob})
-        boxes, confidence, class_id, found = decode_cards(output[0], conf=self.conf, iou=self.iou)
+        boxes, confidence, class_id, found = decode_cards(output[0], conf=self.conf if conf is None else conf,
+                                                          iou=self.iou)
         boxes = _scale_back(boxes, r, pad, image.shape)
         return label_detections(image, boxes, confidence, class_id, self._face_names, self.palette, self.deck,
                                 found)

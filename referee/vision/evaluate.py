@@ -61,6 +61,7 @@ from referee.vision.detect import (
 from referee.vision.detections import Detections
 from referee.vision.tracking import TrackerConfig, closer_label
 from referee.vision.tracking.frame import readable
+from referee.vision.tracking.state import face
 
 log = logging.getLogger(__name__)
 
@@ -233,7 +234,7 @@ def _read_labels(path: Path, shape: tuple[int, ...], n_classes: int) -> tuple[np
 def pipeline_label(detector: OnnxDetector | UltralyticsDetector, classifier: FaceClassifier | None,
                    image: npt.NDArray[np.uint8], box: npt.NDArray[np.float32], label: str, *,
                    whole: bool = False, faces: frozenset[str] | None = None,
-                   read: Sequence[tuple[str, float]] | None = None) -> str:
+                   read: Sequence[tuple[str, float]] | None = None, found_only: bool = False) -> str:
     """The label the pipeline settles on for the card the detector read as ``label`` at ``box``: its
     closer look (:func:`~referee.vision.detect.look_closer` averaged with the classifier,
     :func:`~referee.vision.classify.second_look`) replaces the face when sure of another
@@ -244,9 +245,12 @@ def pipeline_label(detector: OnnxDetector | UltralyticsDetector, classifier: Fac
     :data:`~referee.vision.classify.CLASSIFIER_ALONE_CONFIDENCE`. With the deck's ``faces``, a face it
     does not print is read by the classifier among them first, and closer looks name only them (as
     :class:`referee.pipeline.Pipeline` does). ``read``: the classifier's faces for the card (among
-    ``faces``) when the caller has them already. Without a classifier, the detector's."""
+    ``faces``) when the caller has them already. Without a classifier, the detector's. A card the detector
+    found but did not read (``found_only``: its face under the tracker's bar, kept for its card-ness) is
+    named only by a closer look sure of a face, as the tracker names it
+    (:func:`~referee.vision.tracking.closer.name_unread`), else ``none``."""
     if classifier is None:
-        return label
+        return "none" if found_only else label
     if read is None:
         read = classifier.read(image, box, allowed=faces)
     if faces is not None and needs_reading(label, faces, tuple(detector.face_names)):
@@ -255,8 +259,13 @@ def pipeline_label(detector: OnnxDetector | UltralyticsDetector, classifier: Fac
     if faces is not None:
         closer = [(face, p) for face, p in closer if face in faces]
     both = second_look(closer, read, alone=CLASSIFIER_ALONE_CONFIDENCE if whole else None)
-    return closer_label(label, both, SECOND_LOOK_CONFIDENCE, across=ACROSS_KINDS_CONFIDENCE,
-                        colour=lambda: card_colour(detector, image, box)) or label
+    named = closer_label(label, both, SECOND_LOOK_CONFIDENCE, across=ACROSS_KINDS_CONFIDENCE,
+                         colour=lambda: card_colour(detector, image, box))
+    if not found_only:
+        return named or label
+    if not both or both[0][1] < SECOND_LOOK_CONFIDENCE:
+        return "none"
+    return label if both[0][0] == face(label) else named or "none"
 
 
 def _progress(total: int, what: str) -> Any:
@@ -320,8 +329,10 @@ def evaluate_yolo(
             read_hit = best is not None and classifier is not None and _relabel(
                 classified, pred_names[best], mode) == name
             read_hits += read_hit
-            read = "none" if best is None else _named(detector, classifier, image, det.xyxy[best], pred_names[best],
-                                                       mode, whole=bool(areas[best] >= whole_area), read=classified)
+            read = "none" if best is None else _named(
+                detector, classifier, image, det.xyxy[best], pred_names[best], mode,
+                whole=bool(areas[best] >= whole_area), read=classified,
+                found_only=bool(det.confidence[best] < READING.min_confidence))
             named = read == name
             pipeline_hits += named
             if not named:
@@ -397,11 +408,11 @@ def evaluate_yolo(
 
 def _named(detector: OnnxDetector | UltralyticsDetector, classifier: FaceClassifier | None,
            image: npt.NDArray[np.uint8], box: npt.NDArray[np.float32], name: str, mode: str, *,
-           read: Sequence[tuple[str, float]], whole: bool = False) -> str:
+           read: Sequence[tuple[str, float]], whole: bool = False, found_only: bool = False) -> str:
     """The prediction ``name`` as the pipeline would settle it (a faces dataset: its face); ``read``: the
-    classifier's faces for the box."""
+    classifier's faces for the box; ``found_only``: found by card-ness, its face under the bar."""
     if mode == "label":
-        return pipeline_label(detector, classifier, image, box, name, whole=whole, read=read)
+        return pipeline_label(detector, classifier, image, box, name, whole=whole, read=read, found_only=found_only)
     return _relabel(_closer_faces(detector, classifier, image, box, read), name, mode)
 
 
@@ -546,7 +557,8 @@ def _reads(detector: OnnxDetector | UltralyticsDetector, classifier: FaceClassif
     label = det.labels[best]
     classified = classifier.read(image, det.xyxy[best], allowed=faces) if classifier is not None else []
     reads = {"pipeline": pipeline_label(detector, classifier, image, det.xyxy[best], label, whole=True, faces=faces,
-                                        read=classified),
+                                        read=classified,
+                                        found_only=bool(det.confidence[best] < READING.min_confidence)),
              "detector": label}
     if classifier is not None:
         reads["classifier"] = _relabel(classified, label, "label")

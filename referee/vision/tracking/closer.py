@@ -123,6 +123,25 @@ def look_closer(
     return closer
 
 
+def name_unread(
+    look: SecondLook | None, arm_over_pile: bool, pose: Box, label: str, *, whole: bool = False
+) -> str | None:
+    """The label of a card found but never read surely (its votes under the tracker's ``min_confidence``:
+    :func:`~referee.vision.tracking.frame.readable`): the closer look must be sure of a face there (its
+    own ``confidence``), the pile view's or another (:func:`closer_label`), or it is no card to believe
+    (``None``). A fractions deck's card the detector has no class for scatters its scores (a 3/9 read at
+    0.07), and what it scattered them on must be read, not guessed (``e2e_eval.py --rules breuken``,
+    seed 303: a card found at 0.07 was played that nobody laid)."""
+    if look is None or arm_over_pile:
+        return None
+    faces = look(pose, whole=whole)
+    if not faces or faces[0][1] < look.confidence:
+        return None
+    if faces[0][0] == face(label):
+        return label
+    return closer_label(label, faces, look.confidence, across=look.across, colour=lambda: look.colour(pose))
+
+
 def lies_whole(cfg: TrackerConfig, pile: Sequence[PileCard], pose: Box) -> bool:
     """Whether a card just landed in ``pose`` lies whole: as big as the whole cards on the pile
     (``whole_area_share`` of their median; the first card, with none to compare, is whole)."""

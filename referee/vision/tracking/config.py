@@ -33,6 +33,12 @@ class TrackerConfig:
     #: Detector confidence below which a box is ignored. Higher: fewer misreads, and more cards read too
     #: seldom to settle; lower: the reverse.
     min_confidence: float = 0.35
+    #: Card-ness (the chance some face fires) at which a box whose face is under ``min_confidence`` is
+    #: still a card found, read unsure and believed only once a closer look names it surely (a printing
+    #: the detector cannot read, a card small in view). Higher: fewer such cards found; lower: more
+    #: hands and strips found, each costing a closer look. The detector finds down to
+    #: :data:`~referee.vision.detect.FIND_CONFIDENCE`.
+    found_confidence: float = 0.15
     #: A box this close (IoU) to where a tentative card took its pose is the same pose: the card lies
     #: still. Higher: a card must lie stiller to settle; lower: a card still sliding may settle.
     stable_iou: float = 0.8

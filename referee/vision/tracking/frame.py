@@ -52,18 +52,21 @@ class FrameFacts:
         return not self.blocked and (self.motion is None or self.motion.fraction_in(box) < self.motion_block)
 
 
-def readable(detections: Detections, cfg: TrackerConfig) -> tuple[list[int], dict[int, list[int]]]:
+
+def readable(detections: Detections, cfg: TrackerConfig, *, found: bool = True
+             ) -> tuple[list[int], dict[int, list[int]]]:
     """Which boxes are worth reading, by index: surest first, above ``min_confidence``, no card backs, one
     per card; and, by the index of each, the boxes that read the same card another way. The detector's
     NMS keeps one box per class, so a box of another class in the same place (``duplicate_iou``) is the
     same card read another way.
 
-    Only boxes whose face passes the bar: a box found by its card-ness alone
-    (:attr:`Detections.cardness`, a printing the detector cannot read) is not read here. Reading those
-    as unsure cards was tried and measured (session 35, the model card): it found 426 of 480 cards of
-    unseen printings on whole-table views where the face finds 261, but on ``referee bench``'s footage it
-    lost a card laid where a strip of the pile had been found unread, so it waits for a tracker that can
-    tell a strip of the pile from a card."""
+    Then the cards found but not read: a box whose face is under ``min_confidence`` while its card-ness
+    (:attr:`Detections.cardness`) passes ``found_confidence``, where no box above lies, is read too (last;
+    the surest face first where boxes of several faces lie in one place), with its face's own low
+    confidence: the card is unsure, so it waits for a clear view, and the tracker believes it only once a
+    closer look names it. A printing the detector never learned is found long before it is read. Not with
+    ``found`` false (an arm over the pile: what a hand half hides is found, not read, and only a clear view
+    can name it)."""
     rows: list[int] = []
     also: dict[int, list[int]] = {}
     order = sorted(range(len(detections)), key=lambda i: -float(detections.confidence[i]))
@@ -76,12 +79,26 @@ def readable(detections: Detections, cfg: TrackerConfig) -> tuple[list[int], dic
             also.setdefault(same, []).append(i)
             continue
         rows.append(i)
+    # Where several boxes lie at one place, the surest face among them speaks for it (a yellow 4 read at
+    # 0.29 under a card laid over it is not the yellow 5 read at 0.14 in the same place).
+    if not found:
+        return rows, also
+    cardness = detections.cardness
+    taken = [i for i in order if float(detections.confidence[i]) >= cfg.min_confidence]
+    for i in order:
+        if (float(detections.confidence[i]) >= cfg.min_confidence or float(cardness[i]) < cfg.found_confidence
+                or detections.labels[i] == "back"
+                or any(iou(detections.xyxy[i], detections.xyxy[j]) >= cfg.duplicate_iou for j in taken)):
+            continue
+        taken.append(i)
+        rows.append(i)
     return rows, also
 
 
-def read_frame(detections: Detections, cfg: TrackerConfig) -> tuple[list[Reading], dict[int, list[AlsoRead]]]:
-    """The boxes worth reading (:func:`readable`) as readings and, by ``id`` of the box, the other readings
-    of each."""
+def read_frame(detections: Detections, cfg: TrackerConfig, *, found: bool = True
+               ) -> tuple[list[Reading], dict[int, list[AlsoRead]]]:
+    """The boxes worth reading (:func:`readable`, ``found``: with the cards found but not read) as readings
+    and, by ``id`` of the box, the other readings of each."""
     if len(detections) and not detections.labels:
         log.warning("detections without labels ignored (frame of %d boxes)", len(detections))
         return [], {}
@@ -90,7 +107,7 @@ def read_frame(detections: Detections, cfg: TrackerConfig) -> tuple[list[Reading
     def colour_of(i: int) -> float:
         return float(colour[i]) if len(colour) else 1.0
 
-    rows, others = readable(detections, cfg)
+    rows, others = readable(detections, cfg, found=found)
     readings = [Reading(detections.xyxy[i].astype(np.float32), detections.labels[i],
                         float(detections.confidence[i]), colour_of(i)) for i in rows]
     also = {id(reading.box): [(detections.labels[j], float(detections.confidence[j]), colour_of(j))

@@ -28,7 +28,7 @@ import numpy.typing as npt
 from referee.cards import CLASSIC_COLOURS, Colour
 from referee.vision.detections import Detections, box_area, intersection, iou
 from referee.vision.tracking.boxes import Box, translation
-from referee.vision.tracking.closer import SecondLook, lies_whole, look_closer
+from referee.vision.tracking.closer import SecondLook, lies_whole, look_closer, name_unread
 from referee.vision.tracking.config import TrackerConfig
 from referee.vision.tracking.draws import Draws
 from referee.vision.tracking.events import Play, Start, TrackerEvent
@@ -39,7 +39,7 @@ from referee.vision.tracking.reread import reread_in_clear_view
 from referee.vision.tracking.state import Candidate, PileCard
 from referee.vision.tracking.takeback import check_take_back, restore
 from referee.vision.tracking.vetoes import Judging, top_read_closer, veto
-from referee.vision.tracking.votes import decide, unsure
+from referee.vision.tracking.votes import decide, unread, unsure
 from referee.vision.tracking.waits import came_with_a_hand, needs_clear_view, voted_top_in_its_pose
 
 log = logging.getLogger(__name__)
@@ -158,7 +158,10 @@ class PileTracker:
             self._note_motion(motion, t, frame_index, out)
         if not fresh:
             return out
-        readings, also_read = read_frame(detections, cfg)
+        # Under an arm, a box found but not read is most often what the hand half hides (the top card
+        # turned into a tentative card that seems to slide in as the hand uncovers it): it waits for a
+        # clear view, the only view in which a closer look may name it.
+        readings, also_read = read_frame(detections, cfg, found=motion is None or not motion.arm_over_pile)
         frame = FrameFacts(index=frame_index, t=t, motion=motion, readings=readings, also_read=also_read,
                            motion_block=cfg.motion_block, visit=self._visit, pile_now=self._pile_now,
                            pile_size=self._pile_size)
@@ -224,9 +227,13 @@ class PileTracker:
             if i in used_rows or j in used_cands:
                 continue
             used_rows.add(i)
+            cand = self.candidates[j]
+            if rows[i].confidence < cfg.min_confidence and max(cand.surest.values(), default=0.0) >= cfg.min_confidence:
+                # Found, not read, where a card was read surely: no vote, and no sight of that card
+                # (a misread under a passing hand is not kept alive by the box the hand leaves).
+                continue
             used_cands.add(j)
             box = rows[i][0]
-            cand = self.candidates[j]
             if id(box) in like_top:
                 # Now read like the top card, partly hidden in its place: maybe an identical card
                 # on it, maybe the top card under a hand. Time tells (see :meth:`_confirm`).
@@ -356,8 +363,17 @@ class PileTracker:
         vetoed = veto(Judging(cfg, frame, self.pile, [*ready, *self.candidates], self.possible_now), cand, label)
         # The closer look names a card judged new on the pile view's reading; it never turns a
         # reading found to be no card into one.
-        closer = None if vetoed is not None else look_closer(
-            self.second_look, frame.arm_over_pile, cand.pose, label, whole=lies_whole(cfg, self.pile, cand.pose))
+        whole = lies_whole(cfg, self.pile, cand.pose)
+        closer: str | None = None
+        if vetoed is None and unread(cfg, cand):
+            # Found, never read surely: the closer look names it, or it is no card.
+            named = name_unread(self.second_look, frame.arm_over_pile, cand.pose, label, whole=whole)
+            if named is None:
+                vetoed = "found but not read, nor closer up"
+            elif named != label:
+                closer = named
+        elif vetoed is None:
+            closer = look_closer(self.second_look, frame.arm_over_pile, cand.pose, label, whole=whole)
         if vetoed is not None or top_read_closer(cfg, self.top, cand, closer):
             # It stays, silent, while it keeps its pose: a misread that persists is no new card
             # when the next hand comes by. Where it came from is spent: found to be a pile card,

@@ -23,7 +23,7 @@ from referee.vision.tracking.frame import FrameFacts
 from referee.vision.tracking.known import remembered
 from referee.vision.tracking.state import Candidate, PileCard
 from referee.vision.tracking.twins import came_in
-from referee.vision.tracking.votes import unsure, upside_down_tie
+from referee.vision.tracking.votes import unread, unsure, upside_down_tie
 from referee.vision.tracking.waits import in_place_under_top, in_top_pose
 
 log = logging.getLogger(__name__)
@@ -172,11 +172,14 @@ def buried_card_beside(ctx: Judging, cand: Candidate, label: str) -> bool:
     ``others``, tentative or believed with it, steady for as long as a card must be): that card,
     uncovered in part as the new one settled on it and read from the part that shows, not a card
     laid over the new one. Which of two cards believed at once lies on top is otherwise told by
-    age alone, and a card read sure in a clear view sooner is believed first."""
+    age alone, and a card read sure in a clear view sooner is believed first. A box found but never
+    read (:func:`~referee.vision.tracking.votes.unread`) is no card being laid: most often it is the
+    strip of a card below that the new one left showing (``referee bench``'s footage: a red 5 laid
+    beside the strip of the yellow 4 it half covered was taken for a card under that strip)."""
     cfg = ctx.cfg
     recent = remembered(cfg, ctx.pile)
     if not any(other is not cand and not other.absorbed and other.first_frame < cand.first_frame
-               and other.hits >= cfg.min_hits
+               and other.hits >= cfg.min_hits and not unread(cfg, other)
                and intersection(cand.pose, other.pose) >= cfg.spoiling_overlap * box_area(cand.pose)
                # a pile card read otherwise in its pose, in the visit that laid it, is no card being laid
                and not any(iou(other.pose, c.xyxy) >= cfg.same_pose_iou

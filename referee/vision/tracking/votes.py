@@ -23,6 +23,13 @@ def unsure(cfg: TrackerConfig, cand: Candidate) -> bool:
     return near_tie(cfg, cand.ranked()) or float(np.mean(cand.confidence)) < cfg.unsure_confidence
 
 
+def unread(cfg: TrackerConfig, cand: Candidate) -> bool:
+    """Found, never read surely: every reading of it under ``min_confidence`` (a box kept for its
+    card-ness, :attr:`~referee.vision.detections.Detections.cardness`: a printing the detector finds
+    but cannot read, or a strip of a card below). Only a closer look can name it."""
+    return bool(cand.confidence) and float(np.mean(cand.confidence)) < cfg.min_confidence
+
+
 def colour_doubtful(cfg: TrackerConfig, cand: Candidate) -> bool:
     """The leading label's colour was read with little confidence (``wait_colour``)."""
     best = cand.leading
