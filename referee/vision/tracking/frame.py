@@ -52,7 +52,6 @@ class FrameFacts:
         return not self.blocked and (self.motion is None or self.motion.fraction_in(box) < self.motion_block)
 
 
-
 def readable(detections: Detections, cfg: TrackerConfig, *, found: bool = True
              ) -> tuple[list[int], dict[int, list[int]]]:
     """Which boxes are worth reading, by index: surest first, above ``min_confidence``, no card backs, one
@@ -79,10 +78,10 @@ def readable(detections: Detections, cfg: TrackerConfig, *, found: bool = True
             also.setdefault(same, []).append(i)
             continue
         rows.append(i)
-    # Where several boxes lie at one place, the surest face among them speaks for it (a yellow 4 read at
-    # 0.29 under a card laid over it is not the yellow 5 read at 0.14 in the same place).
     if not found:
         return rows, also
+    # Where several boxes lie at one place, the surest face among them speaks for it (a yellow 4 read at
+    # 0.29 under a card laid over it is not the yellow 5 read at 0.14 in the same place).
     cardness = detections.cardness
     taken = [i for i in order if float(detections.confidence[i]) >= cfg.min_confidence]
     for i in order:

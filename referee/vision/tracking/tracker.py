@@ -33,7 +33,7 @@ from referee.vision.tracking.config import TrackerConfig
 from referee.vision.tracking.draws import Draws
 from referee.vision.tracking.events import Play, Start, TrackerEvent
 from referee.vision.tracking.frame import FrameFacts, read_frame
-from referee.vision.tracking.known import Matched, match_known
+from referee.vision.tracking.known import Matched, match_known, without_found_in_pile
 from referee.vision.tracking.motion import MotionSample
 from referee.vision.tracking.reread import reread_in_clear_view
 from referee.vision.tracking.state import Candidate, PileCard
@@ -162,6 +162,7 @@ class PileTracker:
         # turned into a tentative card that seems to slide in as the hand uncovers it): it waits for a
         # clear view, the only view in which a closer look may name it.
         readings, also_read = read_frame(detections, cfg, found=motion is None or not motion.arm_over_pile)
+        readings = without_found_in_pile(cfg, self.pile, readings)
         frame = FrameFacts(index=frame_index, t=t, motion=motion, readings=readings, also_read=also_read,
                            motion_block=cfg.motion_block, visit=self._visit, pile_now=self._pile_now,
                            pile_size=self._pile_size)
