@@ -60,8 +60,8 @@ from referee.vision.detect import (
 )
 from referee.vision.detections import Detections
 from referee.vision.tracking import TrackerConfig, closer_label
+from referee.vision.tracking.closer import named_surely
 from referee.vision.tracking.frame import readable
-from referee.vision.tracking.state import face
 
 log = logging.getLogger(__name__)
 
@@ -259,13 +259,10 @@ def pipeline_label(detector: OnnxDetector | UltralyticsDetector, classifier: Fac
     if faces is not None:
         closer = [(face, p) for face, p in closer if face in faces]
     both = second_look(closer, read, alone=CLASSIFIER_ALONE_CONFIDENCE if whole else None)
-    named = closer_label(label, both, SECOND_LOOK_CONFIDENCE, across=ACROSS_KINDS_CONFIDENCE,
-                         colour=lambda: card_colour(detector, image, box))
-    if not found_only:
-        return named or label
-    if not both or both[0][1] < SECOND_LOOK_CONFIDENCE:
-        return "none"
-    return label if both[0][0] == face(label) else named or "none"
+    name = named_surely if found_only else closer_label
+    named = name(label, both, SECOND_LOOK_CONFIDENCE, across=ACROSS_KINDS_CONFIDENCE,
+                 colour=lambda: card_colour(detector, image, box))
+    return named or ("none" if found_only else label)
 
 
 def _progress(total: int, what: str) -> Any:

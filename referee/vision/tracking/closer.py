@@ -134,12 +134,22 @@ def name_unread(
     seed 303: a card found at 0.07 was played that nobody laid)."""
     if look is None or arm_over_pile:
         return None
-    faces = look(pose, whole=whole)
-    if not faces or faces[0][1] < look.confidence:
+    return named_surely(label, look(pose, whole=whole), look.confidence, across=look.across,
+                        colour=lambda: look.colour(pose))
+
+
+def named_surely(
+    label: str, faces: Sequence[tuple[str, float]], confidence: float, *, across: float | None = None,
+    colour: Callable[[], tuple[str, float] | None] | None = None,
+) -> str | None:
+    """The label ``faces`` (a closer look's, surest first) name for a card found but not read as ``label``:
+    ``label`` itself when the surest face is its own, read at ``confidence`` or more, another when
+    :func:`closer_label` takes it, ``None`` when the look is not that sure."""
+    if not faces or faces[0][1] < confidence:
         return None
     if faces[0][0] == face(label):
         return label
-    return closer_label(label, faces, look.confidence, across=look.across, colour=lambda: look.colour(pose))
+    return closer_label(label, faces, confidence, across=across, colour=colour)
 
 
 def lies_whole(cfg: TrackerConfig, pile: Sequence[PileCard], pose: Box) -> bool:

@@ -39,7 +39,7 @@ from referee.vision.tracking.reread import reread_in_clear_view
 from referee.vision.tracking.state import Candidate, PileCard
 from referee.vision.tracking.takeback import check_take_back, restore
 from referee.vision.tracking.vetoes import Judging, top_read_closer, veto
-from referee.vision.tracking.votes import decide, unread, unsure
+from referee.vision.tracking.votes import decide, read_surely, unread, unsure
 from referee.vision.tracking.waits import came_with_a_hand, needs_clear_view, voted_top_in_its_pose
 
 log = logging.getLogger(__name__)
@@ -229,7 +229,7 @@ class PileTracker:
                 continue
             used_rows.add(i)
             cand = self.candidates[j]
-            if rows[i].confidence < cfg.min_confidence and max(cand.surest.values(), default=0.0) >= cfg.min_confidence:
+            if rows[i].confidence < cfg.min_confidence and read_surely(cfg, cand):
                 # Found, not read, where a card was read surely: no vote, and no sight of that card
                 # (a misread under a passing hand is not kept alive by the box the hand leaves).
                 continue

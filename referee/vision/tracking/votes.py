@@ -24,10 +24,15 @@ def unsure(cfg: TrackerConfig, cand: Candidate) -> bool:
 
 
 def unread(cfg: TrackerConfig, cand: Candidate) -> bool:
-    """Found, never read surely: every reading of it under ``min_confidence`` (a box kept for its
-    card-ness, :attr:`~referee.vision.detections.Detections.cardness`: a printing the detector finds
-    but cannot read, or a strip of a card below). Only a closer look can name it."""
+    """Found, never read surely: its steady frames' confidences average under ``min_confidence`` (boxes
+    kept for their card-ness, :attr:`~referee.vision.detections.Detections.cardness`: a printing the
+    detector finds but cannot read, or a strip of a card below). Only a closer look can name it."""
     return bool(cand.confidence) and float(np.mean(cand.confidence)) < cfg.min_confidence
+
+
+def read_surely(cfg: TrackerConfig, cand: Candidate) -> bool:
+    """Read at ``min_confidence`` or more at least once, as any label (``surest``)."""
+    return max(cand.surest.values(), default=0.0) >= cfg.min_confidence
 
 
 def colour_doubtful(cfg: TrackerConfig, cand: Candidate) -> bool:
