@@ -52,9 +52,9 @@ def without_found_in_pile(cfg: TrackerConfig, pile: Sequence[PileCard], rows: Se
     """``rows`` less the boxes found but not read (face under ``min_confidence``: read for their card-ness)
     that lie within a remembered pile card's pose (``known_containment``): what shows of that card, the
     strip a card laid on it left uncovered, which a box with no face read can tell nothing new of. Taken for
-    a card, such a strip changed how the readings beside it were matched (dev seed 9035: a yellow 8 laid
-    over its twin, found strip and all, was lost as the strip of the older one turned up beside it). The
-    price: a card the detector cannot read, laid within a pile card's pose, waits until its face is read."""
+    a card, such a strip changes how the readings beside it are matched (a twin laid over its twin can be
+    lost to it). The price: a card the detector cannot read, laid within a pile card's pose, waits until
+    its face is read."""
     recent = remembered(cfg, pile)
     return [r for r in rows if r.confidence >= cfg.min_confidence
             or not any(containment(r.box, c.xyxy) >= cfg.known_containment for c in recent)]

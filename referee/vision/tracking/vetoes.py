@@ -174,8 +174,7 @@ def buried_card_beside(ctx: Judging, cand: Candidate, label: str) -> bool:
     laid over the new one. Which of two cards believed at once lies on top is otherwise told by
     age alone, and a card read sure in a clear view sooner is believed first. A box found but never
     read (:func:`~referee.vision.tracking.votes.unread`) is no card being laid: most often it is the
-    strip of a card below that the new one left showing (``referee bench``'s footage: a red 5 laid
-    beside the strip of the yellow 4 it half covered was taken for a card under that strip)."""
+    strip of a card below that the new one left showing."""
     cfg = ctx.cfg
     recent = remembered(cfg, ctx.pile)
     if not any(other is not cand and not other.absorbed and other.first_frame < cand.first_frame
