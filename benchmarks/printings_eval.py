@@ -42,6 +42,7 @@ import numpy as np
 from referee.cards import CLASSIC, Card, Colour
 from referee.synth.render import CardDesign, Palette, printing_colour, random_palette
 from referee.synth.scene import CardPlacement, camera_effects, card_quad, compose, tilt_quad
+from referee.synth.tables import table_view
 from referee.synth.textures import background
 
 KINDS = ("ring", "classic", "flat", "plain")
@@ -94,30 +95,6 @@ def photo(rng: np.random.Generator, card: Card, design: CardDesign, palettes: di
                                gloss=float(rng.uniform(0.1, 0.5)) if rng.random() < 0.3 else 0.0))
     image = compose(base, items, rng).image
     return camera_effects(image, rng, strength=0.7)
-
-
-def table_view(rng: np.random.Generator, cards: list[Card], design: CardDesign,
-               palettes: dict[Colour | None, Palette], size: tuple[int, int] = (720, 1280)
-               ) -> tuple[np.ndarray, list[tuple[str, tuple[float, float, float, float]]]]:
-    """A webcam's view of a whole table (1280x720) with ``cards`` lying apart, all of one size, some
-    70-110 px long by the camera's height (about 35 px at the detector's 320 px input): the cards and their
-    boxes."""
-    h, w = size
-    base = background(rng, w)[:h].copy()
-    items, boxes = [], []
-    cols = 4
-    length = float(rng.uniform(70, 110))
-    for k, card in enumerate(cards):
-        cell_w, cell_h = w / cols, h / math.ceil(len(cards) / cols)
-        centre = ((k % cols + 0.5) * cell_w + rng.normal(0, cell_w * 0.08),
-                  (k // cols + 0.5) * cell_h + rng.normal(0, cell_h * 0.08))
-        quad = card_quad(centre, length * float(rng.uniform(0.95, 1.05)), float(rng.uniform(0, 360)))
-        items.append(CardPlacement(card, quad, design, palette=palettes[card.colour]))
-        x0, y0 = np.clip(quad.min(axis=0), 0, [w, h])
-        x1, y1 = np.clip(quad.max(axis=0), 0, [w, h])
-        boxes.append((card.label, (float(x0), float(y0), float(x1), float(y1))))
-    image = compose(base, items, rng).image
-    return camera_effects(image, rng, strength=0.7), boxes
 
 
 def write_tables(folder: Path, seed: int, design: CardDesign, palettes: dict[Colour | None, Palette],

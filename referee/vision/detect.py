@@ -25,6 +25,7 @@ import numpy.typing as npt
 from referee.cards import BLACK_VALUES, CLASSIC_COLOURS, Colour
 from referee.vision.colour import ColourReader, read_colour
 from referee.vision.detections import Detections, RawDetector, iou
+from referee.vision.tiles import SIZE_HINT, find_on_tiles, tiling_for
 
 log = logging.getLogger(__name__)
 
@@ -263,16 +264,30 @@ class OnnxDetector:
     def find_cards(self, image: Image, conf: float | None = None) -> Detections:
         """The cards in ``image`` found by card-ness (:func:`decode_cards`) above ``conf`` (default: the
         detector's ``conf``), labelled, each with its ``found``: a deck the model cannot read is still found
-        (``learn-deck``'s photos)."""
+        (``learn-deck``'s photos). Cards too small at the model's input are found again on tiles of the image
+        (:func:`~referee.vision.tiles.find_on_tiles`)."""
         if image is None or image.ndim != 3 or image.shape[2] != 3 or image.size == 0:
             raise ValueError(f"expected a BGR image (H, W, 3), got {None if image is None else image.shape}")
+        bar = self.conf if conf is None else conf
+        output, r, pad = self._look(image)
+        whole = self._decoded(output, r, pad, image.shape, bar)
+        tiling = tiling_for(self._decoded(output, r, pad, image.shape, min(bar, SIZE_HINT)), image.shape, self.imgsz)
+        if tiling is not None:
+            whole = find_on_tiles(image, whole, tiling, lambda tile: self._decoded(*self._look(tile), tile.shape, bar))
+        return label_detections(image, whole.xyxy, whole.confidence, whole.class_id, self._face_names,
+                                self.palette, self.deck, whole.found)
+
+    def _look(self, image: Image) -> tuple[npt.NDArray[np.float32], float, tuple[float, float]]:
+        """The model's raw output for ``image`` shrunk to its input, with the letterbox's scale and padding."""
         blob, r, pad = self.preprocess(image)
         (output,) = self.session.run(None, {self.input_name: blob})
-        boxes, confidence, class_id, found = decode_cards(output[0], conf=self.conf if conf is None else conf,
-                                                          iou=self.iou)
-        boxes = _scale_back(boxes, r, pad, image.shape)
-        return label_detections(image, boxes, confidence, class_id, self._face_names, self.palette, self.deck,
-                                found)
+        return output[0], r, pad
+
+    def _decoded(self, output: npt.NDArray[np.float32], r: float, pad: tuple[float, float],
+                 shape: tuple[int, ...], conf: float) -> Detections:
+        """The unlabelled boxes of ``output`` whose card-ness passes ``conf``, in the looked-at image's pixels."""
+        boxes, confidence, class_id, found = decode_cards(output, conf=conf, iou=self.iou)
+        return Detections(_scale_back(boxes, r, pad, shape), confidence, class_id, found=found)
 
 
 class UltralyticsDetector:

@@ -68,6 +68,27 @@ class Detections:
     def empty(cls) -> Detections:
         return cls(np.zeros((0, 4), np.float32), np.zeros(0, np.float32), np.zeros(0, np.int64))
 
+    @classmethod
+    def merge(cls, parts: Sequence[Detections]) -> Detections:
+        """All rows of ``parts``, in order (``found``/``colour_confidence`` kept only where every part has them)."""
+        parts = [p for p in parts if len(p)]
+        if not parts:
+            return cls.empty()
+        labels = tuple(label for p in parts for label in p.labels) if all(p.labels for p in parts) else ()
+
+        def joined(arrays: list[FloatArray]) -> FloatArray:
+            return np.concatenate(arrays) if all(len(a) for a in arrays) else np.zeros(0, np.float32)
+
+        return cls(np.concatenate([p.xyxy for p in parts]), np.concatenate([p.confidence for p in parts]),
+                   np.concatenate([p.class_id for p in parts]), labels,
+                   joined([p.colour_confidence for p in parts]), joined([p.found for p in parts]))
+
+    def shifted(self, dx: float, dy: float) -> Detections:
+        """The same rows with their boxes moved by (``dx``, ``dy``): a crop's detections in the whole image."""
+        offset = np.array([dx, dy, dx, dy], np.float32)
+        return Detections((self.xyxy + offset).astype(np.float32), self.confidence, self.class_id, self.labels,
+                          self.colour_confidence, self.found)
+
     def __len__(self) -> int:
         return len(self.xyxy)
 
