@@ -14,8 +14,9 @@ Then, per deck, as a user would:
 
 1. ``referee eval`` on all its photos, no enrolment (``generic``: ``top1_accuracy`` as the pipeline
    names the card, and the detector alone); and on ten webcam views of a whole table (1280x720, twelve
-   cards lying apart, each some 35 px tall at the detector's 320 px input) written as a YOLO data.yaml
-   (``tables_generic``: ``card_accuracy``; ``tables_recall``: cards found);
+   cards lying apart, each 16-30 px long at the detector's 320 px input) written as a YOLO data.yaml
+   (``tables_generic``: ``card_accuracy``; ``tables_recall``: cards found; ``tables_whole_view``: the
+   cards read when the detector looks at the whole view only, not again on tiles: ``--no-tiles``);
 2. ``referee learn-deck`` from the first photo of each label, ``referee eval --deck`` on the other
    photos and the table views (``learned_1``, ``tables_learned_1``); and from the first five
    (``learned_5``) when there are ten.
@@ -184,6 +185,8 @@ def run(decks: int, photos: int, work: Path, seed: int, classifier: Path | None 
                                "tables_generic": tables["card_accuracy"],
                                "tables_generic_detector": tables["card_accuracy_detector"],
                                "tables_recall": tables["recall"],
+                               "tables_whole_view": evaluate(work / f"deck{d}" / "tables" / "data.yaml",
+                                                             classifier=classifier, tiles=False)["card_accuracy"],
                                "generic_detector": generic["top1_accuracy_detector"],
                                "generic_classifier": generic.get("top1_accuracy_classifier"),
                                "generic_confusions": generic["confusions"]}
@@ -204,7 +207,8 @@ def run(decks: int, photos: int, work: Path, seed: int, classifier: Path | None 
         results.append(row)
     mean = {key: round(float(np.mean([r[key] for r in results if r.get(key) is not None])), 4)
             for key in ("generic", "generic_detector", "learned_1", "learned_5", "tables_generic",
-                        "tables_generic_detector", "tables_recall", "tables_learned_1", "tables_learned_5")
+                        "tables_generic_detector", "tables_recall", "tables_whole_view", "tables_learned_1",
+                        "tables_learned_5")
             if any(key in r for r in results)}
     return {"decks": decks, "photos": photos, "seed": seed, "classifier": str(classifier or "models/classifier.onnx"),
             "mean": mean, "per_deck": results,

@@ -233,6 +233,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_deck_option(p)
     p.add_argument("--rules", default=None,
                    help="photo folders: the preset whose deck they show (default: told by the folder names)")
+    p.add_argument("--no-tiles", dest="tiles", action="store_false",
+                   help="find cards in the whole view only, not again on tiles where they are small (to compare)")
 
     p = add("learn-deck", _cmd_learn_deck,
             "teach the reader one physical deck from photos of its cards (class-named folders)")

@@ -235,6 +235,9 @@ class OnnxDetector:
         #: Set to read colours against the deck's own printing, learned frame by frame (a camera on
         #: one deck: the pipeline does); ``None`` reads each image afresh (unrelated photos).
         self.deck: ColourReader | None = None
+        #: Find cards too small at the model's input again on tiles of the image (``False``: the whole
+        #: view only, as before tiles; ``referee eval --no-tiles`` compares the two).
+        self.tiles = True
 
     @property
     def face_names(self) -> tuple[str, ...]:
@@ -271,7 +274,8 @@ class OnnxDetector:
         bar = self.conf if conf is None else conf
         output, r, pad = self._look(image)
         whole = self._decoded(output, r, pad, image.shape, bar)
-        tiling = tiling_for(self._decoded(output, r, pad, image.shape, min(bar, SIZE_HINT)), image.shape, self.imgsz)
+        tiling = (tiling_for(self._decoded(output, r, pad, image.shape, min(bar, SIZE_HINT)), image.shape, self.imgsz)
+                  if self.tiles else None)
         if tiling is not None:
             whole = find_on_tiles(image, whole, tiling, lambda tile: self._decoded(*self._look(tile), tile.shape, bar))
         return label_detections(image, whole.xyxy, whole.confidence, whole.class_id, self._face_names,

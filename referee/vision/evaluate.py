@@ -575,7 +575,7 @@ def folder_rules(root: Path) -> str:
 
 def evaluate(data: Path, model: Path | None = None, *, imgsz: int | None = None, conf: float = 0.001,
              limit: int | None = None, classifier: Path | None = None, deck: Path | None = None,
-             rules: str | None = None) -> dict[str, Any]:
+             rules: str | None = None, tiles: bool = True) -> dict[str, Any]:
     if not data.exists():
         raise EvalError(f"no such dataset: {data}")
     if data.is_dir() and (data / "data.yaml").is_file():
@@ -586,8 +586,10 @@ def evaluate(data: Path, model: Path | None = None, *, imgsz: int | None = None,
         colours = {Card.from_label(n).colour for n in names if _names_mode(names) == "label"}
         palette = [c for c in Colour if c in colours] or list(CLASSIC_COLOURS)
         detector = load_detector(model, imgsz=imgsz, conf=conf, palette=palette)
+        _set_tiles(detector, tiles)
         reader = _with_deck(deck, detector, load_classifier(classifier), palette)
-        return {**evaluate_yolo(detector, data, limit, reader), **({"deck": str(deck)} if deck else {})}
+        return {**evaluate_yolo(detector, data, limit, reader), **({"deck": str(deck)} if deck else {}),
+                **({} if tiles else {"tiles": False})}
     from referee.commands import CommandError, deck_faces, deck_palette
 
     rules = rules or folder_rules(data)
@@ -596,9 +598,16 @@ def evaluate(data: Path, model: Path | None = None, *, imgsz: int | None = None,
     except CommandError as exc:
         raise EvalError(str(exc)) from None
     detector = load_detector(model, imgsz=imgsz, conf=0.25 if conf < 0.25 else conf, palette=colours_of_deck)
+    _set_tiles(detector, tiles)
     reader = _with_deck(deck, detector, load_classifier(classifier), colours_of_deck)
     return {**evaluate_folders(detector, data, limit, reader, faces), "rules": rules,
-            **({"deck": str(deck)} if deck else {})}
+            **({"deck": str(deck)} if deck else {}), **({} if tiles else {"tiles": False})}
+
+
+def _set_tiles(detector: OnnxDetector | UltralyticsDetector, tiles: bool) -> None:
+    """Find small cards again on tiles (the ONNX detector's default) or in the whole view only."""
+    if isinstance(detector, OnnxDetector):
+        detector.tiles = tiles
 
 
 def _with_deck(deck: Path | None, detector: OnnxDetector | UltralyticsDetector, classifier: FaceClassifier | None,
@@ -619,7 +628,7 @@ def main(args: argparse.Namespace) -> int:
     try:
         result = evaluate(args.data, args.model, imgsz=args.imgsz, conf=args.conf, limit=args.limit,
                           classifier=getattr(args, "classifier", None), deck=getattr(args, "deck", None),
-                          rules=getattr(args, "rules", None))
+                          rules=getattr(args, "rules", None), tiles=getattr(args, "tiles", True))
     except (EvalError, DetectorError) as exc:
         print(json.dumps({"error": str(exc)}))
         return 2

@@ -118,12 +118,11 @@ def test_two_cards_overlapping_in_one_view_stay_two() -> None:
 
 
 @needs_model
-def test_a_whole_table_of_small_cards_is_read_better_on_tiles(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_whole_table_of_small_cards_is_read_better_on_tiles() -> None:
     """A 1280x720 webcam view of twelve cards 70-110 px long (16-30 px at the detector's input), of a printing
     drawn outside the training pool: the detector reads more of them on tiles than in the whole view."""
     from referee.synth.render import CardDesign, Palette, printing_colour, random_palette
     from referee.synth.tables import table_view
-    from referee.vision import detect
 
     rng = np.random.default_rng(20261126)
     design = CardDesign(kind="ring", font=3, shear=0.1, ring=0.03, shadow=5)
@@ -146,6 +145,6 @@ def test_a_whole_table_of_small_cards_is_read_better_on_tiles(monkeypatch: pytes
         return right
 
     on_tiles = sum(read(detector.detect(image), truth) for image, truth in views)
-    monkeypatch.setattr(detect, "tiling_for", lambda *args: None)
+    detector.tiles = False
     whole_only = sum(read(detector.detect(image), truth) for image, truth in views)
     assert on_tiles >= 16 and on_tiles >= whole_only + 6, (on_tiles, whole_only)
