@@ -4,12 +4,16 @@
 
 Frames come from a folder of images (default: the generated validation set, else generated on the
 fly by the synthesiser). Prints one JSON line: per-frame milliseconds p50/p95 for
-``onnx`` (letterbox + onnxruntime + decode + NMS + colour reading: everything the pipeline calls),
+``onnx`` (letterbox + onnxruntime + decode + NMS + colour reading: everything the pipeline calls, with
+small cards found again on tiles), ``onnx_whole_view`` (the same, the whole view only: ``tiles`` off),
 ``ultralytics_onnx`` (``YOLO(model.onnx).predict`` at its defaults) and ``ultralytics_pt``
 (``YOLO(model.pt).predict`` at its defaults, i.e. imgsz 640 unless the weights say otherwise).
 With ``models/classifier.onnx`` there, also the closer look on each frame's surest card:
 ``closer_detector`` (:func:`look_closer`: two detector calls on a crop), ``classifier`` (one read: the
 crop as it lies and turned, one batch) and ``second_look`` (both, as the pipeline runs them).
+
+What tiles cost where they are used: ``--source out/printings/deck0/tables/images/val --no-baseline`` (whole-table
+views written by ``benchmarks/printings_eval.py``, cards 16-30 px long at the input).
 """
 
 from __future__ import annotations
@@ -77,6 +81,9 @@ def main() -> int:
     detector = OnnxDetector(args.model)
     result["imgsz"] = detector.imgsz
     result["onnx"] = _stats(_time(detector.detect, frames))
+    whole_view = OnnxDetector(args.model)
+    whole_view.tiles = False
+    result["onnx_whole_view"] = _stats(_time(whole_view.detect, frames))
     if DEFAULT_CLASSIFIER.is_file():
         classifier = FaceClassifier()
         boxes: dict[int, np.ndarray] = {}
