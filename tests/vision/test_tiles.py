@@ -148,3 +148,17 @@ def test_a_whole_table_of_small_cards_is_read_better_on_tiles() -> None:
     detector.tiles = False
     whole_only = sum(read(detector.detect(image), truth) for image, truth in views)
     assert on_tiles >= 16 and on_tiles >= whole_only + 6, (on_tiles, whole_only)
+
+
+def test_merge_and_shift_keep_every_row_in_order() -> None:
+    a = Detections(np.array([[0, 0, 10, 10]], np.float32), np.array([0.9], np.float32), np.array([1]),
+                   ("red_1",), np.array([0.8], np.float32), np.array([0.95], np.float32))
+    b = a.shifted(100, 50)
+    assert b.xyxy.tolist() == [[100, 50, 110, 60]] and b.labels == a.labels
+    merged = Detections.merge([a, Detections.empty(), b])
+    assert merged.xyxy.tolist() == [[0, 0, 10, 10], [100, 50, 110, 60]]
+    assert merged.labels == ("red_1", "red_1") and merged.found.tolist() == pytest.approx([0.95, 0.95])
+    assert len(Detections.merge([])) == 0
+    # Rows without labels or card-ness (a detector that gives none) merge without them.
+    bare = Detections(np.array([[5, 5, 9, 9]], np.float32), np.array([0.5], np.float32), np.array([2]))
+    assert Detections.merge([a, bare]).labels == () and len(Detections.merge([a, bare]).found) == 0
