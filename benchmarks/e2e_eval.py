@@ -2,9 +2,10 @@
 
     python benchmarks/e2e_eval.py [--games 4] [--seconds 60] [--first-seed 2000] [--oracle] [--jobs 1]
 
-Each game is a video from :mod:`referee.synth.video` (seeds ``--first-seed`` onwards). Seeds 13000+ are
-kept for this evaluation (the next held-out hour is 13000-13059; 12000-12029 are the photo-cut games): never
-trace or tune the tracker on them. The demo is seed
+Each game is a video from :mod:`referee.synth.video` (seeds ``--first-seed`` onwards). Seeds 15000+ are
+kept for this evaluation (the next held-out hour is 15000-15059; 13000-13059 was held out in sessions 35-36,
+14000+ are the games filmed with unseen printings, 12000-12029 the photo-cut games): never trace or tune the
+tracker on them. The demo is seed
 185 (a dev seed; four players dealt 4 cards each; seed 11 before), the tests use single digits, and the
 dev games the tracker is tuned on are 101-739, 1000-1059, 2000-2059, ..., 10000-10059 and 11000-11059
 (each the held-out hour in its day, traced once the next one was made) and 1100-1159. Every frame goes through
