@@ -274,8 +274,11 @@ class OnnxDetector:
         bar = self.conf if conf is None else conf
         output, r, pad = self._look(image)
         whole = self._decoded(output, r, pad, image.shape, bar)
-        tiling = (tiling_for(self._decoded(output, r, pad, image.shape, min(bar, SIZE_HINT)), image.shape, self.imgsz)
-                  if self.tiles else None)
+        tiling = None
+        if self.tiles:
+            # The boxes that size the cards go down to SIZE_HINT: the same decode when the bar is that low already.
+            hints = whole if bar <= SIZE_HINT else self._decoded(output, r, pad, image.shape, SIZE_HINT)
+            tiling = tiling_for(hints, image.shape, self.imgsz)
         if tiling is not None:
             whole = find_on_tiles(image, whole, tiling, lambda tile: self._decoded(*self._look(tile), tile.shape, bar))
         return label_detections(image, whole.xyxy, whole.confidence, whole.class_id, self._face_names,
