@@ -415,8 +415,9 @@ class Pipeline:
                                          allowed=self.faces)
                     if self._frame_image is not None and self._view_to_image is not None
                     else self.classifier.read(self._pile_view, pose, allowed=self.faces))
+            # A learned deck's reading is the deck's own look: sure, it speaks alone, whole card or not.
             faces = second_look(faces, read,
-                                alone=CLASSIFIER_ALONE_CONFIDENCE if whole else None)
+                                alone=CLASSIFIER_ALONE_CONFIDENCE if whole or self.classifier.taught else None)
         if self.timer:
             self.stats.detector_ms.append((self.timer() - t0) * 1000)
         return faces

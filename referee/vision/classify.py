@@ -19,6 +19,7 @@ import numpy.typing as npt
 
 from referee.cards import BLACK_VALUES
 from referee.vision.detect import MODELS_DIR, DetectorError, onnx_session
+from referee.vision.matcher import DeckMatcher
 
 log = logging.getLogger(__name__)
 
@@ -119,11 +120,11 @@ class FaceClassifier:
         self.side = int(ast.literal_eval(meta.get("imgsz", "[96, 96]"))[0])
         self.input_name = self.session.get_inputs()[0].name
         #: Whether the model also gives the feature vector its head reads (``embedding``): a learned deck
-        #: (:mod:`referee.vision.deck`) reads its own head over it.
+        #: (:mod:`referee.vision.deck`) compares it with its own cards' views.
         self.has_embedding = [o.name for o in self.session.get_outputs()][1:2] == ["embedding"]
-        #: A deck's own head over the embedding, ``(weights (classes, dim), bias (classes,))``, read beside
-        #: the model's: set by :meth:`referee.vision.deck.Deck.apply`.
-        self.head: tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]] | None = None
+        #: A learned deck's views (:class:`referee.vision.matcher.DeckMatcher`), which name the faces it was
+        #: shown: set by :meth:`referee.vision.deck.Deck.apply`.
+        self.deck: DeckMatcher | None = None
         self.path = Path(path)
 
     def outputs(self, crops: Sequence[Image]) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32] | None]:
@@ -132,17 +133,25 @@ class FaceClassifier:
         out = self.session.run(None, {self.input_name: np.ascontiguousarray(batch, np.float32)})
         return out[0], (out[1] if self.has_embedding else None)
 
+    @property
+    def taught(self) -> bool:
+        """Whether a learned deck reads with this classifier: its reading of the deck's faces is then the
+        deck's own, surer than the detector's generic one (the pipeline lets it speak alone)."""
+        return self.deck is not None and bool(self.deck.faces)
+
     def probabilities(self, crops: Sequence[Image]) -> npt.NDArray[np.float32]:
         """Softmax over the faces for each ``side`` x ``side`` BGR crop, (N, classes): the model's own
-        head, or the learned deck's where one is applied."""
+        head; with a learned deck, the share the head gives the deck's faces is split among them as the
+        deck's views say (:meth:`DeckMatcher.probabilities`), the other faces (the back, faces the deck was
+        not shown) keeping the head's."""
         logits, embedding = self.outputs(crops)
-        if self.head is None or embedding is None:
-            return softmax(logits)
-        # The deck's head and the model's own, averaged: the deck's photos teach its printing, and the
-        # generic reading keeps what a few photos cannot (cards seen small, at odd angles).
-        weights, bias = self.head
-        mixed = (softmax(embedding @ weights.T + bias) + softmax(logits)) / 2
-        return mixed.astype(np.float32)
+        probs = softmax(logits)
+        if self.deck is None or embedding is None or not self.deck.faces:
+            return probs
+        index = [self.face_names.index(f) for f in self.deck.faces]
+        shown = probs[:, index].sum(axis=1, keepdims=True)
+        probs[:, index] = shown * self.deck.probabilities(embedding)
+        return probs
 
     def read(self, image: Image, box: Sequence[float] | npt.NDArray[np.float32], *, pad: float = CROP_PAD,
              view_to_image: npt.NDArray[np.float64] | None = None, allowed: Collection[str] | None = None

@@ -125,11 +125,18 @@ class DeckColours:
     sure reads). Otherwise a deck whose blue is printed at 100 would pull blue towards green before
     any green card came, and its greens at 85 would read blue, surely, teaching blue more of them
     (dev seed 147: every green card of the game read blue).
+
+    No colour can walk into another: a learned centre stays within ``reach`` of the way from its stock
+    centre to the stock boundary with each neighbour (where the two are equally far in units of their
+    spreads, :data:`HUE_WIDTHS`). Two neighbours' centres therefore never meet or cross, whatever the
+    cards teach them, and a card printed at its colour's stock hue reads that colour for the whole game.
+    (With a reach measured to the neighbour's centre, a yellow and a green that both drifted towards each
+    other met, and from then on every yellow card read green and every green yellow.)
     """
 
     def __init__(
         self, palette: Sequence[Colour] = CLASSIC_COLOURS, *, sure: float = 0.9, rate: float = 0.1,
-        reach: float = 0.45, min_reads: int = 3,
+        reach: float = 0.5, min_reads: int = 3,
     ) -> None:
         self.palette = tuple(palette)
         self.sure = sure
@@ -150,12 +157,15 @@ class DeckColours:
             others = [(j, _signed(o, h)) for j, o in enumerate(self.stock) if j != i]
             below = [(j, d) for j, d in others if d < 0]
             above = [(j, d) for j, d in others if d > 0]
+            # The stock boundary with a neighbour lies w_i / (w_i + w_j) of the way to it.
             if below:
                 j, d = max(below, key=lambda jd: jd[1])
-                self._below[i], self._reach_below[i] = j, reach * -d
+                self._below[i] = j
+                self._reach_below[i] = reach * -d * self.widths[i] / (self.widths[i] + self.widths[j])
             if above:
                 j, d = min(above, key=lambda jd: jd[1])
-                self._above[i], self._reach_above[i] = j, reach * d
+                self._above[i] = j
+                self._reach_above[i] = reach * d * self.widths[i] / (self.widths[i] + self.widths[j])
 
     def _known(self, j: int | None) -> bool:
         return j is None or self.reads[j] >= self.min_reads

@@ -4,19 +4,20 @@ Printings differ (a filled white oval or a thin ring, coloured or white numerals
 green), and the generic reader, trained only on generated faces, reads an unfamiliar one less surely.
 A user who photographs each card once can teach it their own deck:
 
-- **Faces.** The face classifier ends in a linear head over a pooled feature vector (its
-  ``embedding`` output). Learning a deck fits a new head, starting from the classifier's own and pulled
-  back towards it (so faces never shown keep the generic reading), on the embeddings of many views of
-  each photo: turned any way, shifted, small as a camera sees a card on the table, under warm and cool
-  light, blurred and compressed. Nothing of the network below the head changes, so it needs no torch.
-  At run time the deck's head and the generic one are averaged (:meth:`FaceClassifier.probabilities`).
+- **Faces.** Each photo is kept as many views (:func:`views`: turned any way, shifted, small as a
+  camera sees a card on the table, under warm and cool light, blurred and compressed), each as the face
+  classifier's ``embedding``; a card is read as the face of its nearest views
+  (:class:`referee.vision.matcher.DeckMatcher`). Nothing of the network changes, so it needs no torch,
+  and the deck's own look decides: no generic head is averaged back in (it brings the generic
+  confusions back: a thin-ring printing's 3 read as 8). Faces the deck was not shown keep the generic
+  reading (:meth:`FaceClassifier.probabilities`).
 - **Colours.** Each colour of the deck is remembered as the mean CIELAB chroma (a*, b*) of its cards'
   saturated pixels, after the same grey-world white balance the reading uses. A card's colour is the
   palette colour nearest its own chroma (:class:`DeckPalette`): a lime green and a lemon yellow are far
   apart in a*, however close their hues.
 
 A deck is a folder: ``deck.json`` (labels learned, photos per label, the palette, the classifier it was
-learned on) and ``head.npz`` (the head). ``--deck DECK`` on ``run``, ``demo``, ``serve``, ``eval`` and
+learned on) and ``views.npz`` (the views' embeddings and faces, a few megabytes). ``--deck DECK`` on ``run``, ``demo``, ``serve``, ``eval`` and
 ``bench`` applies it (:func:`load_deck`).
 """
 
@@ -38,8 +39,9 @@ import numpy as np
 import numpy.typing as npt
 
 from referee.cards import BLACK_VALUES, Card, CardError, Colour, folder_label
-from referee.vision.classify import FaceClassifier, softmax, square_crop
-from referee.vision.colour import box_middle
+from referee.vision.classify import FaceClassifier, square_crop
+from referee.vision.colour import box_middle, read_colour
+from referee.vision.matcher import DeckMatcher, unit_rows
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +49,9 @@ Image = npt.NDArray[np.uint8]
 Floats = npt.NDArray[np.float32]
 
 DECK_FILE = "deck.json"
-HEAD_FILE = "head.npz"
+VIEWS_FILE = "views.npz"
+#: The deck folder's format: 2 keeps views (1, a refitted head, is no longer read).
+FORMAT = 2
 #: How long a card's longer side is in the views learned from, in pixels: from a whole table seen by a
 #: webcam (about 40) to a close-up (220), drawn on a log scale.
 SHOWN_PX = (40.0, 220.0)
@@ -124,18 +128,17 @@ class Deck:
 
     path: Path
     labels: tuple[str, ...]  # the contract-1 labels it was taught
-    faces: tuple[str, ...]  # the classifier's faces, the head's rows
-    weights: Floats  # (faces, dim)
-    bias: Floats  # (faces,)
+    matcher: DeckMatcher  # its views
     palette: DeckPalette | None
     summary: dict[str, Any]
 
     def apply(self, classifier: FaceClassifier) -> FaceClassifier:
-        """``classifier`` reading with this deck's head (it must be the model the deck was learned on)."""
-        if classifier.face_names != self.faces or not classifier.has_embedding:
+        """``classifier`` reading with this deck's views (it must be the model the deck was learned on)."""
+        learned_on = self.summary.get("classifier_id")
+        if not classifier.has_embedding or (learned_on and classifier_id(classifier.path) != learned_on):
             raise DeckError(f"{self.path} was learned on another face classifier ({self.summary.get('classifier')}); "
                             "learn it again with `referee learn-deck`")
-        classifier.head = (self.weights, self.bias)
+        classifier.deck = self.matcher
         return classifier
 
 
@@ -149,19 +152,24 @@ def load_deck(path: Path | str) -> Deck:
     folder = Path(path)
     try:
         meta = json.loads((folder / DECK_FILE).read_text())
-        with np.load(folder / HEAD_FILE) as head:
-            weights, bias = head["weights"].astype(np.float32), head["bias"].astype(np.float32)
-        faces = tuple(str(f) for f in meta["faces"])
+        if not isinstance(meta, dict):
+            raise ValueError("deck.json is not an object")
+        if meta.get("format") != FORMAT:
+            raise DeckError(f"{folder} was learned by an older referee: learn it again with `referee learn-deck`")
+        with np.load(folder / VIEWS_FILE) as views_file:
+            embeddings = views_file["embeddings"].astype(np.float32)
+            view_face = views_file["face"].astype(np.int64)
+        matcher = DeckMatcher(tuple(str(f) for f in meta["faces"]), view_face, unit_rows(embeddings))
         labels = tuple(str(x) for x in meta["labels"])
         centres = {Colour(c): (float(v[0]), float(v[1])) for c, v in meta.get("palette", {}).items()}
     except FileNotFoundError as exc:
         raise DeckError(f"{folder} is not a learned deck (no {Path(str(exc.filename)).name}): "
                         "make one with `referee learn-deck PHOTOS --out DECK`") from None
+    except DeckError:
+        raise
     except (OSError, ValueError, KeyError, TypeError, json.JSONDecodeError) as exc:
         raise DeckError(f"{folder}: not a readable deck ({exc.__class__.__name__}: {exc})") from None
-    if weights.ndim != 2 or weights.shape[0] != len(faces) or bias.shape != (len(faces),):
-        raise DeckError(f"{folder}: the head does not match its {len(faces)} faces")
-    return Deck(folder, labels, faces, weights, bias, DeckPalette(centres) if centres else None, meta)
+    return Deck(folder, labels, matcher, DeckPalette(centres) if centres else None, meta)
 
 
 # --- learning ----------------------------------------------------------------------------------------
@@ -184,6 +192,12 @@ def photo_folders(root: Path) -> dict[str, list[Path]]:
     if not out:
         raise DeckError(f"{root}: no class-named folders with photos (e.g. {root}/red_7/photo.jpg)")
     return out
+
+
+def palette_of(folders: dict[str, list[Path]]) -> tuple[Colour, ...]:
+    """The colours a deck's labels name (its palette, as the stock colour reading takes it)."""
+    colours = {Card.from_label(label).colour for label in folders}
+    return tuple(sorted((c for c in colours if c is not None), key=lambda c: c.value))
 
 
 def card_box(boxes: Floats, confidence: Floats, shape: tuple[int, ...]) -> Floats | None:
@@ -251,37 +265,6 @@ def _light(crop: Image, rng: np.random.Generator) -> Image:
     return decoded if decoded is not None else out
 
 
-def generic_head(logits: Floats, embedding: Floats) -> tuple[Floats, Floats]:
-    """The classifier's own head, recovered from its outputs: the logits are an affine map of the
-    embedding, so a least-squares fit over a few hundred crops gives its weights to float precision
-    (no model-file parsing, no torch)."""
-    design = np.hstack([embedding, np.ones((len(embedding), 1), np.float32)]).astype(np.float64)
-    solution, *_ = np.linalg.lstsq(design, logits.astype(np.float64), rcond=None)
-    return solution[:-1].T.astype(np.float32), solution[-1].astype(np.float32)
-
-
-def fit_head(embedding: Floats, targets: npt.NDArray[np.int64], start: tuple[Floats, Floats], *,
-             steps: int = 300, lr: float = 0.05, pull: float = 1e-2) -> tuple[Floats, Floats]:
-    """Softmax regression from ``start`` on (embedding, target) pairs, with an L2 pull back towards
-    ``start`` (faces never shown keep their generic reading): full-batch Adam, in numpy."""
-    w0, b0 = start
-    w, b = w0.astype(np.float64).copy(), b0.astype(np.float64).copy()
-    x = embedding.astype(np.float64)
-    onehot = np.zeros((len(x), len(b)), np.float64)
-    onehot[np.arange(len(x)), targets] = 1.0
-    m = [np.zeros_like(w), np.zeros_like(b)]
-    v = [np.zeros_like(w), np.zeros_like(b)]
-    for step in range(1, steps + 1):
-        p = softmax((x @ w.T + b).astype(np.float32)).astype(np.float64)
-        err = (p - onehot) / len(x)
-        grads = [err.T @ x + pull * (w - w0), err.sum(axis=0) + pull * (b - b0)]
-        for i, (param, g) in enumerate(zip((w, b), grads, strict=True)):
-            m[i] = 0.9 * m[i] + 0.1 * g
-            v[i] = 0.999 * v[i] + 0.001 * g * g
-            param -= lr * (m[i] / (1 - 0.9**step)) / (np.sqrt(v[i] / (1 - 0.999**step)) + 1e-8)
-    return w.astype(np.float32), b.astype(np.float32)
-
-
 def learn_deck(photos: Path, out: Path, detector: Any, classifier: FaceClassifier, *, views_per_label: int = 160,
                seed: int = 0, progress: Callable[[Iterable[Any]], Iterable[Any]] | None = None) -> dict[str, Any]:
     """Teach ``classifier`` the deck photographed in ``photos`` (class-named folders) and write the deck
@@ -294,6 +277,7 @@ def learn_deck(photos: Path, out: Path, detector: Any, classifier: FaceClassifie
     crops: list[Image] = []
     targets: list[int] = []
     chroma: dict[Colour, list[Floats]] = defaultdict(list)
+    stock_reads: list[tuple[Colour, Colour]] = []  # each coloured card's colour and the stock reading of it
     used: dict[str, int] = {}
     skipped: list[str] = []
     items = list(folders.items())
@@ -317,6 +301,7 @@ def learn_deck(photos: Path, out: Path, detector: Any, classifier: FaceClassifie
                 if found is not None:
                     ab, weight = found
                     chroma[card.colour].append(np.average(ab, axis=0, weights=weight + 1e-6).astype(np.float32))
+                stock_reads.append((card.colour, read_colour(image, box, palette_of(folders))[0]))
             for crop in views(image, box, rng, per_photo, classifier.side):
                 crops.append(crop)
                 targets.append(face)
@@ -325,21 +310,30 @@ def learn_deck(photos: Path, out: Path, detector: Any, classifier: FaceClassifie
         log.warning("skipped %s", line)
     if not crops:
         raise DeckError(f"{photos}: no card found in any photo")
-    logits_list, embedding_list = [], []
+    embeddings, generic_right = [], 0
     for start in range(0, len(crops), 256):
         logits, embedding = classifier.outputs(crops[start:start + 256])
         assert embedding is not None
-        logits_list.append(logits)
-        embedding_list.append(embedding)
-    logits_all, embedding_all = np.vstack(logits_list), np.vstack(embedding_list)
-    start_head = generic_head(logits_all, embedding_all)
-    weights, bias = fit_head(embedding_all, np.asarray(targets, np.int64), start_head)
-    palette = {c.value: [round(float(v), 2) for v in np.median(np.stack(found), axis=0)] for c, found in chroma.items()}
-    before = float((logits_all.argmax(axis=1) == np.asarray(targets)).mean())
-    after = float(((embedding_all @ weights.T + bias).argmax(axis=1) == np.asarray(targets)).mean())
+        embeddings.append(embedding)
+        generic_right += int((logits.argmax(axis=1) == np.asarray(targets[start:start + 256])).sum())
+    embedding_all = np.vstack(embeddings)
+    faces = [classifier.face_names[t] for t in targets]
+    matcher = DeckMatcher.enrol(faces, embedding_all)
+    # Half the views read by a matcher of the other half: how well the views of one photo stand for each other.
+    half = DeckMatcher.enrol(faces[0::2], embedding_all[0::2])
+    read = [half.faces[i] for i in half.probabilities(embedding_all[1::2]).argmax(axis=1)]
+    held_back = float(np.mean([r == f for r, f in zip(read, faces[1::2], strict=True)])) if read else 0.0
+    # The deck's own palette only where the stock colour reading misreads the deck's own photos (a lime
+    # green read yellow): where it reads them all, the stock reading, white-balanced on every card of the
+    # view, is the surer one (on real table photos a palette of one photo per label read a dim yellow green).
+    misread = sum(read is not colour for colour, read in stock_reads)
+    palette = {c.value: [round(float(v), 2) for v in np.median(np.stack(found), axis=0)]
+               for c, found in chroma.items()} if misread else {}
     out.mkdir(parents=True, exist_ok=True)
-    np.savez(out / HEAD_FILE, weights=weights, bias=bias)
+    np.savez_compressed(out / VIEWS_FILE, embeddings=matcher.view_embeddings.astype(np.float16),
+                        face=matcher.view_face)
     summary = {
+        "format": FORMAT,
         "deck": str(out),
         "labels": sorted(used),
         "labels_learned": len(used),
@@ -347,13 +341,39 @@ def learn_deck(photos: Path, out: Path, detector: Any, classifier: FaceClassifie
         "photos_per_label": used,
         "skipped": skipped,
         "views": len(crops),
-        "faces": list(classifier.face_names),
+        "faces": list(matcher.faces),
         "palette": palette,
+        "stock_colours_misread": misread,
         "classifier": str(classifier.path),
         "classifier_id": classifier_id(classifier.path),
-        "views_read_right_generic": round(before, 4),
-        "views_read_right_learned": round(after, 4),
+        "views_read_right_generic": round(generic_right / len(crops), 4),
+        "views_read_right_learned": round(held_back, 4),
         "seconds": round(time.perf_counter() - started, 1),
     }
     (out / DECK_FILE).write_text(json.dumps(summary, indent=1) + "\n")
     return summary
+
+
+def enrolled_pictures(image: Image, box: Floats, rng: np.random.Generator, count: int) -> Floats:
+    """``count`` views of the card at ``box`` as :func:`referee.vision.matcher.pictures` (no half turns:
+    the card read is turned both ways), each as small as a camera may see it (:data:`SHOWN_PX`), its box
+    a few per cent off, under another light, blurred, noisy and compressed."""
+    from referee.vision.matcher import pictures
+
+    x1, y1, x2, y2 = (float(v) for v in box)
+    bw, bh = x2 - x1, y2 - y1
+    h, w = image.shape[:2]
+    margin = 0.25 * max(bw, bh)
+    left, top = max(0, int(x1 - margin)), max(0, int(y1 - margin))
+    right, bottom = min(w, int(x2 + margin) + 1), min(h, int(y2 + margin) + 1)
+    region = image[top:bottom, left:right]
+    out = []
+    for _ in range(count):
+        shown = float(math.exp(rng.uniform(math.log(SHOWN_PX[0]), math.log(SHOWN_PX[1]))))
+        scale = min(1.0, shown / max(bw, bh))
+        small = cv2.resize(region, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else region
+        small = _light(small, rng)
+        jitter = rng.normal(0, 0.02, 4) * np.array([bw, bh, bw, bh])
+        moved = (np.array([x1 - left, y1 - top, x2 - left, y2 - top]) + jitter) * scale
+        out.append(pictures(small, moved, half_turns=False))
+    return np.vstack(out) if out else np.zeros((0, 1), np.float32)

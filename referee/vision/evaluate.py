@@ -241,8 +241,9 @@ def pipeline_label(detector: OnnxDetector | UltralyticsDetector, classifier: Fac
     (:func:`~referee.vision.tracking.closer_label` at
     :data:`~referee.vision.classify.SECOND_LOOK_CONFIDENCE`, a card of the other kind at
     :data:`~referee.vision.classify.ACROSS_KINDS_CONFIDENCE` with the colour read at its box); a card
-    lying ``whole`` (as a card just laid on the pile, and the card of a photo) lets the classifier speak alone at
-    :data:`~referee.vision.classify.CLASSIFIER_ALONE_CONFIDENCE`. With the deck's ``faces``, a face it
+    lying ``whole`` (as a card just laid on the pile, and the card of a photo), or any card once a learned deck
+    reads with the classifier (:attr:`~referee.vision.classify.FaceClassifier.taught`), lets the classifier speak
+    alone at :data:`~referee.vision.classify.CLASSIFIER_ALONE_CONFIDENCE`. With the deck's ``faces``, a face it
     does not print is read by the classifier among them first, and closer looks name only them (as
     :class:`referee.pipeline.Pipeline` does). ``read``: the classifier's faces for the card (among
     ``faces``) when the caller has them already. Without a classifier, the detector's. A card the detector
@@ -258,7 +259,7 @@ def pipeline_label(detector: OnnxDetector | UltralyticsDetector, classifier: Fac
     closer = look_closer(detector, image, box)
     if faces is not None:
         closer = [(face, p) for face, p in closer if face in faces]
-    both = second_look(closer, read, alone=CLASSIFIER_ALONE_CONFIDENCE if whole else None)
+    both = second_look(closer, read, alone=CLASSIFIER_ALONE_CONFIDENCE if whole or classifier.taught else None)
     name = named_surely if found_only else closer_label
     named = name(label, both, SECOND_LOOK_CONFIDENCE, across=ACROSS_KINDS_CONFIDENCE,
                  colour=lambda: card_colour(detector, image, box))

@@ -1,4 +1,4 @@
-"""A learned deck (``referee learn-deck``): its head, its palette, the command and ``--deck``."""
+"""A learned deck (``referee learn-deck``): its views, its palette, the command and ``--deck``."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ import pytest
 from referee.cards import Card, Colour
 from referee.synth.render import _hsv_to_bgr, random_palette, render_card
 from referee.vision import deck as dk
-from referee.vision.classify import DEFAULT_CLASSIFIER, softmax
+from referee.vision.classify import DEFAULT_CLASSIFIER
+from referee.vision.matcher import DeckMatcher
 
 RING = 32  # the first design of the thin-ring printing (referee.synth.render)
 
@@ -36,24 +37,34 @@ def _photo(label: str, seed: int, *, hue: float | None = None, size: tuple[int, 
     return (warped[..., :3] * alpha + table * (1 - alpha)).astype(np.uint8)
 
 
-def test_generic_head_is_recovered_from_the_outputs() -> None:
-    rng = np.random.default_rng(0)
-    weights, bias = rng.normal(size=(5, 8)).astype(np.float32), rng.normal(size=5).astype(np.float32)
-    embedding = rng.normal(size=(40, 8)).astype(np.float32)
-    w, b = dk.generic_head(embedding @ weights.T + bias, embedding)
-    assert np.allclose(w, weights, atol=1e-4) and np.allclose(b, bias, atol=1e-4)
-
-
-def test_fit_head_learns_the_shown_faces_and_keeps_the_others() -> None:
+def test_the_matcher_names_the_face_of_the_nearest_views_and_keeps_no_head() -> None:
     rng = np.random.default_rng(1)
-    # The generic head reads each face along its own axis; the deck shows faces 0 and 1 elsewhere.
-    start = (np.eye(3, 4, dtype=np.float32) * 2, np.zeros(3, np.float32))
-    x = np.vstack([rng.normal([0, 0, 0, 3], 0.3, (30, 4)), rng.normal([0, 3, 0, -3], 0.3, (30, 4))]).astype(np.float32)
-    y = np.array([0] * 30 + [1] * 30, np.int64)
-    w, b = dk.fit_head(x, y, start, pull=1e-3)
-    assert ((x @ w.T + b).argmax(axis=1) == y).all()
-    # Face 2, never shown, still reads as the generic head read it.
-    assert softmax(np.array([[0, 0, 3, 0]], np.float32) @ w.T + b)[0].argmax() == 2
+    # Two faces whose views lie along their own directions; a third the deck was never shown.
+    threes = rng.normal([0, 0, 0, 3], 0.3, (30, 4)).astype(np.float32)
+    eights = rng.normal([0, 3, 0, -3], 0.3, (30, 4)).astype(np.float32)
+    matcher = DeckMatcher.enrol(["3"] * 30 + ["8"] * 30, np.vstack([threes, eights]))
+    assert matcher.faces == ("3", "8")
+    probs = matcher.probabilities(np.array([[0, 0, 0, 2.5], [0, 2, 0, -2.5]], np.float32))
+    assert probs.argmax(axis=1).tolist() == [0, 1] and (probs.max(axis=1) > 0.99).all()
+    # Halfway between the two, it is unsure: neither face gets the bar at which a reader speaks alone.
+    assert matcher.probabilities(np.array([[0, 0.707, 0, 0.293]], np.float32)).max() < 0.85
+
+
+def test_a_taught_classifier_reads_the_deck_faces_as_the_deck_says_and_the_others_as_before() -> None:
+    """FaceClassifier.probabilities: the head's share for the deck's faces is split as the views say."""
+    from referee.vision.classify import FaceClassifier
+
+    classifier = FaceClassifier.__new__(FaceClassifier)
+    classifier.face_names = ("3", "8", "back")
+    generic = np.array([[0.1, 4.0, 0.0], [0.0, 0.0, 5.0]], np.float32)  # both read as 8 and back by the head
+    embedding = np.array([[1, 0], [0, 1]], np.float32)
+    classifier.outputs = lambda crops: (generic, embedding)  # type: ignore[method-assign]
+    classifier.deck = DeckMatcher.enrol(["3", "8"], np.array([[1, 0], [-1, 0.2]], np.float32))
+    probs = classifier.probabilities([np.zeros((4, 4, 3), np.uint8)] * 2)
+    assert probs[0].argmax() == 0 and probs[0, 0] > 0.9  # the deck's 3, where the head said 8
+    assert probs[1].argmax() == 2  # the back was not taught: the head's reading stands
+    assert np.allclose(probs.sum(axis=1), 1.0, atol=1e-5)
+    assert classifier.taught
 
 
 def test_deck_palette_separates_a_lime_green_from_a_lemon_yellow() -> None:
@@ -79,8 +90,11 @@ def test_a_folder_that_is_not_a_deck_is_a_one_line_error(tmp_path: Path) -> None
     with pytest.raises(dk.DeckError, match="not a learned deck"):
         dk.load_deck(tmp_path)
     (tmp_path / dk.DECK_FILE).write_text("{nonsense")
-    (tmp_path / dk.HEAD_FILE).write_bytes(b"")
+    (tmp_path / dk.VIEWS_FILE).write_bytes(b"")
     with pytest.raises(dk.DeckError, match="not a readable deck"):
+        dk.load_deck(tmp_path)
+    (tmp_path / dk.DECK_FILE).write_text('{"labels": ["red_3"], "faces": ["3"]}')  # a deck of format 1: a head
+    with pytest.raises(dk.DeckError, match="older referee"):
         dk.load_deck(tmp_path)
     (tmp_path / "photos" / "purple_3").mkdir(parents=True)
     with pytest.raises(dk.DeckError, match="purple_3"):
