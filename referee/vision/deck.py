@@ -14,11 +14,14 @@ A user who photographs each card once can teach it their own deck:
 - **Colours.** Each colour of the deck is remembered as the mean CIELAB chroma (a*, b*) of its cards'
   saturated pixels, after the same grey-world white balance the reading uses. A card's colour is the
   palette colour nearest its own chroma (:class:`DeckPalette`): a lime green and a lemon yellow are far
-  apart in a*, however close their hues.
+  apart in a*, however close their hues. The palette is kept only where the stock colour reading
+  misreads the deck's own photos: on real table photos under mixed light, one photo per label made a
+  palette that read a dim yellow as green, where the stock reading (white-balanced on every card in
+  view) read every colour right.
 
 A deck is a folder: ``deck.json`` (labels learned, photos per label, the palette, the classifier it was
-learned on) and ``views.npz`` (the views' embeddings and faces, a few megabytes). ``--deck DECK`` on ``run``, ``demo``, ``serve``, ``eval`` and
-``bench`` applies it (:func:`load_deck`).
+learned on) and ``views.npz`` (the views' embeddings and faces, a few megabytes). ``--deck DECK`` on
+``run``, ``demo``, ``serve``, ``eval`` and ``bench`` applies it (:func:`load_deck`).
 """
 
 from __future__ import annotations
@@ -353,27 +356,3 @@ def learn_deck(photos: Path, out: Path, detector: Any, classifier: FaceClassifie
     (out / DECK_FILE).write_text(json.dumps(summary, indent=1) + "\n")
     return summary
 
-
-def enrolled_pictures(image: Image, box: Floats, rng: np.random.Generator, count: int) -> Floats:
-    """``count`` views of the card at ``box`` as :func:`referee.vision.matcher.pictures` (no half turns:
-    the card read is turned both ways), each as small as a camera may see it (:data:`SHOWN_PX`), its box
-    a few per cent off, under another light, blurred, noisy and compressed."""
-    from referee.vision.matcher import pictures
-
-    x1, y1, x2, y2 = (float(v) for v in box)
-    bw, bh = x2 - x1, y2 - y1
-    h, w = image.shape[:2]
-    margin = 0.25 * max(bw, bh)
-    left, top = max(0, int(x1 - margin)), max(0, int(y1 - margin))
-    right, bottom = min(w, int(x2 + margin) + 1), min(h, int(y2 + margin) + 1)
-    region = image[top:bottom, left:right]
-    out = []
-    for _ in range(count):
-        shown = float(math.exp(rng.uniform(math.log(SHOWN_PX[0]), math.log(SHOWN_PX[1]))))
-        scale = min(1.0, shown / max(bw, bh))
-        small = cv2.resize(region, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else region
-        small = _light(small, rng)
-        jitter = rng.normal(0, 0.02, 4) * np.array([bw, bh, bw, bh])
-        moved = (np.array([x1 - left, y1 - top, x2 - left, y2 - top]) + jitter) * scale
-        out.append(pictures(small, moved, half_turns=False))
-    return np.vstack(out) if out else np.zeros((0, 1), np.float32)

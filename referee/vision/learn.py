@@ -32,7 +32,7 @@ def main(args: argparse.Namespace) -> int:
         print(json.dumps({"error": str(exc)}))
         log.error("%s", exc)
         return 2
-    keys = ("deck", "labels_learned", "photos", "views", "palette", "views_read_right_generic",
+    keys = ("deck", "labels_learned", "photos", "views", "palette", "stock_colours_misread", "views_read_right_generic",
             "views_read_right_learned", "seconds", "skipped")
     print(json.dumps({k: summary[k] for k in keys}))
     return 0

@@ -51,6 +51,7 @@ MAX_PHOTOS_PER_LABEL = 24
 DEFAULT_VIEWS = 160
 #: The summary keys the status carries (``faces`` and the classifier's fingerprint stay in deck.json).
 SUMMARY_KEYS = ("deck", "labels", "labels_learned", "photos", "photos_per_label", "skipped", "views", "palette",
+                "stock_colours_misread",
                 "views_read_right_generic", "views_read_right_learned", "seconds")
 _PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")  # those learn_deck reads
 
