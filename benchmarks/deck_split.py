@@ -23,7 +23,6 @@ from pathlib import Path
 from typing import Any
 
 import cv2
-import numpy as np
 
 
 def labelled(dataset: Any, image_path: Path, shape: tuple[int, ...]) -> list[tuple[str, Any]]:
@@ -124,5 +123,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    np.seterr(all="ignore")
     sys.exit(main())

@@ -146,7 +146,7 @@ class FaceClassifier:
         not shown) keeping the head's."""
         logits, embedding = self.outputs(crops)
         probs = softmax(logits)
-        if self.deck is None or embedding is None or not self.deck.faces:
+        if self.deck is None or embedding is None or not self.taught:
             return probs
         index = [self.face_names.index(f) for f in self.deck.faces]
         shown = probs[:, index].sum(axis=1, keepdims=True)

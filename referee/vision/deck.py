@@ -284,6 +284,7 @@ def learn_deck(photos: Path, out: Path, detector: Any, classifier: FaceClassifie
     used: dict[str, int] = {}
     skipped: list[str] = []
     items = list(folders.items())
+    colours = palette_of(folders)
     for label, paths in (progress(items) if progress else items):
         card = Card.from_label(label)
         if card.value not in classifier.face_names:
@@ -304,7 +305,7 @@ def learn_deck(photos: Path, out: Path, detector: Any, classifier: FaceClassifie
                 if found is not None:
                     ab, weight = found
                     chroma[card.colour].append(np.average(ab, axis=0, weights=weight + 1e-6).astype(np.float32))
-                stock_reads.append((card.colour, read_colour(image, box, palette_of(folders))[0]))
+                stock_reads.append((card.colour, read_colour(image, box, colours)[0]))
             for crop in views(image, box, rng, per_photo, classifier.side):
                 crops.append(crop)
                 targets.append(face)
@@ -355,4 +356,3 @@ def learn_deck(photos: Path, out: Path, detector: Any, classifier: FaceClassifie
     }
     (out / DECK_FILE).write_text(json.dumps(summary, indent=1) + "\n")
     return summary
-
