@@ -441,8 +441,8 @@ def create_app(
 
 def _plain_error(error: Any) -> dict[str, Any]:
     """A validation error that JSON can carry: its place, message and a short, finite echo."""
-    plain: dict[str, Any] = {"type": str(error.get("type", "")), "loc": _plain(error.get("loc", [])),
-                             "msg": str(error.get("msg", ""))}
+    plain: dict[str, Any] = {"type": _text(error.get("type", "")), "loc": _plain(error.get("loc", [])),
+                             "msg": _text(error.get("msg", ""), 500)}
     if "input" in error:
         plain["input"] = _plain(error["input"])
     return plain
@@ -457,10 +457,16 @@ def _plain(value: Any, depth: int = 0) -> Any:
     if isinstance(value, bytes):
         return value[:200].decode("utf-8", "replace")
     if depth < 4 and isinstance(value, dict):
-        return {str(k)[:64]: _plain(v, depth + 1) for k, v in list(value.items())[:20]}
+        return {_text(k, 64): _plain(v, depth + 1) for k, v in list(value.items())[:20]}
     if depth < 4 and isinstance(value, list | tuple):
         return [_plain(v, depth + 1) for v in value[:20]]
-    return str(value)[:200]
+    return _text(value)
+
+
+def _text(value: object, limit: int = 200) -> str:
+    """``str(value)`` cut to ``limit`` characters that UTF-8 can encode (a lone surrogate, which JSON's
+    ``\\ud800`` escape lets in, becomes ``\\ud800`` spelled out)."""
+    return str(value)[:limit].encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _fold_journal(store: Store) -> None:

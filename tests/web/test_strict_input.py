@@ -107,3 +107,28 @@ def test_a_start_card_correction_takes_no_colour_but_a_wild_does(
     fixed = client.post("/api/correct", json={"card": "Wild", "color": "Blue"}, headers=AUTH)
     assert fixed.status_code == 200, fixed.text
     assert session.export_log()[-1] == {"type": "play", "card": "wild", "seat": 1, "color": "blue"}
+
+
+@pytest.mark.parametrize(("path", "body", "field"), [
+    ("/api/names", b'{"names": ["a\\ud800", "Bob", "Cy"]}', "names"),
+    ("/api/setup", b'{"mode": "round", "names": ["Ann", "\\udfff", "Cy"]}', "names"),
+    ("/api/setup", b'{"mode": "round", "players": 3, "rules": "\\ud800"}', "rules"),
+    ("/api/setup", b'{"mode": "round", "players": 3, "options": {"\\ud800x": "\\udc00"}}', "options"),
+    ("/api/observations", b'{"type": "play", "card": "red_\\ud800", "seat": 1}', "card"),
+    # The same lone surrogate as raw bytes (ED A0 80: UTF-8's shape for U+D800, which UTF-8 forbids).
+    ("/api/observations", b'{"type": "play", "card": "red_\xed\xa0\x80", "seat": 1}', "card"),
+    ("/api/observations", b'{"type": "play", "card": "red_7", "seat": 1, "t": "\xed\xa0\x80"}', "t"),
+    ("/api/observations", b'{"type": "play", "card": "red_7", "seat": 1, "t": "\\ud800"}', "t"),
+    ("/api/correct", b'{"card": "\\ud800"}', "card"),
+])
+def test_a_lone_surrogate_is_a_422_naming_the_field(
+    client: TestClient, session: MatchSession, path: str, body: bytes, field: str
+) -> None:
+    before = session.export_log()
+    response = client.post(path, content=body,
+                           headers={**AUTH, "Content-Type": "application/json"})
+    assert response.status_code == 422, response.text
+    detail = response.json()["detail"]
+    assert field in json.dumps(detail)
+    response.content.decode("utf-8")  # the answer itself is valid UTF-8
+    assert session.export_log() == before and session.names == ["Ann", "Bob", "Cy"]
