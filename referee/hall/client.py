@@ -4,21 +4,33 @@ Both ends of a hall use it: a table's publisher and the hub's receiver. The clie
 background (``connect_async`` + ``loop_start``) and reconnects by itself with a short back-off, so a
 broker that is down when a table starts, or goes away later, costs the caller nothing but waiting.
 :class:`ConnectionReport` says once that the broker cannot be reached, and once that it is back.
+
+paho's network loop waits on its socket with ``select()``, which cannot watch a descriptor numbered
+``FD_SETSIZE`` (1024) or above: paho then takes the connection for lost, closes it before it has sent
+CONNECT, and tries again, for ever, saying nothing. A process with many files open (a hub with many
+viewers, a machine simulating 200 tables: each record is three files) had its newest clients never
+connect: 61 of 200 tables in ``bench_hall.py``, 30 % of the hall's events (issue 49). Importing this
+module gives paho's loop a ``select()`` made of ``poll()``, which has no such limit (:class:`PollSelect`).
 """
 
 from __future__ import annotations
 
 import logging
+import math
+import select
 import ssl
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
+import paho.mqtt.client as paho_client
 from paho.mqtt.client import Client, MQTTv311
 from paho.mqtt.enums import CallbackAPIVersion
 
 from referee.hall.broker_url import BrokerUrl
 
-__all__ = ["KEEPALIVE_S", "ConnectionReport", "Will", "make_client"]
+__all__ = ["KEEPALIVE_S", "ConnectionReport", "PollSelect", "Will", "make_client"]
 
 log = logging.getLogger(__name__)
 
@@ -26,6 +38,50 @@ log = logging.getLogger(__name__)
 KEEPALIVE_S = 10
 RECONNECT_MIN_S = 1
 RECONNECT_MAX_S = 2
+
+
+def _fd(item: Any) -> int:
+    if item is None:
+        raise TypeError("no socket")  # what select() raises, and what paho expects of a closed client
+    fd = item if isinstance(item, int) else item.fileno()
+    if fd < 0:
+        raise ValueError("file descriptor cannot be a negative integer")
+    return int(fd)
+
+
+class PollSelect:
+    """The part of the ``select`` module paho's loop uses, ``select()``, built on ``poll()``: the same
+    answers for any descriptor number (``select.select`` refuses any at or above 1024)."""
+
+    error = OSError
+
+    @staticmethod
+    def select(rlist: Sequence[Any], wlist: Sequence[Any], xlist: Sequence[Any],
+               timeout: float | None = None) -> tuple[list[Any], list[Any], list[Any]]:
+        poller = select.poll()
+        masks: dict[int, int] = {}
+        items: dict[int, tuple[list[Any], list[Any]]] = {}
+        for group, mask, slot in ((rlist, select.POLLIN | select.POLLPRI, 0), (wlist, select.POLLOUT, 1)):
+            for item in group:
+                fd = _fd(item)
+                masks[fd] = masks.get(fd, 0) | mask
+                items.setdefault(fd, ([], []))[slot].append(item)
+        for fd, mask in masks.items():
+            poller.register(fd, mask)
+        wait_ms = None if timeout is None else max(0, math.ceil(timeout * 1000))
+        readable: list[Any] = []
+        writable: list[Any] = []
+        for fd, happened in poller.poll(wait_ms):
+            reads, writes = items[fd]
+            if happened & (select.POLLIN | select.POLLPRI | select.POLLHUP | select.POLLERR | select.POLLNVAL):
+                readable.extend(reads)  # as select() does: a closed or failed socket reads (and fails there)
+            if happened & (select.POLLOUT | select.POLLERR | select.POLLHUP):
+                writable.extend(writes)
+        return readable, writable, []
+
+
+if hasattr(select, "poll"):  # everywhere but Windows, where select() has no such limit to lift
+    paho_client.select = PollSelect()  # type: ignore[assignment]
 
 
 @dataclass(frozen=True)
