@@ -9,6 +9,12 @@ monotonically and survives restarts (it is the store's row id), so a viewer that
 Listeners are called with the lock held and must not block: the web app's listener only hands the
 event to its event loop, whose per-client queues are bounded (a client that falls behind is
 disconnected and resumes from the store).
+
+Readers take no lock: every committed change publishes a :class:`_View` (the state, recent alerts,
+the log) that :meth:`MatchSession.snapshot` and the other views read as it stands, so a view answers
+at once even while a write waits for the record (locked by another process, say). A write may carry
+``also``, a function called inside its transaction with the event just written: what it writes
+(the web app's answer to an ``Idempotency-Key`` request) is committed with the change or not at all.
 """
 
 from __future__ import annotations
@@ -23,14 +29,16 @@ from typing import Any
 
 from referee.cards import Colour
 from referee.rules import ObservationError, Referee
-from referee.store import Store, StoredObservation
+from referee.store import Store, StoredObservation, Transaction
 
-__all__ = ["Event", "Listener", "MatchSession", "RefereeFailure"]
+__all__ = ["AlsoInTransaction", "Event", "Listener", "MatchSession", "RefereeFailure"]
 
 log = logging.getLogger(__name__)
 
 Event = dict[str, Any]
 Listener = Callable[[Event], None]
+#: Called inside a write's transaction with the event it recorded (its ``id`` set), before commit.
+AlsoInTransaction = Callable[[Transaction, Event], None]
 
 #: Alerts kept in the snapshot (the dashboard's feed on load; older ones are in the store).
 SNAPSHOT_ALERTS = 50
@@ -78,6 +86,17 @@ class _Game:
     @property
     def match_over(self) -> bool:
         return self.match_winner is not None or bool(self.referee.snapshot().get("match_over"))
+
+
+@dataclass(frozen=True)
+class _View:
+    """The match as of the last committed change: what readers see, without the session's lock."""
+
+    state: dict[str, Any]
+    alerts: tuple[dict[str, Any], ...]
+    observations: tuple[StoredObservation, ...]
+    outputs: tuple[dict[str, Any], ...]
+    names: tuple[str, ...]
 
 
 def _check_observation(obs: object) -> dict[str, Any]:
@@ -159,6 +178,7 @@ class MatchSession:
         self._frame: bytes | None = None
         self._frame_index = 0
         self._frame_cond = threading.Condition()
+        self._status_lock = threading.Lock()
         self._published_id = store.last_event_id()
         with self._lock:
             if match_id is None:
@@ -179,6 +199,7 @@ class MatchSession:
                 self._game = _replay(store, match_id)
                 log.info("match %d resumed: %d observations replayed", match_id,
                          len(self._game.observations))
+            self._view = self._viewed()
 
     # Listeners (the web app's event hub).
     def add_listener(self, listener: Listener) -> Callable[[], None]:
@@ -208,8 +229,7 @@ class MatchSession:
 
     @property
     def names(self) -> list[str]:
-        with self._lock:
-            return list(self._names)
+        return list(self._view.names)
 
     def _create_match(
         self,
@@ -217,6 +237,7 @@ class MatchSession:
         names: Sequence[str] | None,
         source: str,
         close: tuple[int, int | None] | None = None,
+        also: AlsoInTransaction | None = None,
     ) -> tuple[int, list[str], _Game]:
         setup = _check_observation(setup)
         if setup.get("type") != "setup":
@@ -238,30 +259,37 @@ class MatchSession:
                 outputs=outputs,
             )
             event["id"] = tx.add_event(match_id, "match", event)
+            if also is not None:
+                also(tx, event)
         self._publish(event)
         return match_id, clean_names, game
 
     def new_match(
-        self, setup: Mapping[str, Any], names: Sequence[str] | None = None, source: str = "operator"
+        self, setup: Mapping[str, Any], names: Sequence[str] | None = None, source: str = "operator",
+        *, also: AlsoInTransaction | None = None,
     ) -> int:
         """Close the current match and start another from a setup observation; returns its id."""
         with self._lock:
             self._match_id, self._names, self._game = self._create_match(
                 dict(setup), names, _check_source(source),
-                close=(self._match_id, self._game.match_winner),
+                close=(self._match_id, self._game.match_winner), also=also,
             )
+            self._view = self._viewed()
             log.info("match %d started by %s", self._match_id, source)
             return self._match_id
 
-    def set_names(self, names: Sequence[str]) -> None:
+    def set_names(self, names: Sequence[str], *, also: AlsoInTransaction | None = None) -> None:
         """Name the seats (clockwise from seat 0)."""
         with self._lock:
             clean = _clean_names(names, self._players())
             with self.store.transaction() as tx:
                 tx.set_names(self._match_id, clean)
-                self._names = clean
                 event = self._event_payload("names", self._match_id, clean, self._game)
                 event["id"] = tx.add_event(self._match_id, "names", event)
+                if also is not None:
+                    also(tx, event)
+            self._names = clean
+            self._view = self._viewed()
             self._publish(event)
 
     def _players(self) -> int:
@@ -275,8 +303,10 @@ class MatchSession:
         """
         return [dict(o) for o in self.submit_event(obs, source)["outputs"]]
 
-    def submit_event(self, obs: Mapping[str, Any], source: str = "camera") -> Event:
-        """:meth:`submit`, returning the whole event (``id``, ``seq``, ``outputs``, ``state``)."""
+    def submit_event(self, obs: Mapping[str, Any], source: str = "camera", *,
+                     also: AlsoInTransaction | None = None) -> Event:
+        """:meth:`submit`, returning the whole event (``id``, ``seq``, ``outputs``, ``state``);
+        ``also`` writes more in the same transaction (see the module's docstring)."""
         clean = _check_observation(obs)
         source = _check_source(source)
         with self._lock:
@@ -287,7 +317,7 @@ class MatchSession:
                 self._game = _replay(self.store, self._match_id)
                 raise
             try:
-                return self._record(clean, source, outputs, kind="observation")
+                return self._record(clean, source, outputs, kind="observation", also=also)
             except BaseException:
                 # The referee moved on but the record did not: put the referee back.
                 self._game = _replay(self.store, self._match_id)
@@ -301,9 +331,11 @@ class MatchSession:
         *,
         kind: str,
         undone_seq: int | None = None,
+        also: AlsoInTransaction | None = None,
     ) -> Event:
         game = self._game
         players_before = len(self._names)
+        names = self._names
         with self.store.transaction() as tx:
             if undone_seq is not None:
                 tx.mark_undone(self._match_id, undone_seq)
@@ -313,21 +345,25 @@ class MatchSession:
             if clean.get("type") == "setup":
                 players = self._players()
                 if players != players_before:
-                    self._names = _clean_names(self._names, players)
-                    tx.set_names(self._match_id, self._names)
+                    names = _clean_names(names, players)
+                    tx.set_names(self._match_id, names)
             tx.set_rounds(self._match_id, game.rounds)
             if game.match_over:
                 tx.set_finished(self._match_id, True, game.match_winner)
             extra: dict[str, Any] = {} if undone_seq is None else {"undone_seq": undone_seq}
             event = self._event_payload(
-                kind, self._match_id, self._names, game, seq=seq, source=source,
+                kind, self._match_id, names, game, seq=seq, source=source,
                 observation=clean, outputs=outputs, **extra,
             )
             event["id"] = tx.add_event(self._match_id, kind, event)
+            if also is not None:
+                also(tx, event)
+        self._names = names
+        self._view = self._viewed(event["state"])
         self._publish(event)
         return event
 
-    def undo(self, seq: int | None = None) -> None:
+    def undo(self, seq: int | None = None, *, also: AlsoInTransaction | None = None) -> None:
         """Drop the last observation, or the active one numbered ``seq`` (a card found to be a ghost
         after a draw was seen), and rebuild by replay; it stays in the record, marked undone."""
         with self._lock:
@@ -349,7 +385,10 @@ class MatchSession:
                     observation=dropped.observation, outputs=[],
                 )
                 event["id"] = tx.add_event(self._match_id, "undo", event)
+                if also is not None:
+                    also(tx, event)
             self._game = game
+            self._view = self._viewed(event["state"])
             self._publish(event)
             log.info("match %d: observation %d undone", self._match_id, dropped.seq)
 
@@ -363,7 +402,8 @@ class MatchSession:
                     return stored.seq, copy.deepcopy(stored.observation)
             return None
 
-    def correct(self, card: str, color: str | None = None, source: str = "operator") -> Event:
+    def correct(self, card: str, color: str | None = None, source: str = "operator", *,
+                also: AlsoInTransaction | None = None) -> Event:
         """Replace the last play's card (a misread), or the start card's while nothing came after it,
         and judge it again; returns the event. ``color`` (the colour named for a wild) must be a
         colour; a start card takes none (contract 2: the colour is named by a ``color`` line)."""
@@ -383,7 +423,7 @@ class MatchSession:
             previous, self._game = self._game, game
             try:
                 return self._record(fixed, _check_source(source), outputs, kind="correct",
-                                    undone_seq=last.seq)
+                                    undone_seq=last.seq, also=also)
             except BaseException:
                 self._game = previous
                 raise
@@ -422,16 +462,29 @@ class MatchSession:
         event["state"] = _state(match_id, names, game)
         return event
 
+    def _viewed(self, state: dict[str, Any] | None = None) -> _View:
+        """The view of the match as it stands (call with the lock held, after a commit); ``state``:
+        the one just computed for the change's event."""
+        game = self._game
+        alerts = [dict(out, seq=seq) for seq, out in game.outputs if out.get("type") == "alert"]
+        return _View(
+            state=copy.deepcopy(state) if state is not None else _state(self._match_id, self._names, game),
+            alerts=tuple(alerts[-SNAPSHOT_ALERTS:]),
+            observations=tuple(game.observations),
+            outputs=tuple(out for _, out in game.outputs),
+            names=tuple(self._names),
+        )
+
     def snapshot(self) -> dict[str, Any]:
-        """Referee.snapshot() plus names, rounds, recent alerts, last event id and pipeline status."""
-        with self._lock:
-            state = _state(self._match_id, self._names, self._game)
-            state["alerts"] = [
-                dict(out, seq=seq) for seq, out in self._game.outputs if out.get("type") == "alert"
-            ][-SNAPSHOT_ALERTS:]
-            state["event_id"] = self.store.last_event_id()
+        """Referee.snapshot() plus names, rounds, recent alerts, last event id and pipeline status,
+        as of the last committed change (no lock: it never waits for a write)."""
+        view = self._view
+        state = copy.deepcopy(view.state)
+        state["alerts"] = [dict(a) for a in view.alerts]
+        state["event_id"] = self._published_id
+        with self._status_lock:
             state["status"] = dict(self._status)
-            return state
+        return state
 
     def events_since(self, event_id: int) -> list[Event]:
         """Every event after ``event_id`` (from the store), oldest first."""
@@ -449,13 +502,11 @@ class MatchSession:
 
     def export_log(self) -> list[dict[str, Any]]:
         """The match's observation log (contract 2, undone lines left out): ``referee replay`` input."""
-        with self._lock:
-            return [copy.deepcopy(s.observation) for s in self._game.observations]
+        return [copy.deepcopy(s.observation) for s in self._view.observations]
 
     def outputs(self) -> list[dict[str, Any]]:
         """Every referee output line of the match so far, in order."""
-        with self._lock:
-            return [dict(out) for _, out in self._game.outputs]
+        return [dict(out) for out in self._view.outputs]
 
     # The pipeline's side.
     def set_frame(self, jpeg: bytes) -> None:
@@ -472,7 +523,7 @@ class MatchSession:
 
     def set_status(self, **fields: Any) -> None:
         """Pipeline health (fps, camera state, detections...), shown in ``/api/state``."""
-        with self._lock:
+        with self._status_lock:
             self._status.update(fields)
 
 

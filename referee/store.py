@@ -18,10 +18,12 @@ the same file and resumes the same match with nothing lost.
 - ``meta``: small named values about the record itself (its identity, how far a publisher got:
   :mod:`referee.hall.publisher`).
 
-A :class:`Store` is thread-safe: one connection guarded by a re-entrant lock; writes go through
-:meth:`Store.transaction`. When SQLite cannot read or write the file (database locked past the busy
-timeout, disk full, read-only, I/O error) the store raises :class:`StoreUnavailable`, so callers can
-tell "try again later" from a bug.
+A :class:`Store` is thread-safe: a writing connection guarded by a re-entrant lock, through which
+every write goes (:meth:`Store.transaction`), and a reading connection with a lock of its own, so a
+read never waits for a write (WAL lets readers go on beside a writer, in this process or another).
+When SQLite cannot read or write the file (database locked past the busy timeout, disk full,
+read-only, I/O error) the store raises :class:`StoreUnavailable`, so callers can tell "try again
+later" from a bug.
 """
 
 from __future__ import annotations
@@ -109,6 +111,9 @@ CREATE TABLE IF NOT EXISTS meta (
 
 #: How long an idempotent reply is kept (seconds): far longer than any client retries.
 REPLY_KEEP_S = 24 * 3600
+#: How long a write waits for a lock held by another connection before giving up (seconds): a
+#: control answers 503 within a second rather than hanging while another process holds the record.
+BUSY_TIMEOUT_S = 0.8
 
 Synchronous = Literal["OFF", "NORMAL", "FULL", "EXTRA"]
 
@@ -293,6 +298,18 @@ class Transaction:
         assert cur.lastrowid is not None
         return int(cur.lastrowid)
 
+    def save_reply(self, key: str, reply: StoredReply) -> None:
+        """Record the answer to a request sent under ``key`` (the first one stays), and forget answers
+        past their day. Written in the transaction that records what the request did, a retry finds
+        it exactly when the request's change was committed."""
+        self._conn.execute(
+            "DELETE FROM replies WHERE created < CAST(strftime('%s', 'now') AS INTEGER) - ?",
+            (REPLY_KEEP_S,))
+        self._conn.execute(
+            "INSERT OR IGNORE INTO replies (key, fingerprint, status, media_type, body)"
+            " VALUES (?, ?, ?, ?, ?)",
+            (key, reply.fingerprint, reply.status, reply.media_type, reply.body))
+
 
 class Store:
     """SQLite record of matches; ``path`` is a file (WAL journal) or ``":memory:"``.
@@ -300,11 +317,12 @@ class Store:
     ``synchronous="FULL"`` (default) syncs every commit, so an acknowledged observation survives a
     power cut as well as a killed process; ``"NORMAL"`` survives a killed process only.
     ``busy_timeout_s`` is how long a write waits for a lock held by another connection before
-    :class:`StoreUnavailable`.
+    :class:`StoreUnavailable`. Reads go through a connection of their own and never wait for a
+    write (an in-memory store has one connection only: nothing else can lock it).
     """
 
     def __init__(self, path: Path | str, *, synchronous: Synchronous = "FULL",
-                 busy_timeout_s: float = 10.0) -> None:
+                 busy_timeout_s: float = BUSY_TIMEOUT_S) -> None:
         self.path = str(path)
         if synchronous not in ("OFF", "NORMAL", "FULL", "EXTRA"):
             raise ValueError(f"unknown synchronous mode: {synchronous!r}")
@@ -329,8 +347,18 @@ class Store:
                 raise StoreError(
                     f"{self.path}: schema version {version}, this program writes {SCHEMA_VERSION}"
                 )
+        self._read_lock = self._lock
+        self._reader = self._conn
+        if self.path != ":memory:":
+            self._read_lock = threading.RLock()
+            self._reader = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None,
+                                           timeout=busy_timeout_s)
+            self._reader.row_factory = sqlite3.Row
 
     def close(self) -> None:
+        with self._read_lock:
+            if self._reader is not self._conn:
+                self._reader.close()
         with self._lock:
             self._conn.close()
 
@@ -361,8 +389,8 @@ class Store:
 
     # Reads.
     def _rows(self, sql: str, params: Sequence[object] = ()) -> list[sqlite3.Row]:
-        with self._lock, _reporting(self.path, "be read"):
-            return list(self._conn.execute(sql, params).fetchall())
+        with self._read_lock, _reporting(self.path, "be read"):
+            return list(self._reader.execute(sql, params).fetchall())
 
     def match(self, match_id: int) -> MatchRow:
         rows = self._rows("SELECT * FROM matches WHERE id = ?", (match_id,))
@@ -467,15 +495,9 @@ class Store:
                            bytes(r["body"]))
 
     def save_reply(self, key: str, reply: StoredReply) -> None:
-        """Record the reply under ``key`` (the first one stays) and forget replies past their day."""
-        with self.transaction():
-            self._conn.execute(
-                "DELETE FROM replies WHERE created < CAST(strftime('%s', 'now') AS INTEGER) - ?",
-                (REPLY_KEEP_S,))
-            self._conn.execute(
-                "INSERT OR IGNORE INTO replies (key, fingerprint, status, media_type, body)"
-                " VALUES (?, ?, ?, ?, ?)",
-                (key, reply.fingerprint, reply.status, reply.media_type, reply.body))
+        """Record the reply under ``key`` in a transaction of its own (:meth:`Transaction.save_reply`)."""
+        with self.transaction() as tx:
+            tx.save_reply(key, reply)
 
 
 def _match_row(r: sqlite3.Row) -> MatchRow:

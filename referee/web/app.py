@@ -39,7 +39,9 @@ from referee.clips import ClipStore
 from referee.rules import ObservationError
 from referee.session import Event, MatchSession, RefereeFailure
 from referee.store import Store, StoreError, StoreUnavailable
+from referee.vision.phone import MAX_FRAME_BYTES, PhoneLink
 from referee.web.calibrate import LiveTable, register_calibrate
+from referee.web.camera import CAMERA_FRAME_PATH, register_camera
 from referee.web.fanout import Fanout
 from referee.web.guard import ADMIN_TOKEN_REQUIRED, RequestGuard, supplied_token, token_matches
 from referee.web.hands import (
@@ -52,7 +54,7 @@ from referee.web.hands import (
     model_loader,
     palette_for,
 )
-from referee.web.idempotency import IdempotentReplies
+from referee.web.idempotency import IdempotentReplies, answer_in_transaction
 from referee.web.language import register_words, setup_language
 from referee.web.models import (
     CorrectIn,
@@ -165,6 +167,7 @@ def create_app(
     clips: ClipStore | None = None,
     table: LiveTable | None = None,
     calibration_file: Path | None = None,
+    phone: PhoneLink | None = None,
 ) -> FastAPI:
     """The web app for ``session``; ``token`` guards the controls (random if not given).
 
@@ -178,6 +181,8 @@ def create_app(
     replays (:mod:`referee.web.replay`) are read from ``clips`` (default: beside the record).
     ``/calibrate`` (:mod:`referee.web.calibrate`) saves a profile clicked on the camera's frame to
     ``calibration_file`` (default: beside the record) and applies it to ``table`` (the live pipeline).
+    ``/camera`` (:mod:`referee.web.camera`) streams a phone's camera into ``phone`` (``referee run
+    --source phone``; ``None``: the page says how to start one).
     """
     admin_token = token or secrets.token_urlsafe(16)
     assets = load_assets()
@@ -317,27 +322,34 @@ def create_app(
         )
 
     # Controls.
+    # A control that records something saves a keyed request's answer in the same transaction.
+    def ok_out(event: Event) -> OkOut:
+        return OkOut(event_id=event["id"])
+
     @app.post("/api/observations", response_model=EventOut, dependencies=admin)
     def post_observation(
+        request: Request,
         obs: Observation,
         source: Annotated[str, Query(pattern=r"^[a-z][a-z0-9_-]{0,39}$")] = "operator",
     ) -> EventOut:
-        return event_out(session.submit_event(obs.model_dump(exclude_none=True), source=source))
+        return event_out(session.submit_event(obs.model_dump(exclude_none=True), source=source,
+                                              also=answer_in_transaction(request.scope, event_out)))
 
     @app.post("/api/undo", response_model=OkOut, dependencies=admin)
-    def undo() -> OkOut:
+    def undo(request: Request) -> OkOut:
         try:
-            session.undo()
+            session.undo(also=answer_in_transaction(request.scope, ok_out))
         except ValueError as exc:
             raise HTTPException(status_code=409, detail=str(exc)) from None
         return OkOut(event_id=session.last_event_id)
 
     @app.post("/api/correct", response_model=EventOut, dependencies=admin)
-    def correct(body: CorrectIn) -> EventOut:
-        return event_out(session.correct(body.card, body.color))
+    def correct(request: Request, body: CorrectIn) -> EventOut:
+        return event_out(session.correct(body.card, body.color,
+                                         also=answer_in_transaction(request.scope, event_out)))
 
     @app.post("/api/setup", response_model=OkOut, dependencies=admin)
-    def setup(body: SetupIn) -> OkOut:
+    def setup(request: Request, body: SetupIn) -> OkOut:
         players = body.players or len(body.names) or len(session.names)
         if body.names and len(body.names) != players:
             raise HTTPException(status_code=422,
@@ -357,17 +369,19 @@ def create_app(
             obs["rules"] = body.rules
         if body.hand_size is not None:
             obs["hand_size"] = body.hand_size
+        # The answer rides on the last write (with names, a round's setup and its names are two).
+        answer = answer_in_transaction(request.scope, ok_out)
         if body.mode == "match":
-            session.new_match(obs, body.names or None)
+            session.new_match(obs, body.names or None, also=answer)
         else:
-            session.submit_event(obs, source="operator")
+            session.submit_event(obs, source="operator", also=None if body.names else answer)
             if body.names:
-                session.set_names(body.names)
+                session.set_names(body.names, also=answer)
         return OkOut(event_id=session.last_event_id)
 
     @app.post("/api/names", response_model=OkOut, dependencies=admin)
-    def names(body: NamesIn) -> OkOut:
-        session.set_names(body.names)
+    def names(request: Request, body: NamesIn) -> OkOut:
+        session.set_names(body.names, also=answer_in_transaction(request.scope, ok_out))
         return OkOut(event_id=session.last_event_id)
 
     @app.post("/api/hands/photo", response_model=HandPhotoOut, dependencies=admin)
@@ -410,8 +424,11 @@ def create_app(
             if not out.cards:
                 raise HTTPException(status_code=422,
                                     detail="no cards found in the photo: nothing submitted")
-            event = session.submit_event({"type": "reveal", "seat": seat, "cards": out.cards},
-                                         source="photo")
+            answer = answer_in_transaction(
+                request.scope, lambda e: out.model_copy(update={"submitted": event_out(e)}))
+            event = await asyncio.to_thread(  # off the loop: it may wait on the record
+                session.submit_event, {"type": "reveal", "seat": seat, "cards": out.cards},
+                source="photo", also=answer)
             out.submitted = event_out(event)
         return out
 
@@ -422,6 +439,8 @@ def create_app(
     register_calibrate(app, session, admin=admin, page=lambda: page("calibrate.html", NO_FOREIGN_FRAMES),
                        table=table, calibration_file=calibration_file)
     register_words(app, session)
+    register_camera(app, phone=phone, token=admin_token, admin=admin,
+                    page=lambda: page("camera.html", NO_FOREIGN_FRAMES))
 
     @app.get("/api/log", dependencies=admin)
     def export_log() -> Response:
@@ -434,7 +453,8 @@ def create_app(
     app.add_middleware(RequestGuard, token=admin_token, admin_paths=controls,
                        body_limit=max_json_bytes,
                        body_limits={"/api/hands/photo": max_photo_bytes + MULTIPART_SLACK,
-                                    DECK_PHOTO_PATH: max_photo_bytes + MULTIPART_SLACK},
+                                    DECK_PHOTO_PATH: max_photo_bytes + MULTIPART_SLACK,
+                                    CAMERA_FRAME_PATH: MAX_FRAME_BYTES},
                        replies=IdempotentReplies(session.store))
     return app
 
@@ -521,10 +541,15 @@ class _Server(uvicorn.Server):
 
 
 def make_server(app: FastAPI, host: str = "127.0.0.1", port: int = 8000,
-                log_level: str = "warning") -> uvicorn.Server:
-    """A uvicorn server for ``app`` (call ``.run()``, or ``.should_exit = True`` to stop)."""
+                log_level: str = "warning", tls: tuple[Path, Path] | None = None) -> uvicorn.Server:
+    """A uvicorn server for ``app`` (call ``.run()``, or ``.should_exit = True`` to stop); ``tls``: serve
+    https with this (certificate, key) pair (:mod:`referee.web.tls`)."""
     config = uvicorn.Config(app, host=host, port=port, log_level=log_level,
-                            timeout_graceful_shutdown=2, lifespan="on")
+                            timeout_graceful_shutdown=2, lifespan="on",
+                            # a phone's frame is the largest WebSocket message (/camera); past this, the
+                            # socket closes (the page reconnects) rather than buffer it
+                            ws_max_size=2 * MAX_FRAME_BYTES,
+                            ssl_certfile=str(tls[0]) if tls else None, ssl_keyfile=str(tls[1]) if tls else None)
     return _Server(config, app.state.hub)
 
 

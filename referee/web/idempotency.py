@@ -5,11 +5,13 @@ recorded; sent again with the same ``Idempotency-Key``, the request is not run a
 comes back (marked ``Idempotent-Replayed: true``) and nothing new is recorded.
 
 The answers are kept in the match record (the store's ``replies`` table, a day long), so a retry is
-recognised after a server restart too. An answer is saved once it has been sent; a crash in the
-instant between recording a play and saving its answer is the one case a retry records twice.
-Answers of 500 and above are not kept (the request may be retried for real). The same key on a
-different request (another path, query or body) is refused with 422, and a retry that arrives while
-the first is still running with 409, so the two can never both run.
+recognised after a server restart too. A control that records something saves its answer in the
+same transaction (:func:`answer_in_transaction`, handed to the session's write as ``also``), so a
+process killed at any instant has either recorded the request and its answer, or neither; other
+answers are saved once they have been sent. Answers of 500 and above are not kept (the request
+may be retried for real). The same key on a different request (another path, query or body) is
+refused with 422, and a retry that arrives while the first is still running with 409, so the two
+can never both run.
 """
 
 from __future__ import annotations
@@ -18,13 +20,18 @@ import asyncio
 import hashlib
 import logging
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
+from fastapi.encoders import jsonable_encoder
 from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from referee.store import Store, StoredReply, StoreError
+from referee.session import AlsoInTransaction, Event
+from referee.store import Store, StoredReply, StoreError, Transaction
 
-__all__ = ["IdempotentReplies"]
+__all__ = ["IdempotentReplies", "PendingReply", "answer_in_transaction"]
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +44,35 @@ def _fingerprint(scope: Scope, body: bytes) -> str:
                  body):
         digest.update(len(part).to_bytes(8, "big") + part)
     return digest.hexdigest()
+
+
+#: Where a keyed request's :class:`PendingReply` waits in its ASGI scope for the route to save it.
+_SCOPE_KEY = "referee.idempotency"
+
+
+@dataclass
+class PendingReply:
+    """A keyed request's answer to be saved: its key, its request's fingerprint, whether saved."""
+
+    key: str
+    fingerprint: str
+    saved: bool = False
+
+    def save(self, tx: Transaction, body: Any) -> None:
+        """Save ``body`` (a response model or JSON-able value) as the 200 answer, inside ``tx``."""
+        rendered = bytes(JSONResponse(jsonable_encoder(body)).body)
+        tx.save_reply(self.key, StoredReply(self.fingerprint, 200, "application/json", rendered))
+        self.saved = True
+
+
+def answer_in_transaction(scope: Scope, answer: Callable[[Event], Any]) -> AlsoInTransaction | None:
+    """For a request sent with an ``Idempotency-Key``: the ``also`` that saves ``answer(event)`` (the
+    route's 200 answer, built from the event its write records) in that write's transaction;
+    ``None`` for any other request."""
+    pending = scope.get(_SCOPE_KEY)
+    if not isinstance(pending, PendingReply):
+        return None
+    return lambda tx, event: pending.save(tx, answer(event))
 
 
 class _Recorder:
@@ -91,9 +127,10 @@ class IdempotentReplies:
             if stored is not None:
                 await self._replay(stored, fingerprint, scope, receive, send)
                 return
+            pending = PendingReply(key, fingerprint)
             recorder = _Recorder(send)
-            await app(scope, receive, recorder.send)
-            if recorder.complete and 0 < recorder.status < 500:
+            await app({**scope, _SCOPE_KEY: pending}, receive, recorder.send)
+            if recorder.complete and 0 < recorder.status < 500 and not pending.saved:
                 reply = StoredReply(fingerprint, recorder.status, recorder.media_type,
                                     bytes(recorder.body))
                 try:

@@ -4,17 +4,21 @@ from __future__ import annotations
 
 import asyncio
 import json
+import subprocess
+import sys
+import time
 from collections.abc import MutableMapping
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from referee.session import MatchSession
 from referee.store import Store, StoreUnavailable
 from referee.web.app import create_app
 from referee.web.idempotency import IdempotentReplies
-from tests.web.conftest import AUTH, TOKEN, TestClient
+from tests.web.conftest import AUTH, TOKEN, TestClient, free_port
 
 PLAY = {"type": "play", "card": "blue_7", "seat": 1}
 Answer = list[MutableMapping[str, Any]]  # the ASGI messages sent back
@@ -181,3 +185,73 @@ def test_a_record_that_cannot_be_read_is_a_503_and_the_request_does_not_run() ->
     asyncio.run(replies.handle(app, scope, receive, send, "k", b"{}"))
     assert runs == [] and answer[0]["status"] == 503
     assert b"disk I/O error" in answer[1]["body"]
+
+
+# A server whose process is killed (SIGKILL) the moment anything saves an answer in a transaction of
+# its own, after the request: the worst instant for a crash when answers were saved after the fact.
+_KILLED_AFTER_ANSWERING = """
+import os, signal, sys
+from referee.store import Store
+Store.save_reply = lambda *args, **kwargs: os.kill(os.getpid(), signal.SIGKILL)
+from referee.web.standalone import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def _serve(db: Path, port: int, *, killed_after_answering: bool) -> subprocess.Popen[bytes]:
+    args = ["--db", str(db), "--port", str(port), "--token", TOKEN, "--players", "3"]
+    command = ([sys.executable, "-c", _KILLED_AFTER_ANSWERING, *args] if killed_after_answering
+               else [sys.executable, "-m", "referee.web", *args])
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while True:
+        assert proc.poll() is None, "server exited"
+        assert time.monotonic() < deadline, "server did not start"
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+                return proc
+        except httpx.TransportError:
+            time.sleep(0.1)
+
+
+@pytest.mark.parametrize(("path", "body"), [
+    ("/api/observations", {"type": "start", "card": "red_5"}),
+    ("/api/names", {"names": ["A", "B", "C"]}),
+    ("/api/setup", {"mode": "round", "players": 3}),
+    ("/api/setup", {"mode": "match", "players": 3, "names": ["A", "B", "C"]}),
+])
+def test_a_request_recorded_before_a_kill_is_recorded_once_when_retried(
+    tmp_path: Path, path: str, body: Any
+) -> None:
+    """The answer is in the record exactly when the request's change is: a process killed right after
+    answering (before any later save) still answers the retry from the record."""
+    db = tmp_path / "match.db"
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    proc = _serve(db, port, killed_after_answering=True)
+    try:
+        try:
+            first: httpx.Response | None = httpx.post(url + path, json=body, headers=keyed("k-1"),
+                                                      timeout=10)
+        except httpx.TransportError:
+            first = None  # killed before the answer left: the retry must still count once
+        time.sleep(0.3)  # (a save outside the request's transaction kills it in this time)
+    finally:
+        proc.kill()  # kill -9 just after the answer
+        proc.wait(10)
+    recorded = Store(db)
+    events = recorded.last_event_id()
+    recorded.close()
+    assert events == 2  # the match's setup, then what the request did
+
+    proc = _serve(db, port, killed_after_answering=False)
+    try:
+        again = httpx.post(url + path, json=body, headers=keyed("k-1"), timeout=10)
+        assert again.status_code == 200, again.text
+        assert again.headers["idempotent-replayed"] == "true"
+        if first is not None:
+            assert again.json() == first.json()
+        assert httpx.get(url + "/api/state", timeout=10).json()["event_id"] == 2
+    finally:
+        proc.terminate()
+        proc.wait(10)

@@ -14,7 +14,7 @@ import httpx
 from referee.session import MatchSession
 from referee.store import Store
 from referee.web.app import create_app
-from tests.web.conftest import AUTH, TOKEN, TestClient, live_server
+from tests.web.conftest import AUTH, TOKEN, TestClient, live_server, read_events
 
 
 @contextmanager
@@ -29,8 +29,9 @@ def locked(path: Path) -> Iterator[None]:
         other.close()
 
 
-def table(path: Path, busy_timeout_s: float) -> MatchSession:
-    match = MatchSession(Store(path, busy_timeout_s=busy_timeout_s), players=3)
+def table(path: Path, busy_timeout_s: float | None = None) -> MatchSession:
+    store = Store(path) if busy_timeout_s is None else Store(path, busy_timeout_s=busy_timeout_s)
+    match = MatchSession(store, players=3)
     match.submit({"type": "start", "card": "red_5"})
     return match
 
@@ -68,5 +69,39 @@ def test_healthz_answers_at_once_while_a_write_waits_on_a_lock(tmp_path: Path) -
         elapsed = time.monotonic() - started
         assert health.status_code == 200 and health.json()["event_id"] == 2
         assert elapsed < 1.0, f"/healthz took {elapsed:.1f} s"
+        writer.join(10)
+    assert answers == [503]
+
+
+def test_a_write_gives_up_on_a_held_lock_within_a_second(tmp_path: Path) -> None:
+    match = table(tmp_path / "match.db")  # the record as every command opens it
+    with TestClient(create_app(match, token=TOKEN)) as client, locked(tmp_path / "match.db"):
+        for path, body in [("/api/observations", {"type": "play", "card": "red_7", "seat": 1}),
+                           ("/api/names", {"names": ["A", "B", "C"]})]:
+            started = time.monotonic()
+            response = client.post(path, json=body, headers=AUTH)
+            elapsed = time.monotonic() - started
+            assert response.status_code == 503, path
+            assert elapsed < 1.0, f"{path} gave up after {elapsed:.1f} s"
+
+
+def test_reads_answer_at_once_while_a_write_waits_on_a_lock(tmp_path: Path) -> None:
+    match = table(tmp_path / "match.db", busy_timeout_s=3.0)
+    answers: list[int] = []
+    with live_server(match) as live, locked(tmp_path / "match.db"):
+        writer = threading.Thread(target=lambda: answers.append(live.post(
+            "/api/observations", {"type": "play", "card": "red_7", "seat": 1}).status_code))
+        writer.start()
+        time.sleep(0.3)  # the play now waits for the lock, holding the session's
+        for path in ("/api/state", "/api/log", "/api/words", "/api/clips", "/api/meta"):
+            started = time.monotonic()
+            response = httpx.get(live.url + path, headers=AUTH, timeout=10)
+            elapsed = time.monotonic() - started
+            assert response.status_code == 200, path
+            assert elapsed < 1.0, f"{path} took {elapsed:.1f} s"
+        assert httpx.get(live.url + "/api/state", timeout=10).json()["top_card"] == "red_5"
+        started = time.monotonic()
+        events = read_events(live.url + "/api/events?after=0", 2, timeout=5)
+        assert [e["id"] for e in events] == [1, 2] and time.monotonic() - started < 1.0
         writer.join(10)
     assert answers == [503]
