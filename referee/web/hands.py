@@ -6,7 +6,9 @@ edits) the proposal and the dashboard posts the usual contract-2 ``reveal``.
 
 A photo's size is read from its header before it is decoded: a few kilobytes of PNG can declare
 20000 x 20000 pixels, gigabytes once decoded, so anything past :data:`MAX_PHOTO_PIXELS` or
-:data:`MAX_PHOTO_SIDE` is refused (:class:`ImageTooLarge`) without decoding it.
+:data:`MAX_PHOTO_SIDE` is refused (:class:`ImageTooLarge`) without decoding it. A photo under the cap
+is still 150 MB once decoded, so photos are decoded (and read) :data:`DECODE_AT_ONCE` at a time in
+the whole process (:func:`decoding`); the others wait their turn as compressed bytes.
 
 The detector is loaded lazily, once per deck palette (the colour of a coloured card is read from
 its pixels among the deck's colours), so the web app starts fast and a model that arrives later
@@ -18,7 +20,8 @@ from __future__ import annotations
 import io
 import logging
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from email.parser import BytesParser
 from email.policy import HTTP
@@ -30,9 +33,9 @@ import numpy.typing as npt
 from referee.cards import CLASSIC_COLOURS, Colour, find_deck
 from referee.vision.detections import Detections, Detector
 
-__all__ = ["MAX_PHOTO_PIXELS", "MAX_PHOTO_SIDE", "DetectorLoader", "DetectorUnavailable",
-           "HandProposal", "HandReader", "ImageError", "ImageTooLarge", "decode_image", "dedupe",
-           "image_from_multipart", "image_size", "model_loader", "palette_for"]
+__all__ = ["DECODE_AT_ONCE", "MAX_PHOTO_PIXELS", "MAX_PHOTO_SIDE", "DetectorLoader", "DetectorUnavailable",
+           "HandProposal", "HandReader", "ImageError", "ImageTooLarge", "decode_image", "decoding",
+           "dedupe", "image_from_multipart", "image_size", "model_loader", "palette_for"]
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +57,20 @@ MAX_PHOTO_PIXELS = 50_000_000
 MAX_PHOTO_SIDE = 10_000
 #: The shortest side a hand photo may have (pixels): below this no card can be read.
 MIN_PHOTO_SIDE = 16
+#: Photos decoded at once in the process: each may be 150 MB decoded (50 megapixels, 3 bytes each),
+#: so six uploads at once must not mean six decoded images. Higher: more photos read in parallel on
+#: more cores, for more memory.
+DECODE_AT_ONCE = 1
+# Memory is the process's, so the limit is too (every app in it, the hand reader and /teach alike).
+_decode_slots = threading.BoundedSemaphore(DECODE_AT_ONCE)
+
+
+@contextmanager
+def decoding() -> Iterator[None]:
+    """Hold one of the :data:`DECODE_AT_ONCE` decoding slots for the block's length (waiting for one);
+    a decoded photo and everything made from it belong inside."""
+    with _decode_slots:
+        yield
 
 
 class DetectorUnavailable(RuntimeError):
@@ -215,15 +232,18 @@ class HandReader:
             return found
 
     def read(self, data: bytes, palette: Sequence[Colour]) -> HandProposal:
-        """Decode ``data`` and propose the hand's cards (faces only, one per card)."""
-        image = decode_image(data)
+        """Decode ``data`` and propose the hand's cards (faces only, one per card); the decoded photo
+        lives in one of the process's :func:`decoding` slots."""
         detector = self.detector(palette)
-        found = detector.detect(image)
+        with decoding():
+            image = decode_image(data)
+            found = detector.detect(image)
+            height, width = image.shape[:2]
+            del image
         if len(found) and not found.labels:
             raise DetectorUnavailable("the detector gives no card labels (contract 1)")
         is_face = np.array([label != "back" for label in found.labels], dtype=np.bool_)
         faces = found[is_face]
         kept = dedupe(faces)
-        height, width = image.shape[:2]
         return HandProposal(kept, int(width), int(height), backs=int((~is_face).sum()),
                             duplicates=len(faces) - len(kept))

@@ -33,7 +33,7 @@ from fastapi import FastAPI, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse
 
 from referee.cards import CLASSIC, Card, CardError, DeckSpec, face_folder, find_deck, folder_label
-from referee.web.hands import ImageError, ImageTooLarge, decode_image
+from referee.web.hands import ImageError, ImageTooLarge, decode_image, decoding
 
 if TYPE_CHECKING:
     from referee.session import MatchSession
@@ -307,6 +307,13 @@ class DeckTeacher:
         self._set("ready", f"{learned}; the live pipeline reads with it now", summary=kept, in_use=True)
 
 
+def _decoded_size(data: bytes) -> tuple[int, int]:
+    """``(height, width)`` of the photo ``data`` once decoded in a decoding slot (proof that it is one)."""
+    with decoding():
+        height, width = decode_image(data).shape[:2]
+    return int(height), int(width)
+
+
 def session_deck(session: MatchSession) -> DeckSpec:
     """The deck of the session's rule preset (classic when it names none known)."""
     options = session.snapshot().get("options")
@@ -354,7 +361,8 @@ def register_teach(
         if suffix is None:
             raise HTTPException(status_code=400, detail="not a JPEG or PNG photo: send the card's photo as one")
         try:
-            image = await asyncio.to_thread(decode_image, data)  # checks the size before decoding
+            # (checks the size before decoding; only the size is kept from the decoded photo)
+            height, width = await asyncio.to_thread(_decoded_size, data)
         except ImageTooLarge as exc:
             raise HTTPException(status_code=413, detail=str(exc)) from None
         except ImageError as exc:
@@ -366,7 +374,6 @@ def register_teach(
         except OSError as exc:
             log.error("deck photo not saved: %s", exc)
             raise HTTPException(status_code=503, detail=f"the photo cannot be saved: {one_line(exc)}") from None
-        height, width = image.shape[:2]
         return {"label": card, "count": count, "new": new, "width": int(width), "height": int(height)}
 
     @app.delete(DECK_PHOTO_PATH, dependencies=list(admin))

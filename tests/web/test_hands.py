@@ -371,3 +371,53 @@ def test_model_loader_builds_the_onnx_detector_lazily() -> None:
     load: DetectorLoader = model_loader(Path("/nonexistent/detector.onnx"))
     with pytest.raises(DetectorUnavailable, match="no detector model at"):
         load(CLASSIC_COLOURS)
+
+
+def test_photos_sent_at_once_are_decoded_one_at_a_time(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Six photos at once (hands and /teach's deck photos) never hold more than DECODE_AT_ONCE
+    decoded images: each may be 150 MB."""
+    import threading
+    import time
+    import weakref
+
+    import referee.web.hands as hands_module
+    import referee.web.teach as teach_module
+    from tests.web.conftest import live_server
+
+    lock = threading.Lock()
+    alive = [0, 0]  # decoded images alive now, the most at once
+
+    def counted_decode(data: bytes) -> npt.NDArray[np.uint8]:
+        image = decode_image(data)
+        with lock:
+            alive[0] += 1
+            alive[1] = max(alive[1], alive[0])
+
+        def freed() -> None:
+            with lock:
+                alive[0] -= 1
+
+        weakref.finalize(image, freed)
+        time.sleep(0.1)  # long enough for the other requests to arrive meanwhile
+        return image
+
+    monkeypatch.setattr(hands_module, "decode_image", counted_decode)
+    monkeypatch.setattr(teach_module, "decode_image", counted_decode)
+    photo = jpeg(640, 400)
+    answers: list[int] = []
+    with live_server(three_seats(), hand_detector=Loader(FakeDetector(HAND)),
+                     deck_dir=tmp_path / "deck") as live:
+        def send(path: str) -> None:
+            answers.append(httpx.post(live.url + path, content=photo, timeout=30,
+                                      headers={**AUTH, "Content-Type": "image/jpeg"}).status_code)
+
+        paths = ["/api/hands/photo?seat=0", "/api/deck/photos?label=red_1"] * 3
+        senders = [threading.Thread(target=send, args=(path,)) for path in paths]
+        for sender in senders:
+            sender.start()
+        for sender in senders:
+            sender.join(30)
+    assert answers == [200] * 6
+    assert alive[1] <= hands_module.DECODE_AT_ONCE <= 2, alive
