@@ -283,5 +283,34 @@ def test_serve_refuses_a_record_a_match_or_a_port_it_cannot_use(
 ) -> None:
     """``referee serve`` (the dashboard without a camera) says what is wrong in one line, exit 2."""
     argv = argv if "--db" in argv else [*argv, "--db", str(tmp_path / "match.db")]
+    argv = argv if "--port" in argv else [*argv, "--port", str(_free_port())]  # not 8000: it may be taken
     assert main(["serve", *argv]) == 2
     assert _one_line(capsys, "referee serve: ", needle)
+
+
+# --calibration ------------------------------------------------------------------------------------------
+GOOD_PROFILE = {"version": 1, "image_size": [160, 120], "pile": [[40, 30], [120, 30], [120, 90], [40, 90]],
+                "seats": [[80, 120], [0, 60], [80, 0], [160, 60]]}
+
+
+@pytest.mark.parametrize(("content", "needle"), [
+    (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
+    (b'{"version": 1, "image_size": [160, 120], "pile": ' + b"[" * 5_000 + b"]" * 5_000 + b"}", "nested too deeply"),
+    (json.dumps({**GOOD_PROFILE, "pile": [[0, 0], [1e308, 0], [1e308, 1e308], [0, 1e308]]}).encode(),
+     "far outside the 160x120 frame"),
+    (json.dumps({**GOOD_PROFILE, "seats": [[1e308, 1e308], [0, 60]]}).encode(), "far outside"),
+    (json.dumps({**GOOD_PROFILE, "image_size": [10**400, 120]}).encode(), "image_size must be"),
+    (json.dumps({**GOOD_PROFILE, "image_size": [1e308, 120]}).encode(), "image_size must be"),
+    (json.dumps({**GOOD_PROFILE, "pile_size": [1e999, 1]}).replace("Infinity", "1e999").encode(), "malformed"),
+    (b'{"pile": "' + b"x" * 2_000_000 + b'"}', "over 1000000 bytes"),
+])
+def test_an_unusable_calibration_file_is_one_line(
+    tmp_path: Path, table: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+    content: bytes, needle: str
+) -> None:
+    monkeypatch.setattr(commands_module, "open_detector", lambda model, palette: NothingDetector())
+    profile = tmp_path / "table.json"
+    profile.write_bytes(content)
+    assert main(["run", "--source", str(table), "--no-serve", "--calibration", str(profile)]) == 2
+    line = _one_line(capsys, "referee run: ", needle)
+    assert len(line) < 400

@@ -49,6 +49,10 @@ SEAT_MARKER_BASE = 10
 MAX_SEATS = 10
 #: Longest side of the top-down pile image handed to the detector.
 PILE_SIDE = 640
+#: The longest camera frame side a profile may name (pixels).
+MAX_IMAGE_SIDE = 20_000
+#: The largest profile file read (bytes): a profile is about a kilobyte.
+MAX_PROFILE_BYTES = 1_000_000
 
 
 class CalibrationError(ValueError):
@@ -59,12 +63,18 @@ def _quad(points: Any, what: str) -> Quad:
     try:
         pts = [(float(p[0]), float(p[1])) for p in points]
     except (TypeError, ValueError, IndexError) as exc:
-        raise CalibrationError(f"{what}: expected four [x, y] points, got {points!r}") from exc
+        raise CalibrationError(f"{what}: expected four [x, y] points, got {_short(repr(points))}") from exc
     if len(pts) != 4 or not all(math.isfinite(v) for p in pts for v in p):
-        raise CalibrationError(f"{what}: expected four finite [x, y] points, got {points!r}")
+        raise CalibrationError(f"{what}: expected four finite [x, y] points, got {_short(repr(points))}")
     if abs(_signed_area(pts)) < 1.0:
         raise CalibrationError(f"{what}: the four corners enclose no area: {pts}")
     return (pts[0], pts[1], pts[2], pts[3])
+
+
+def _short(value: object, limit: int = 200) -> str:
+    """``str(value)`` (an error's message, a value read) on one line, cut to ``limit`` characters."""
+    text = " ".join(str(value).split())
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def _signed_area(pts: Sequence[Point]) -> float:
@@ -122,8 +132,15 @@ class CalibrationProfile:
 
     def __post_init__(self) -> None:
         w, h = self.image_size
-        if w <= 0 or h <= 0:
-            raise CalibrationError(f"image_size must be positive, got {self.image_size}")
+        if not (0 < w <= MAX_IMAGE_SIDE and 0 < h <= MAX_IMAGE_SIDE):
+            raise CalibrationError(f"image_size must be 1..{MAX_IMAGE_SIDE} pixels a side, got "
+                                   f"{_short(self.image_size, 60)}")
+        # A point may lie off the frame (a seat beyond its edge), but not further than one frame out.
+        for what, points in (("pile", self.pile), ("stock", self.stock or ()), ("seats", self.seats)):
+            for x, y in points:
+                if not (math.isfinite(x) and math.isfinite(y) and -w <= x <= 2 * w and -h <= y <= 2 * h):
+                    raise CalibrationError(f"{what}: point ({x:.6g}, {y:.6g}) lies far outside the "
+                                           f"{w}x{h} frame")
         if not 2 <= len(self.seats) <= MAX_SEATS:
             raise CalibrationError(f"a profile needs 2..{MAX_SEATS} seats, got {len(self.seats)}")
         if self.white_balance is not None and (
@@ -192,10 +209,10 @@ class CalibrationProfile:
             )
         except KeyError as exc:
             raise CalibrationError(f"calibration profile lacks {exc.args[0]!r}") from None
-        except (TypeError, ValueError, IndexError) as exc:
+        except (TypeError, ValueError, IndexError, OverflowError) as exc:
             if isinstance(exc, CalibrationError):
                 raise
-            raise CalibrationError(f"malformed calibration profile: {exc}") from None
+            raise CalibrationError(f"malformed calibration profile: {_short(exc)}") from None
 
     def save(self, path: Path) -> None:
         """Write the profile to ``path`` atomically (a temporary file beside it, then renamed): a run
@@ -216,12 +233,21 @@ class CalibrationProfile:
 
     @classmethod
     def load(cls, path: Path) -> CalibrationProfile:
+        """The profile saved at ``path``; CalibrationError (one line) for anything else."""
         try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
+            with Path(path).open("rb") as handle:
+                raw = handle.read(MAX_PROFILE_BYTES + 1)
+            if len(raw) > MAX_PROFILE_BYTES:
+                raise CalibrationError(f"{path}: not a calibration profile (over {MAX_PROFILE_BYTES} bytes)")
+            data = json.loads(raw.decode("utf-8"))
         except FileNotFoundError:
             raise CalibrationError(f"no calibration profile at {path}") from None
+        except RecursionError:
+            raise CalibrationError(f"cannot read calibration profile {path}: nested too deeply") from None
         except (OSError, ValueError) as exc:
-            raise CalibrationError(f"cannot read calibration profile {path}: {exc}") from None
+            if isinstance(exc, CalibrationError):
+                raise
+            raise CalibrationError(f"cannot read calibration profile {path}: {_short(exc)}") from None
         try:
             return cls.from_dict(data)
         except CalibrationError as exc:
