@@ -81,7 +81,7 @@ class PollSelect:
 
 
 if hasattr(select, "poll"):  # everywhere but Windows, where select() has no such limit to lift
-    paho_client.select = PollSelect()  # type: ignore[assignment]
+    setattr(paho_client, "select", PollSelect())  # noqa: B010 (paho names the module it calls select on)
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
@@ -30,6 +31,8 @@ from typing import Any
 from referee.store import immediate
 
 __all__ = ["HubStore", "HubTransaction", "TableRow"]
+
+log = logging.getLogger(__name__)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -86,6 +89,20 @@ class HubTransaction:
     def __init__(self, conn: sqlite3.Connection) -> None:
         self._conn = conn
 
+    @contextmanager
+    def savepoint(self) -> Iterator[None]:
+        """The writes of one message: undone alone when it fails, the batch's others kept."""
+        self._conn.execute("SAVEPOINT message")
+        try:
+            yield
+        except BaseException:
+            if self._conn.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
+                    self._conn.execute("ROLLBACK TO message")
+                    self._conn.execute("RELEASE message")
+            raise
+        self._conn.execute("RELEASE message")
+
     def add_event(self, name: str, record: str, event: dict[str, Any], received_at: float) -> bool:
         """Record ``event`` (it has an ``id``); ``False`` when it was recorded before (a duplicate)."""
         cur = self._conn.execute(
@@ -127,6 +144,7 @@ class HubStore:
     def __init__(self, path: Path | str) -> None:
         self.path = str(path)
         self._lock = threading.RLock()
+        self._closed = False
         self._conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=10)
         self._conn.row_factory = sqlite3.Row
         with self._lock:
@@ -136,9 +154,19 @@ class HubStore:
             self._conn.executescript(_SCHEMA)
 
     def close(self) -> None:
+        """Checkpoint the write-ahead log into the record and close it: no ``-wal`` file is left. A
+        checkpoint that cannot finish (another process reading the record) is said, not hidden."""
         with self._lock:
-            with contextlib.suppress(sqlite3.Error):
-                self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            if self._closed:
+                return
+            self._closed = True
+            try:
+                busy = self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+                if busy is not None and busy[0]:
+                    log.warning("hub: the record %s could not be checkpointed (another process reads it); "
+                                "its -wal file stays until the next start", self.path)
+            except sqlite3.Error as exc:
+                log.warning("hub: the record %s could not be checkpointed: %s", self.path, exc)
             self._conn.close()
 
     @contextmanager

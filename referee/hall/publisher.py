@@ -32,6 +32,7 @@ from paho.mqtt.reasoncodes import ReasonCode
 
 from referee.hall.broker_url import BrokerUrl
 from referee.hall.client import KEEPALIVE_S, ConnectionReport, Will, make_client
+from referee.hall.proof import sign, unsign
 from referee.hall.topics import Topics, check_table_name
 from referee.session import Event, MatchSession
 from referee.store import Store, StoreError
@@ -70,12 +71,13 @@ class TablePublisher:
     restart). ``frame_every_s``: the least time between two published frames (0: none).
     ``state_every_s``: the least time between two published states while events come in;
     ``state_refresh_s``: the most. ``drain_s``: how long :meth:`stop` waits for the broker to
-    acknowledge what is left.
+    acknowledge what is left. ``key``: the table's key (:mod:`~referee.hall.proof`): every event and
+    state is signed with it, and only resend requests signed with it are followed.
     """
 
     def __init__(self, session: MatchSession, url: BrokerUrl, table: str, *, topics: Topics | None = None,
                  window: int = 256, frame_every_s: float = 2.0, state_every_s: float = 1.0,
-                 state_refresh_s: float = 5.0, drain_s: float = 5.0) -> None:
+                 state_refresh_s: float = 5.0, drain_s: float = 5.0, key: bytes | None = None) -> None:
         self.session = session
         self.url = url
         self.table = check_table_name(table)
@@ -85,6 +87,8 @@ class TablePublisher:
         self.state_every_s = state_every_s
         self.state_refresh_s = state_refresh_s
         self.drain_s = drain_s
+        self.key = key
+        self._said_unsigned = False
         self.record = record_identity(session.store)
         self._cursor_key = f"hall.acked {url.address} {self.topics.of(self.table, 'events')}"
         self._acked = int(session.store.meta(self._cursor_key) or 0)
@@ -187,10 +191,20 @@ class TablePublisher:
         self._wake.set()
 
     def _on_message(self, client: Client, _: object, message: MQTTMessage) -> None:
+        payload = bytes(message.payload)
+        if self.key is not None:
+            proven = unsign(self.key, "resend", payload)
+            if proven is None:
+                if not self._said_unsigned:
+                    self._said_unsigned = True
+                    log.warning("table %s: a resend request not signed with this table's key ignored (said once)",
+                                self.table)
+                return
+            payload = proven
         try:
-            request = json.loads(message.payload)
+            request = json.loads(payload)
             after = int(request["after"])
-        except (ValueError, TypeError, KeyError):
+        except Exception:  # not JSON, too deep, no "after", not a number: a stranger's, or garbage
             log.warning("table %s: unreadable resend request ignored", self.table)
             return
         if request.get("record", self.record) != self.record or after < 0:
@@ -254,7 +268,7 @@ class TablePublisher:
                 event["table"] = self.table
                 event["record"] = self.record
                 event["sent_at"] = self._seen_at.pop(event_id, None) or time.time()
-                info = self._client.publish(topic, _dumps(event), qos=1)
+                info = self._client.publish(topic, self._signed("events", _dumps(event)), qos=1)
                 self._mids[info.mid] = event_id
                 self._unacked[event_id] = self._unacked.get(event_id, 0) + 1
                 self._sent = event_id
@@ -282,8 +296,12 @@ class TablePublisher:
         snapshot["record"] = self.record
         snapshot["sent_at"] = time.time()
         self._state_id = int(snapshot.get("event_id") or 0)
-        self._client.publish(self.topics.of(self.table, "state"), _dumps(snapshot), qos=1, retain=True)
+        self._client.publish(self.topics.of(self.table, "state"), self._signed("state", _dumps(snapshot)), qos=1,
+                             retain=True)
         self._state_at = now
+
+    def _signed(self, kind: str, body: bytes) -> bytes:
+        return body if self.key is None else sign(self.key, kind, body)
 
     def _publish_frame(self, now: float) -> None:
         if self.frame_every_s <= 0 or now - self._frame_at < self.frame_every_s:

@@ -6,18 +6,36 @@ for it. Messages are handed from paho's thread to one writer thread, which recor
 transaction and only then acknowledges it to the broker (manual acks): a hub killed mid-batch is
 sent that batch again.
 
+Each message is judged alone, before anything is written: too big, not JSON (a 100 000-deep nesting
+included), not the shape its topic carries, naming another table, or (with a hall key, see
+:mod:`~referee.hall.proof`) not signed by its table: it is logged once per table and reason, counted
+(:attr:`HubReceiver.dropped`, on ``/api/hall``), acknowledged and dropped, and never holds the messages
+behind it. Each is then recorded under a savepoint of its own, so one that still fails takes nothing
+else with it. Only the record itself failing (busy, disk full) holds a batch, which is then tried again
+until it is recorded; nothing is acknowledged before.
+
 A table's events are recorded strictly in id order, each once: a duplicate (an id already recorded)
-is dropped, and one that arrives ahead of a gap is held until the gap is filled. The gap is noticed
-from the ids, or from a table's retained state naming a newer event than the hub has; when it lasts
-``gap_grace_s``, the hub asks the table (``PREFIX/NAME/resend``) to send again from its last id. So
-nothing is lost even when the broker itself lost what it had acknowledged (killed without saving).
+is dropped, and one that arrives ahead of a gap is held until the gap is filled. A gap is noticed
+from the ids, or from a table's retained state naming a newer event than the hub has (a table
+publishes its state at least every 5 s, so lost last events are noticed too); when it lasts
+``gap_grace_s``, the hub asks the table (``PREFIX/NAME/resend``) to send again from its last id, and
+asks again whenever ``resend_every_s`` passes without the gap shrinking. So nothing is lost whatever
+lost it: the broker (killed without saving, a queue that overflowed), the link, or the hub.
+
+A table's record changes (a table restarted on a fresh record starts its ids at 1) only on a message
+of the new record that is proven, when the hub proves messages, and sent after the newest it has of
+the current one; without a hall key the hub trusts the broker to let only a table publish on its
+topics (the shipped broker configuration's ACL does).
 """
 
 from __future__ import annotations
 
+import collections
 import json
 import logging
+import math
 import queue
+import sqlite3
 import threading
 import time
 from collections.abc import Callable
@@ -30,16 +48,29 @@ from paho.mqtt.reasoncodes import ReasonCode
 
 from referee.hall.broker_url import BrokerUrl
 from referee.hall.client import KEEPALIVE_S, ConnectionReport, make_client
-from referee.hall.hub_store import HubStore, HubTransaction
+from referee.hall.hub_store import HubStore, HubTransaction, TableRow
+from referee.hall.proof import derive_table_key, sign, strip_signature, unsign
 from referee.hall.topics import KINDS, Topics
 from referee.hall.views import TableView
 
-__all__ = ["Batch", "HubReceiver"]
+__all__ = ["DROP_REASONS", "MAX_FRAME_BYTES", "MAX_MESSAGE_BYTES", "Batch", "HubReceiver"]
 
 log = logging.getLogger(__name__)
 
 #: Events held per table while waiting for a gap to fill (more are dropped: they come again).
 HELD_MAX = 5000
+#: The largest event or state message recorded (a table's are a few kB).
+MAX_MESSAGE_BYTES = 1 << 20
+#: The largest frame kept.
+MAX_FRAME_BYTES = 4 << 20
+#: Why a message is dropped (the keys of :attr:`HubReceiver.dropped`): ``unreadable`` (too big, not
+#: JSON, not the shape its topic carries, another table's name), ``unproven`` (not signed by its
+#: table, with a hall key; or a status or frame of a table not yet proven), ``stale_record`` (a
+#: record the table has left, or a switch to another record not newer than the current one),
+#: ``failed`` (could not be recorded: logged with its traceback).
+DROP_REASONS = ("unreadable", "unproven", "stale_record", "failed")
+_ID_LIMIT = 1 << 53
+_STATUSES = frozenset({"online", "offline"})
 
 
 @dataclass
@@ -49,6 +80,11 @@ class Batch:
     events: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     lines: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     switched: set[str] = field(default_factory=set)
+
+    def merge(self, other: Batch) -> None:
+        self.events.extend(other.events)
+        self.lines.extend(other.lines)
+        self.switched |= other.switched
 
 
 @dataclass
@@ -61,17 +97,45 @@ class _Message:
     received_at: float
 
 
+class _Drop(Exception):
+    """A message judged unfit: ``reason`` is one of :data:`DROP_REASONS`."""
+
+    def __init__(self, reason: str, detail: str) -> None:
+        super().__init__(detail)
+        self.reason = reason
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number JSON carries")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text[:20]} is out of range")
+    return value
+
+
+def _store_trouble(exc: BaseException) -> bool:
+    """The record failing (busy, full, gone), not the message: try again rather than drop."""
+    return isinstance(exc, OSError | MemoryError) or (
+        isinstance(exc, sqlite3.DatabaseError) and not isinstance(
+            exc, sqlite3.IntegrityError | sqlite3.DataError | sqlite3.ProgrammingError | sqlite3.InterfaceError))
+
+
 class HubReceiver:
     """Follows every table under ``topics`` on the broker at ``url`` into ``store``.
 
     ``on_batch`` is called (from the writer thread) after each committed batch. ``client_id`` names
     the hub's persistent session at the broker: keep it the same across restarts (two hubs on one
-    broker need two ids). ``batch``: the most messages recorded in one transaction.
+    broker need two ids). ``batch``: the most messages recorded in one transaction. ``hall_key``: prove
+    every event and state by its table's key (:mod:`~referee.hall.proof`); ``None``: trust the broker.
     """
 
     def __init__(self, store: HubStore, url: BrokerUrl, *, topics: Topics | None = None,
                  client_id: str = "referee-hub", batch: int = 500, gap_grace_s: float = 1.0,
-                 resend_every_s: float = 2.0, on_batch: Callable[[Batch], None] | None = None) -> None:
+                 resend_every_s: float = 2.0, on_batch: Callable[[Batch], None] | None = None,
+                 hall_key: bytes | None = None) -> None:
         self.store = store
         self.url = url
         self.topics = topics or Topics()
@@ -79,12 +143,18 @@ class HubReceiver:
         self.gap_grace_s = gap_grace_s
         self.resend_every_s = resend_every_s
         self.on_batch = on_batch
+        self.hall_key = hall_key
         #: held while the views change; a reader that must see a table whole takes it too
         self.lock = threading.RLock()
         self.views: dict[str, TableView] = {}
         self.frames: dict[str, tuple[int, bytes]] = {}
         self.duplicates = 0
         self.resend_requests = 0
+        #: messages dropped since start, by reason (:data:`DROP_REASONS`)
+        self.dropped: collections.Counter[str] = collections.Counter({reason: 0 for reason in DROP_REASONS})
+        self._said: set[tuple[str, str]] = set()
+        self._count_lock = threading.Lock()
+        self._keys: dict[str, bytes] = {}
         self._held: dict[str, dict[int, dict[str, Any]]] = {}
         self._retired: dict[str, set[str]] = {}
         self._queue: queue.Queue[_Message] = queue.Queue()
@@ -102,16 +172,24 @@ class HubReceiver:
 
     def _load(self) -> None:
         """The views as the record left them (a restarted hub resumes where it stopped)."""
+        self.views.clear()
         for row in self.store.tables():
-            view = TableView(row.name, row.record, row.last_id, row.status)
-            if row.record is not None:
-                for event in self.store.recent_events(row.name, row.record, 300):
-                    view.apply(event)
-                view.last_id = row.last_id
-            if row.state is not None and row.state.get("record") == row.record:
-                view.adopt(row.state)
-            self.views[row.name] = view
+            self.views[row.name] = self._view_from_row(row)
             self._retired[row.name] = self.store.retired(row.name)
+
+    def _view_from_record(self, name: str) -> TableView:
+        row = next((r for r in self.store.tables() if r.name == name), None)
+        return TableView(name) if row is None else self._view_from_row(row)
+
+    def _view_from_row(self, row: TableRow) -> TableView:
+        view = TableView(row.name, row.record, row.last_id, row.status)
+        if row.record is not None:
+            for event in self.store.recent_events(row.name, row.record, 300):
+                view.apply(event)
+            view.last_id = row.last_id
+        if row.state is not None and row.state.get("record") == row.record:
+            view.adopt(row.state)
+        return view
 
     # Life.
     def start(self) -> HubReceiver:
@@ -129,6 +207,16 @@ class HubReceiver:
     @property
     def connected(self) -> bool:
         return self._connected
+
+    @property
+    def proving(self) -> bool:
+        """Whether events and states must be signed by their table (a hall key was given)."""
+        return self.hall_key is not None
+
+    def counters(self) -> dict[str, Any]:
+        """What the hub dropped and asked for, for ``/api/hall`` and ``/healthz``."""
+        return {"proof": "hmac" if self.proving else "broker", "dropped": dict(self.dropped),
+                "duplicates_dropped": self.duplicates, "resend_requests": self.resend_requests}
 
     # paho's thread.
     def _on_connect(self, client: Client, _: object, flags: ConnectFlags, reason: ReasonCode,
@@ -151,68 +239,191 @@ class HubReceiver:
             self._report.down(f"disconnected: {reason}")
 
     def _on_message(self, client: Client, _: object, message: MQTTMessage) -> None:
-        parsed = self.topics.parse(message.topic)
+        try:
+            parsed = self.topics.parse(message.topic)
+        except UnicodeDecodeError:  # paho decodes the topic on access
+            parsed = None
         if parsed is None or parsed[1] not in KINDS:
-            if message.qos:
-                client.ack(message.mid, message.qos)
+            self._count("?", "unreadable", "a topic that names no table")
+        elif parsed[1] == "frame":  # kept in memory only: the newest is all a live view needs
+            self._frame(parsed[0], bytes(message.payload))
+        else:
+            self._queue.put(_Message(parsed[0], parsed[1], bytes(message.payload), message.mid, message.qos,
+                                     time.time()))
             return
-        table, kind = parsed
-        if kind == "frame":  # kept in memory only: the newest is all a live view needs
-            index = self.frames.get(table, (0, b""))[0] + 1
-            self.frames[table] = (index, bytes(message.payload))
-            if message.qos:
-                client.ack(message.mid, message.qos)
+        if message.qos:
+            client.ack(message.mid, message.qos)
+
+    def _frame(self, table: str, jpeg: bytes) -> None:
+        if len(jpeg) > MAX_FRAME_BYTES or not jpeg.startswith(b"\xff\xd8"):
+            self._count(table, "unreadable", "a frame that is not a JPEG (or over 4 MB)")
             return
-        self._queue.put(_Message(table, kind, bytes(message.payload), message.mid, message.qos, time.time()))
+        if self.proving:
+            view = self.views.get(table)
+            if view is None or view.record is None:
+                self._count(table, "unproven", "a frame of a table that has proven nothing yet")
+                return
+        index = self.frames.get(table, (0, b""))[0] + 1
+        self.frames[table] = (index, jpeg)
+
+    def _count(self, table: str, reason: str, detail: str) -> None:
+        """Count a dropped message; say so once per table and reason."""
+        with self._count_lock:
+            self.dropped[reason] += 1
+            first = (table, reason) not in self._said and len(self._said) < 10_000
+            self._said.add((table, reason))
+        if first:
+            log.warning("hub: %s message from table %s dropped: %s (said once per table and reason; counted "
+                        "on /api/hall)", reason, table, detail)
 
     # The writer thread.
     def _run(self) -> None:
+        pending: list[_Message] = []
+        trouble = False
         while not self._stop.is_set():
-            try:
-                messages = [self._queue.get(timeout=0.25)]
-            except queue.Empty:
-                messages = []
-            while messages and len(messages) < self.batch:
+            if not pending:
                 try:
-                    messages.append(self._queue.get_nowait())
+                    pending = [self._queue.get(timeout=0.25)]
                 except queue.Empty:
-                    break
+                    pending = []
+                while pending and len(pending) < self.batch:
+                    try:
+                        pending.append(self._queue.get_nowait())
+                    except queue.Empty:
+                        break
+            if pending:
+                try:
+                    self._record(pending)
+                    pending, trouble = [], False
+                except Exception as exc:
+                    with self.lock:
+                        self._load()  # what the views had taken of the failed batch is undone
+                    if not _store_trouble(exc):  # not the record: a bug met by one of them; find it alone
+                        log.exception("hub: a batch of %d message(s) failed; recording them one by one",
+                                      len(pending))
+                        pending = self._one_by_one(pending)
+                    elif not trouble:
+                        trouble = True
+                        log.warning("hub: cannot write its record (%s); %d message(s) wait, unacknowledged, "
+                                    "and are tried again every second", exc, len(pending))
+                    if pending:
+                        self._stop.wait(1.0)
             try:
-                if messages:
-                    self._record(messages)
                 self._ask_for_gaps()
             except Exception:
-                log.exception("hub: could not record %d message(s); they come again", len(messages))
-                with self.lock:
-                    self.views.clear()
-                    self._load()
+                log.exception("hub: could not ask for a gap to be filled")
 
-    def _record(self, messages: list[_Message]) -> None:
-        batch = Batch()
-        dirty: set[str] = set()
-        with self.lock, self.store.transaction() as tx:
-            for message in messages:
-                try:
-                    if message.kind == "events":
-                        self._event(tx, message, batch, dirty)
-                    elif message.kind == "state":
-                        self._state(tx, message, batch)
-                    elif message.kind == "status":
-                        self._status(tx, message, batch)
-                except (ValueError, TypeError, KeyError) as exc:
-                    log.warning("hub: unreadable %s message from table %s dropped (%s)", message.kind,
-                                message.table, exc)
-            for name in dirty:
-                view = self.views[name]
-                tx.set_table(name, record=view.record, last_id=view.last_id, seen_at=time.time())
+    def _one_by_one(self, messages: list[_Message]) -> list[_Message]:
+        """Record each message alone; one that still fails (not for the record's sake) is dropped.
+        Returns what is left when the record itself fails."""
+        for index, message in enumerate(messages):
+            try:
+                self._record([message])
+            except Exception as exc:
+                with self.lock:
+                    self._load()
+                if _store_trouble(exc):
+                    return messages[index:]
+                self._count(message.table, "failed", f"{type(exc).__name__}: it cannot be recorded")
+                self._ack([message])
+        return []
+
+    def _ack(self, messages: list[_Message]) -> None:
         for message in messages:
             if message.qos:
                 self._client.ack(message.mid, message.qos)
+
+    def _record(self, messages: list[_Message]) -> None:
+        batch = Batch()
+        with self.lock, self.store.transaction() as tx:
+            for message in messages:
+                try:
+                    value = self._judge(message)
+                except _Drop as drop:
+                    self._count(message.table, drop.reason, str(drop))
+                    continue
+                part = Batch()
+                try:
+                    with tx.savepoint():
+                        if message.kind == "events":
+                            self._event(tx, message.table, value, message.received_at, part)
+                        elif message.kind == "state":
+                            self._state(tx, message.table, value, part)
+                        else:
+                            self._status(tx, message.table, value, part)
+                except _Drop as drop:
+                    self._count(message.table, drop.reason, str(drop))
+                    continue
+                except Exception as exc:
+                    if _store_trouble(exc):
+                        raise
+                    log.debug("hub: %s message from table %s failed", message.kind, message.table, exc_info=True)
+                    self._count(message.table, "failed", f"{type(exc).__name__}: {exc}"[:200])
+                    # Its view may have taken part of it: rebuilt from the record as the savepoint left it.
+                    self.views[message.table] = self._view_from_record(message.table)
+                    continue
+                batch.merge(part)
+        self._ack(messages)
         if self.on_batch is not None and (batch.events or batch.lines or batch.switched):
             self.on_batch(batch)
 
-    def _view(self, tx: HubTransaction, table: str, record: str, batch: Batch) -> TableView | None:
-        """The table's view following ``record``, or ``None`` when ``record`` is one it has left."""
+    # Judging a message alone (no view, no record touched).
+    def _key(self, table: str) -> bytes:
+        assert self.hall_key is not None
+        key = self._keys.get(table)
+        if key is None:
+            key = self._keys[table] = derive_table_key(self.hall_key, table)
+        return key
+
+    def _judge(self, message: _Message) -> Any:
+        """The message's content, checked; raises :class:`_Drop` saying why it is unfit."""
+        data = message.payload
+        if message.kind == "status":
+            text = data.strip().decode("ascii", "replace") if len(data) <= 20 else ""
+            if text not in _STATUSES:
+                raise _Drop("unreadable", "a status is 'online' or 'offline'")
+            return text
+        if len(data) > MAX_MESSAGE_BYTES:
+            raise _Drop("unreadable", f"{len(data)} bytes, over {MAX_MESSAGE_BYTES}")
+        if self.hall_key is not None:
+            body = unsign(self._key(message.table), message.kind, data)
+            if body is None:
+                raise _Drop("unproven", "not signed by the table's key")
+        else:
+            body = strip_signature(data)
+        try:
+            value = json.loads(body, parse_constant=_no_constant, parse_float=_finite)
+        except Exception as exc:  # RecursionError (deep nesting), ValueError, UnicodeDecodeError, ...
+            raise _Drop("unreadable", f"not JSON ({type(exc).__name__})") from None
+        if not isinstance(value, dict):
+            raise _Drop("unreadable", "not a JSON object")
+        record = value.get("record")
+        if not isinstance(record, str) or not 0 < len(record) <= 64 or not record.isprintable():
+            raise _Drop("unreadable", "no record identity")
+        if value.get("table", message.table) != message.table:
+            raise _Drop("unreadable", "names another table")
+        sent_at = value.get("sent_at")
+        if sent_at is not None and (isinstance(sent_at, bool) or not isinstance(sent_at, int | float)):
+            raise _Drop("unreadable", "sent_at is not a time")
+        if message.kind == "events":
+            event_id = value.get("id")
+            if isinstance(event_id, bool) or not isinstance(event_id, int) or not 0 < event_id < _ID_LIMIT:
+                raise _Drop("unreadable", "no event id")
+            if not isinstance(value.get("kind", ""), str):
+                raise _Drop("unreadable", "kind is not a word")
+            value.pop("sig", None)
+        else:
+            event_id = value.get("event_id") or 0
+            if isinstance(event_id, bool) or not isinstance(event_id, int) or not 0 <= event_id < _ID_LIMIT:
+                raise _Drop("unreadable", "event_id is not an id")
+            value.pop("sig", None)
+        return value
+
+    # Recording a judged message (inside the batch's transaction, under a savepoint of its own).
+    def _view(self, tx: HubTransaction, table: str, value: dict[str, Any], batch: Batch) -> TableView:
+        """The table's view following the message's record; raises :class:`_Drop` for a record it has
+        left, or (proving) one that is not newer than the current one."""
+        record = str(value["record"])
         view = self.views.get(table)
         if view is None:
             view = self.views[table] = TableView(table)
@@ -220,8 +431,11 @@ class HubReceiver:
         if view.record == record:
             return view
         if record in self._retired[table]:
-            return None
+            raise _Drop("stale_record", "a record the table has left")
         if view.record is not None:
+            sent_at = value.get("sent_at")
+            if self.proving and not (isinstance(sent_at, int | float) and sent_at > view.sent_at):
+                raise _Drop("stale_record", "another record, not sent after the current one's newest message")
             log.info("hub: table %s is on a fresh record; following it", table)
             tx.retire(table, view.record)
             self._retired[table].add(view.record)
@@ -231,27 +445,25 @@ class HubReceiver:
         tx.set_table(table, record=record, last_id=0, seen_at=time.time())
         return view
 
-    def _event(self, tx: HubTransaction, message: _Message, batch: Batch, dirty: set[str]) -> None:
-        event = json.loads(message.payload)
+    def _event(self, tx: HubTransaction, table: str, event: dict[str, Any], received_at: float,
+               batch: Batch) -> None:
         event_id = int(event["id"])
-        view = self._view(tx, message.table, str(event["record"]), batch)
-        if view is None:
-            return
+        view = self._view(tx, table, event, batch)
         if event_id <= view.last_id:
             self.duplicates += 1
             return
-        held = self._held.setdefault(message.table, {})
+        held = self._held.setdefault(table, {})
         if event_id > view.last_id + 1:
             if event_id in held:
                 self.duplicates += 1
             elif len(held) < HELD_MAX:
                 held[event_id] = event
-            view.known_last = max(view.known_last, event_id)
+                view.known_last = max(view.known_last, event_id)
             return
-        self._accept(tx, view, event, message.received_at, batch)
+        self._accept(tx, view, event, received_at, batch)
         while view.last_id + 1 in held:
-            self._accept(tx, view, held.pop(view.last_id + 1), message.received_at, batch)
-        dirty.add(message.table)
+            self._accept(tx, view, held.pop(view.last_id + 1), received_at, batch)
+        tx.set_table(table, record=view.record, last_id=view.last_id, seen_at=time.time())
 
     def _accept(self, tx: HubTransaction, view: TableView, event: dict[str, Any], received_at: float,
                 batch: Batch) -> None:
@@ -269,33 +481,30 @@ class HubReceiver:
         line = {"table": view.name, "kind": kind, "tile": view.tile(), "alerts": shown, **extra}
         batch.lines.append((tx.add_feed(view.name, len(shown), line), line))
 
-    def _state(self, tx: HubTransaction, message: _Message, batch: Batch) -> None:
-        snapshot = json.loads(message.payload)
-        if not isinstance(snapshot, dict):
-            raise ValueError("a state is a JSON object")
-        view = self._view(tx, message.table, str(snapshot["record"]), batch)
-        if view is None:
-            return
+    def _state(self, tx: HubTransaction, table: str, snapshot: dict[str, Any], batch: Batch) -> None:
+        view = self._view(tx, table, snapshot, batch)
         before = view.tile()
         view.adopt(snapshot)
-        tx.set_state(message.table, snapshot)
+        tx.set_state(table, snapshot)
         if view.tile() != before:
             self._line(tx, view, batch, kind="state")
 
-    def _status(self, tx: HubTransaction, message: _Message, batch: Batch) -> None:
-        status = message.payload.decode("utf-8", "replace").strip()[:20]
-        view = self.views.get(message.table)
+    def _status(self, tx: HubTransaction, table: str, status: str, batch: Batch) -> None:
+        view = self.views.get(table)
+        if self.proving and (view is None or view.record is None):
+            raise _Drop("unproven", "a status of a table that has proven nothing yet")
         if view is None:
-            view = self.views[message.table] = TableView(message.table)
-            self._retired[message.table] = set()
+            view = self.views[table] = TableView(table)
+            self._retired[table] = set()
         if status == view.status:
             return
         view.status = status
-        tx.set_status(message.table, status, time.time())
+        tx.set_status(table, status, time.time())
         self._line(tx, view, batch, kind="status")
 
     def _ask_for_gaps(self) -> None:
-        """Ask each table with a gap that has lasted ``gap_grace_s`` to send again (now and then)."""
+        """Ask each table with a gap that has lasted ``gap_grace_s`` to send again; ask again when the
+        gap has not shrunk for ``resend_every_s`` (a table sending a long backlog is not asked twice)."""
         if not self._connected:
             return
         now = time.monotonic()
@@ -304,13 +513,21 @@ class HubReceiver:
         for name, view in views:
             if not (view.has_gap or self._held.get(name)) or view.record is None:
                 view.gap_since = None
+                view.resend_from = -1
                 continue
             if view.gap_since is None:
                 view.gap_since = now
-            if now - view.gap_since < self.gap_grace_s or now - view.resend_at < self.resend_every_s:
+            if now - view.gap_since < self.gap_grace_s:
                 continue
-            view.resend_at = now
+            if view.resend_from >= 0 and view.last_id > view.resend_from:
+                view.resend_from, view.resend_at = view.last_id, now  # it is coming: wait on
+                continue
+            if now - view.resend_at < self.resend_every_s:
+                continue
+            view.resend_at, view.resend_from = now, view.last_id
             self.resend_requests += 1
             log.info("hub: table %s has a gap after event %d; asking it to send again", name, view.last_id)
-            request = json.dumps({"after": view.last_id, "record": view.record}).encode()
+            request = json.dumps({"after": view.last_id, "record": view.record}, separators=(",", ":")).encode()
+            if self.hall_key is not None:
+                request = sign(self._key(name), "resend", request)
             self._client.publish(self.topics.of(name, "resend"), request, qos=1)

@@ -39,6 +39,10 @@ class TableView:
         self.known_last = 0
         self.gap_since: float | None = None
         self.resend_at = 0.0
+        #: the hub's last id when it last asked for a resend (-1: not asking)
+        self.resend_from = -1
+        #: the newest ``sent_at`` of this record's messages (a record is left only for a newer one)
+        self.sent_at = 0.0
         self.updated_at: float | None = None
         #: the language the table's setup chose for its pages (None: none chosen)
         self.lang: str | None = None
@@ -51,6 +55,8 @@ class TableView:
         self.state = {}
         self.alerts = []
         self.gap_since = None
+        self.resend_from = -1
+        self.sent_at = 0.0
         self.lang = None
 
     def apply(self, event: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -74,7 +80,13 @@ class TableView:
             self.state = dict(event["state"])
         self.last_id = int(event["id"])
         self.updated_at = time.time()
+        self._sent(event)
         return new
+
+    def _sent(self, message: Mapping[str, Any]) -> None:
+        sent_at = message.get("sent_at")
+        if isinstance(sent_at, int | float) and not isinstance(sent_at, bool):
+            self.sent_at = max(self.sent_at, float(sent_at))
 
     def adopt(self, snapshot: Mapping[str, Any]) -> None:
         """Take what a retained state message says: the pipeline status always; the state and the
@@ -84,6 +96,7 @@ class TableView:
             self.pipeline = dict(status)
         event_id = int(snapshot.get("event_id") or 0)
         self.known_last = max(self.known_last, event_id)
+        self._sent(snapshot)
         if event_id == self.last_id and (event_id > 0 or not self.state):
             self.state = {k: copy.deepcopy(v) for k, v in snapshot.items() if k not in _SNAPSHOT_ONLY}
             alerts = snapshot.get("alerts")

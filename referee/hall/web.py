@@ -58,8 +58,10 @@ class _Streams:
 
 
 def create_hub_app(receiver: HubReceiver, *, max_stream_fps: float = 5.0, sse_buffer: int = 1024,
-                   sse_keepalive_s: float = 15.0) -> FastAPI:
-    """The hub's app over ``receiver`` (started and stopped with the app)."""
+                   sse_keepalive_s: float = 15.0, close_store: bool = False) -> FastAPI:
+    """The hub's app over ``receiver`` (started and stopped with the app). ``close_store``: close (and
+    checkpoint) the receiver's record when the app stops: uvicorn re-raises SIGTERM once it has shut
+    down, so code after ``server.run()`` never runs on SIGTERM and a ``-wal`` file was left behind."""
     assets = load_assets()
     store = receiver.store
     hall = Fanout(lambda after, limit: [(hid, _line_message(hid, json.loads(text)))
@@ -124,6 +126,8 @@ def create_hub_app(receiver: HubReceiver, *, max_stream_fps: float = 5.0, sse_bu
         finally:
             close_streams()
             await asyncio.to_thread(receiver.stop)
+            if close_store:
+                await asyncio.to_thread(store.close)
 
     app = FastAPI(title="UNO referee hub", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.receiver = receiver
@@ -154,8 +158,7 @@ def create_hub_app(receiver: HubReceiver, *, max_stream_fps: float = 5.0, sse_bu
     @app.get("/healthz")
     async def healthz() -> dict[str, Any]:
         return {"ok": True, "broker": str(receiver.url), "connected": receiver.connected,
-                "tables": len(receiver.views), "sse_clients": hall.clients,
-                "duplicates_dropped": receiver.duplicates, "resend_requests": receiver.resend_requests}
+                "tables": len(receiver.views), "sse_clients": hall.clients, **receiver.counters()}
 
     @app.get("/api/words")
     def hall_words(lang: Annotated[str | None, Query(max_length=16)] = None) -> dict[str, Any]:
@@ -171,7 +174,8 @@ def create_hub_app(receiver: HubReceiver, *, max_stream_fps: float = 5.0, sse_bu
         alerts = [dict(alert, id=line["id"]) for line in store.recent_alert_lines(FEED_ALERTS)
                   for alert in line.get("alerts", [])]
         return {"event_id": event_id, "broker": {"url": str(receiver.url), "connected": receiver.connected},
-                "tables": tiles, "alerts": alerts[-FEED_ALERTS:], "standings": standings(tiles)}
+                "tables": tiles, "alerts": alerts[-FEED_ALERTS:], "standings": standings(tiles),
+                "messages": receiver.counters()}
 
     @app.get("/api/hall/events")
     async def hall_events(
