@@ -15,7 +15,8 @@ The log is UTF-8 (a leading byte-order mark is accepted), or UTF-16 when it star
 byte-order mark (what a Windows shell's redirection writes). A line that is not text in that encoding,
 not JSON, nested too deep, holding a number Python will not read (thousands of digits) or a number
 JSON has no place for (``NaN``, ``Infinity``, ``1e999``: they could not be printed back as JSON) is
-one bad line like any other.
+one bad line like any other. So is a line over :data:`MAX_LINE_BYTES` (no observation comes near):
+it is passed over unread, and no message echoes more than :data:`MAX_ECHO` characters of its input.
 
 Exit status: 0 when every line was accepted, 1 when at least one line was rejected (the judgement of
 the other lines is complete either way).
@@ -24,7 +25,6 @@ the other lines is complete either way).
 from __future__ import annotations
 
 import codecs
-import itertools
 import json
 import logging
 import math
@@ -39,6 +39,26 @@ from referee.rules.referee import Referee
 __all__ = ["replay_file", "replay_lines"]
 
 log = logging.getLogger(__name__)
+
+#: The longest line judged (bytes): a reveal of 120 cards is about 2 KB. Longer lines are bad lines,
+#: skipped without being held in memory whole.
+MAX_LINE_BYTES = 1_000_000
+#: The most characters of an error's message printed (it may quote the bad input).
+MAX_ECHO = 300
+
+
+def _echo(text: str) -> str:
+    """``text`` cut to :data:`MAX_ECHO` characters, saying how long it was."""
+    if len(text) <= MAX_ECHO:
+        return text
+    return f"{text[:MAX_ECHO]}... ({len(text)} characters in all)"
+
+
+class _Overlong:
+    """Stands for a line past :data:`MAX_LINE_BYTES` (read past, never kept)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
 
 
 def _dump(line: dict[str, Any]) -> str:
@@ -115,12 +135,12 @@ def _rebuilt(kept: list[tuple[int, dict[str, Any]]], rules: str | None, out: Tex
         except Exception as exc:  # ObservationError, or a referee bug: either way the line goes
             kept.remove((number, obj))
             dropped += 1
-            message = f"rejected once judged again without the withdrawn line: {exc}"
+            message = _echo(f"rejected once judged again without the withdrawn line: {exc}")
             out.write(_dump({"type": "error", "line": number, "message": message}) + "\n")
     return referee, dropped
 
 
-def replay_lines(lines: Iterable[str | bytes], out: TextIO, rules: str | None = None) -> int:
+def replay_lines(lines: Iterable[str | bytes | _Overlong], out: TextIO, rules: str | None = None) -> int:
     """Judge JSON ``lines`` and write contract-3 lines to ``out``; returns the number of errors.
 
     ``lines`` are text, or UTF-8 bytes (a line that does not decode is a bad line); a byte-order
@@ -137,7 +157,7 @@ def replay_lines(lines: Iterable[str | bytes], out: TextIO, rules: str | None = 
             obj = _parse(text)
         except _BadLine as exc:
             errors += 1
-            out.write(_dump({"type": "error", "line": number, "message": str(exc)}) + "\n")
+            out.write(_dump({"type": "error", "line": number, "message": _echo(str(exc))}) + "\n")
             continue
         if isinstance(obj, dict) and obj.get("type") in OUTPUT_TYPES:
             index = _withdrawn(obj, kept)
@@ -152,12 +172,12 @@ def replay_lines(lines: Iterable[str | bytes], out: TextIO, rules: str | None = 
             produced = referee.observe(obj)
         except ObservationError as exc:
             errors += 1
-            out.write(_dump({"type": "error", "line": number, "message": str(exc)}) + "\n")
+            out.write(_dump({"type": "error", "line": number, "message": _echo(str(exc))}) + "\n")
             continue
         except Exception as exc:  # a referee bug must not lose the rest of the log
-            log.exception("referee failed on line %d: %s", number, text)
+            log.exception("referee failed on line %d: %s", number, _echo(text))
             errors += 1
-            message = f"internal referee error ({type(exc).__name__}: {exc}); line skipped"
+            message = _echo(f"internal referee error ({type(exc).__name__}: {exc}); line skipped")
             out.write(_dump({"type": "error", "line": number, "message": message}) + "\n")
             continue
         if isinstance(obj, dict):
@@ -190,8 +210,12 @@ def replay_file(path: Path | str, out: TextIO, rules: str | None = None) -> int:
     return 1 if errors else 0
 
 
-def _text(raw: str | bytes, number: int) -> str:
+def _text(raw: str | bytes | _Overlong, number: int) -> str:
     """One line as text, stripped (a UTF-8 byte-order mark passed over on line 1), or :class:`_BadLine`."""
+    size = raw.size if isinstance(raw, _Overlong) else len(raw)
+    if size > MAX_LINE_BYTES:
+        raise _BadLine(f"line too long: {size} bytes, at most {MAX_LINE_BYTES} (skipped unread)")
+    assert not isinstance(raw, _Overlong)
     if isinstance(raw, bytes):
         try:
             raw = raw.decode("utf-8")
@@ -203,28 +227,51 @@ def _text(raw: str | bytes, number: int) -> str:
     return raw.strip()
 
 
-def _lines(stream: BinaryIO) -> Iterator[str | bytes]:
+def _lines(stream: BinaryIO) -> Iterator[str | bytes | _Overlong]:
     """The lines of a log read as bytes: UTF-8 lines as they come (each decoded on its own, so one bad
-    byte costs one line), or, after a UTF-16 byte-order mark, the whole log decoded as UTF-16 (what
-    cannot be decoded becomes U+FFFD, which no observation accepts)."""
-    first = stream.readline()
-    if first[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
+    byte costs one line; one past :data:`MAX_LINE_BYTES` read past in pieces), or, after a UTF-16
+    byte-order mark, the whole log decoded as UTF-16 (what cannot be decoded becomes U+FFFD, which no
+    observation accepts)."""
+    first = _bounded_line(stream)
+    if isinstance(first, bytes) and first[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
         text = (first + stream.read()).decode("utf-16", errors="replace")
         return iter(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"))
     return _utf8_lines(first, stream)
 
 
-def _utf8_lines(first: bytes, stream: BinaryIO) -> Iterator[bytes]:
-    """``first`` and the lines of ``stream``, split where text mode would (``\\n``, ``\\r\\n``, a lone ``\\r``)."""
-    if not first:
-        return
-    for chunk in itertools.chain((first,), stream):
-        if chunk.endswith(b"\r\n"):
-            chunk = chunk[:-2]
-        elif chunk.endswith(b"\n"):
-            chunk = chunk[:-1]
-        if b"\r" in chunk:
-            yield from chunk.split(b"\r")
-        else:
-            yield chunk
+def _bounded_line(stream: BinaryIO) -> bytes | _Overlong:
+    """The next line of ``stream`` (with its end), or :class:`_Overlong` for one past the limit, whose
+    bytes are read in pieces and let go."""
+    line = stream.readline(MAX_LINE_BYTES + 2)  # room for the line's own CR LF
+    if len(line) <= MAX_LINE_BYTES or line.endswith(b"\n"):
+        return line
+    size = len(line)
+    while not line.endswith(b"\n"):
+        line = stream.readline(1 << 20)
+        if not line:
+            break
+        size += len(line)
+    return _Overlong(size - len(line) + len(line.rstrip(b"\r\n")))  # the line's own bytes, without its end
 
+
+def _utf8_lines(first: bytes | _Overlong, stream: BinaryIO) -> Iterator[bytes | _Overlong]:
+    """``first`` and the lines of ``stream``, split where text mode would (``\\n``, ``\\r\\n``, a lone ``\\r``)."""
+    chunk = first
+    while chunk:
+        yield from _split(chunk)
+        chunk = _bounded_line(stream)
+
+
+def _split(chunk: bytes | _Overlong) -> Iterator[bytes | _Overlong]:
+    """One line read without its end; a lone ``\\r`` inside splits it further."""
+    if isinstance(chunk, _Overlong):
+        yield chunk
+        return
+    if chunk.endswith(b"\r\n"):
+        chunk = chunk[:-2]
+    elif chunk.endswith(b"\n"):
+        chunk = chunk[:-1]
+    if b"\r" in chunk:
+        yield from chunk.split(b"\r")
+    else:
+        yield chunk

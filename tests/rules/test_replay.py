@@ -205,3 +205,34 @@ def test_a_lone_surrogate_is_printed_escaped(tmp_path: Path) -> None:
     out = io.StringIO()
     replay_file(log, out)
     out.getvalue().encode("utf-8")  # no UnicodeEncodeError
+
+
+@pytest.mark.parametrize(("bad", "message"), [
+    (b'{"type":"play","card":"' + b"x" * 900_000 + b'","seat":1}', "unknown card label"),
+    (b'{"type":"' + b"y" * 900_000 + b'"}', "unknown observation type"),
+    (b'{"type":"play","card":"' + b"x" * 3_000_000 + b'","seat":1}', "line too long: 3000034 bytes"),
+    (b"z" * 5_000_000 + b"\r", "line too long"),
+], ids=["900 KB label", "900 KB type", "3 MB line", "5 MB line ended by CR"])
+def test_a_huge_bad_line_is_never_echoed_whole(tmp_path: Path, bad: bytes, message: str) -> None:
+    status, lines = _replay_bytes(tmp_path, b"\n".join([*GOOD, bad, ILLEGAL]) + b"\n")
+    assert status == 1
+    assert [(line["type"], line.get("line")) for line in lines] == [("error", 3), ("alert", None)]
+    assert message in str(lines[0]["message"]) and len(json.dumps(lines[0])) < 500
+
+
+def test_a_200_mb_line_costs_no_more_memory_than_a_short_one(tmp_path: Path) -> None:
+    log = tmp_path / "log.jsonl"
+    with log.open("wb") as handle:
+        handle.write(b"\n".join(GOOD) + b'\n{"type":"play","card":"')
+        for _ in range(200):
+            handle.write(b"x" * 1_000_000)
+        handle.write(b'","seat":1}\n' + ILLEGAL + b"\n")
+    # The peak as the kernel counts it for this program (VmHWM: ru_maxrss would count the forking parent's).
+    probe = ("import io, re, sys; from referee.rules.replay import replay_file; out = io.StringIO(); "
+             "status = replay_file(sys.argv[1], out); "
+             "peak = re.search(r'VmHWM:\\s+(\\d+)', open('/proc/self/status').read()).group(1); "
+             "print(status, int(peak) // 1024, len(out.getvalue()))")
+    done = subprocess.run([sys.executable, "-c", probe, str(log)], capture_output=True, text=True, timeout=120)
+    status, peak_mb, printed = (int(v) for v in done.stdout.split())
+    assert status == 1 and printed < 1000, done.stdout
+    assert peak_mb < 100, f"peak {peak_mb} MB"
