@@ -290,6 +290,12 @@ def house() -> RuleOptions:
     additional rules"): ``classic_blanks``, each treated as a wild.
 
     Choice: draw-until-playable is not in the sheet, so it stays off (``draw_until_playable``).
+    Choice: "UNO Stacked" says a misplaced +4 that is caught follows "the normal rules" with "the
+    amount of the penalty increases depending on the number of cards used": a +4 stacked on a +4 is
+    challenged like any +4, checked against the colour current before the stack's first +4, and
+    caught it costs ``challenge_guilty_penalty`` plus the cards stacked before it (8 for two +4s); a
+    failed challenge costs the stack's total plus ``challenge_failed_penalty``. A +4 stacked on a +2
+    (``stack_mixed``) is not judged.
     """
     return dataclasses.replace(
         official(),

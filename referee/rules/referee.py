@@ -25,9 +25,13 @@ How each alert is decided (the simulator and the tests rely on these, keep them 
 ``illegal_wild_draw_four``
     a challenge's reveal shows a card of the colour that was current when the +4 was played; or
     (by inference, needs draws reported) its player later plays a card of that colour without having
-    drawn or swapped hands since. Penalty: ``challenge_guilty_penalty``.
+    drawn or swapped hands since. Penalty: ``challenge_guilty_penalty``. A +4 stacked on a +4
+    (``stack_draw4``) is checked against the colour current before the stack's first +4, and its
+    penalty grows by the cards stacked before it (the stack's total: 8 for two +4s under the
+    defaults); a +4 stacked on a +2 (``stack_mixed``) is not judged.
 ``failed_challenge``
-    the reveal shows no such card. Penalty (on the challenger): 4 + ``challenge_failed_penalty``.
+    the reveal shows no such card. Penalty (on the challenger): the cards owed (4, or the stack's
+    total) + ``challenge_failed_penalty``.
 ``impossible_card``
     a card seen on the pile more often this round (since the last reshuffle) than the deck holds,
     or one not in the deck at all. Its legality is then not judged (it is not the card we think).
@@ -107,15 +111,17 @@ def _say(card: Card) -> str:
 
 
 class _Wd4:
-    """The last Wild Draw Four played: enough to settle a challenge."""
+    """The last Wild Draw Four played: enough to settle a challenge. ``check`` is the colour its player
+    must not have held (``None``: not judged): the colour before it, or before its stack's first +4."""
 
-    __slots__ = ("challenged", "named", "player", "prev_colour", "prev_top", "victim")
+    __slots__ = ("challenged", "check", "named", "player", "prev_colour", "prev_top", "victim")
 
     def __init__(self, player: int, victim: int, prev_colour: Colour | None, prev_top: Card | None) -> None:
         self.player = player
         self.victim = victim
         self.prev_colour = prev_colour
         self.prev_top = prev_top
+        self.check = prev_colour
         self.challenged = False
 
 
@@ -699,11 +705,14 @@ class Referee:
         self.top_doubtful = not possible
         if value == "wild_draw4":
             victim = self.next_seat(seat)
+            answered = self.last_wd4
             self.last_wd4 = _Wd4(seat, victim, prev_colour, prev_top)
             if not stacked and prev_colour is not None and self.counts_known:
                 self.wd4_watch.setdefault(seat, set()).add(prev_colour)
             if stacked:
-                self.last_wd4.prev_colour = None  # a stacked +4 answers a +4: not judged
+                # On a +4: judged as the stack's first +4 is (its colour before). On a +2: not judged.
+                on_four = prev_top is not None and prev_top.value == "wild_draw4" and answered is not None
+                self.last_wd4.check = answered.check if on_four and answered is not None else None
         if left == 0 and self.counts_known:
             self._end_round(seat, out)
 
@@ -923,18 +932,20 @@ class Referee:
         opts = self.options
         player, victim = wd4.player, wd4.victim
         self.counts[player] = len(cards)
-        prev = wd4.prev_colour
-        if prev is None:
+        check = wd4.check
+        if check is None:
             self._info(out, "challenge cannot be settled: the colour before the +4 is unknown")
             return
-        guilty = any(card.colour == prev for card in cards)
+        owed = self.pending_draw if self.draw_victim == victim and self.pending_draw else 4
+        guilty = any(card.colour == check for card in cards)
         if guilty:
+            # A stacked +4 caught: the normal penalty, grown by the cards stacked before it.
             self._alert(
                 out,
                 "illegal_wild_draw_four",
                 player,
-                opts.challenge_guilty_penalty,
-                f"{_who(player)}'s hand holds {prev.value}: its Wild Draw Four was illegal",
+                opts.challenge_guilty_penalty + max(owed - 4, 0),
+                f"{_who(player)}'s hand holds {check.value}: its Wild Draw Four was illegal",
                 _WILD_DRAW4,
             )
             if self.draw_victim == victim:
@@ -944,19 +955,18 @@ class Referee:
                 self._hand_changed(player, 1)
                 if self.top is not None:
                     self._unsee(self.top)
-                self.top, self.colour = wd4.prev_top, prev
+                self.top, self.colour = wd4.prev_top, wd4.prev_colour
                 self.top_doubtful = False
                 self.uno_watch = None
             self.turn = player if opts.challenge_guilty_replays else victim
         else:
-            owed = self.pending_draw if self.draw_victim == victim and self.pending_draw else 4
             penalty = owed + opts.challenge_failed_penalty
             self._alert(
                 out,
                 "failed_challenge",
                 victim,
                 penalty,
-                f"{_who(player)} held no {prev.value}: the challenge failed",
+                f"{_who(player)} held no {check.value}: the challenge failed",
                 _WILD_DRAW4,
             )
             self.pending_draw = penalty

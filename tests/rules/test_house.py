@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from tests.rules.helpers import alerts, draw, pass_, play, run, setup, start
+from tests.rules.helpers import alerts, challenge, draw, pass_, play, reveal, run, setup, start
 
 Script = list[dict[str, Any]]
 
@@ -103,3 +103,38 @@ def test_reshuffle_lets_cards_be_seen_again() -> None:
 def test_draw_until_playable_is_an_option() -> None:
     ref, out = run([setup(rules="house", draw_until_playable=True), start("red_5"), draw(1, 3), play(1, "red_1")])
     assert alerts(out) == [] and ref.snapshot()["options"]["draw_until_playable"] is True
+
+
+# A +4 stacked on a +4 (UNO Stacked: "If a player misplaces the ... +4 ... and is caught, the normal rules
+# apply, but the amount of the penalty increases depending on the number of cards used"): seat 1 plays a
+# +4 on red naming blue, seat 2 stacks a +4 naming green, seat 3 (owing 8) challenges seat 2.
+STACKED = [setup(rules="house"), start("red_5"), play(1, "wild_draw4", "blue"), play(2, "wild_draw4", "green"),
+           challenge(3)]
+
+
+def test_a_stacked_wild_draw_four_is_checked_against_the_colour_before_the_stack() -> None:
+    """Seat 2 held red (the colour before the stack's first +4): guilty, and draws the stack's 8."""
+    ref, out = run([*STACKED, reveal(2, ["red_3", "yellow_9"])], "house")
+    found = [line for line in out if line["type"] == "alert"]
+    assert [(a["code"], a["seat"], a["penalty_cards"]) for a in found] == [("illegal_wild_draw_four", 2, 8)]
+    assert "red" in found[0]["message"]
+    state = ref.snapshot()
+    # the guilty +4 goes back (official's take-back): seat 1's +4 is on top again, its blue named
+    assert (state["top_card"], state["colour"], state["pending_draw"], state["turn"]) == (
+        "wild_draw4", "blue", 0, 3)
+
+
+def test_a_stacked_wild_draw_four_without_that_colour_fails_the_challenge() -> None:
+    """Seat 2 held blue (the colour seat 1 named) but no red: the challenger takes the 8, plus 2."""
+    _, out = run([*STACKED, reveal(2, ["blue_3", "yellow_9"])], "house")
+    assert [(a["code"], a["seat"], a["penalty_cards"]) for a in out if a["type"] == "alert"] == [
+        ("failed_challenge", 3, 10)]
+    assert not any("cannot be settled" in str(line.get("message")) for line in out)
+
+
+def test_a_wild_draw_four_stacked_on_a_draw_two_is_not_judged() -> None:
+    script = [setup(rules="house"), start("red_5"), play(1, "red_draw2"), play(2, "wild_draw4", "green"),
+              challenge(3), reveal(2, ["red_3"])]
+    _, out = run(script, "house")
+    assert alerts(out) == []
+    assert any("cannot be settled" in str(line.get("message")) for line in out)
