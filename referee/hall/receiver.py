@@ -59,6 +59,8 @@ log = logging.getLogger(__name__)
 
 #: Events held per table while waiting for a gap to fill (more are dropped: they come again).
 HELD_MAX = 5000
+#: Tables a drop is said of, per reason (then only counted: a flood of names fills no log).
+SAID_MAX = 100
 #: The largest event or state message recorded (a table's are a few kB).
 MAX_MESSAGE_BYTES = 1 << 20
 #: The largest frame kept.
@@ -69,6 +71,8 @@ MAX_FRAME_BYTES = 4 << 20
 #: record the table has left, or a switch to another record not newer than the current one),
 #: ``failed`` (could not be recorded: logged with its traceback).
 DROP_REASONS = ("unreadable", "unproven", "stale_record", "failed")
+#: Statuses kept for tables not yet proven (more are dropped: a flood of names fills no memory).
+PENDING_MAX = 10_000
 _ID_LIMIT = 1 << 53
 _STATUSES = frozenset({"online", "offline"})
 
@@ -153,6 +157,8 @@ class HubReceiver:
         #: messages dropped since start, by reason (:data:`DROP_REASONS`)
         self.dropped: collections.Counter[str] = collections.Counter({reason: 0 for reason in DROP_REASONS})
         self._said: set[tuple[str, str]] = set()
+        #: the last status of each table not yet proven (proving): shown once the table proves a record
+        self._pending_status: dict[str, str] = {}
         self._count_lock = threading.Lock()
         self._keys: dict[str, bytes] = {}
         self._held: dict[str, dict[int, dict[str, Any]]] = {}
@@ -261,8 +267,7 @@ class HubReceiver:
         if self.proving:
             view = self.views.get(table)
             if view is None or view.record is None:
-                self._count(table, "unproven", "a frame of a table that has proven nothing yet")
-                return
+                return  # not kept before the table proves a record (its next frame comes in seconds)
         index = self.frames.get(table, (0, b""))[0] + 1
         self.frames[table] = (index, jpeg)
 
@@ -270,8 +275,12 @@ class HubReceiver:
         """Count a dropped message; say so once per table and reason."""
         with self._count_lock:
             self.dropped[reason] += 1
-            first = (table, reason) not in self._said and len(self._said) < 10_000
-            self._said.add((table, reason))
+            said = sum(1 for _, r in self._said if r == reason)
+            first = (table, reason) not in self._said and said < SAID_MAX
+            if first:
+                self._said.add((table, reason))
+        if first and said == SAID_MAX - 1:
+            log.warning("hub: %s messages of further tables are counted on /api/hall, not said", reason)
         if first:
             log.warning("hub: %s message from table %s dropped: %s (said once per table and reason; counted "
                         "on /api/hall)", reason, table, detail)
@@ -443,6 +452,10 @@ class HubReceiver:
         view.reset(record)
         self._held[table] = {}
         tx.set_table(table, record=record, last_id=0, seen_at=time.time())
+        pending = self._pending_status.pop(table, None)
+        if pending is not None and pending != view.status:
+            view.status = pending
+            tx.set_status(table, pending, time.time())
         return view
 
     def _event(self, tx: HubTransaction, table: str, event: dict[str, Any], received_at: float,
@@ -492,7 +505,10 @@ class HubReceiver:
     def _status(self, tx: HubTransaction, table: str, status: str, batch: Batch) -> None:
         view = self.views.get(table)
         if self.proving and (view is None or view.record is None):
-            raise _Drop("unproven", "a status of a table that has proven nothing yet")
+            if table not in self._pending_status and len(self._pending_status) >= PENDING_MAX:
+                raise _Drop("unproven", "a status of a table that has proven nothing yet")
+            self._pending_status[table] = status  # shown once the table proves a record
+            return
         if view is None:
             view = self.views[table] = TableView(table)
             self._retired[table] = set()

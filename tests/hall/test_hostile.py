@@ -91,9 +91,11 @@ def test_a_forged_message_cannot_take_a_table_over(tmp_path: Path) -> None:
     # The table itself starting a fresh record (signed, sent after the newest of r1) is followed.
     receiver._record([_message("events", _event(1, "r2", key=key, sent_at=2000.0))])
     assert receiver.views["A"].record == "r2"
-    # A status or frame of a table that has proven nothing is not believed either.
-    receiver._record([_message("status", b"online", table="Ghost")])
-    assert "Ghost" not in receiver.views
+    # A status of a table that has proven nothing makes no tile; it is shown once the table proves a record.
+    receiver._record([_message("status", b"online", table="B")])
+    assert "B" not in receiver.views
+    receiver._record([_message("events", _event(1, table="B", key=derive_table_key(HALL_KEY, "B")), table="B")])
+    assert receiver.views["B"].status == "online"
 
 
 def test_poison_on_the_broker_does_not_stall_the_hub_even_across_its_restart(
