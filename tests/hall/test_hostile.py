@@ -200,3 +200,47 @@ def _healthy(address: str) -> bool:
         return bool(httpx.get(address, timeout=1).json()["connected"])
     except httpx.HTTPError:
         return False
+
+
+def test_a_hostile_client_on_every_topic_while_two_tables_play(
+        broker: Mosquitto, url: BrokerUrl, hub_factory: Callable[..., HubReceiver]) -> None:
+    """Issue 45's hostile broker: poison, forged, tampered and garbage messages on every topic of each
+    table while it plays; the hub (with the hall key) ends with every real event, each once, in order."""
+    sessions = {"A": table(), "B": table(players=2)}
+    hub = hub_factory(hall_key=HALL_KEY, gap_grace_s=0.3)
+    wait_for(lambda: hub.connected, what="the hub")
+    pubs = [publisher(s, url, name, key=derive_table_key(HALL_KEY, name)) for name, s in sessions.items()]
+    attacker = Recorder(url, "nothing")
+    wait_for(attacker.client.is_connected, what="the attacker")
+    wrong = derive_table_key(b"another hall's key, not this one", "A")
+
+    def attack(name: str, n: int) -> None:
+        forged = json.dumps({"id": n, "kind": "observation", "record": "forged", "table": name,
+                             "sent_at": time.time() + 3600, "outputs": []}).encode()
+        for kind, payload in (("events", POISON), ("events", forged), ("events", sign(wrong, "events", forged)),
+                              ("events", b"\x00\xff" * 50), ("state", b"{" * 50_000),
+                              ("state", json.dumps({"record": "forged", "event_id": 10**6}).encode()),
+                              ("status", b"\xed\xa0\x80"), ("frame", b"not a jpeg"),
+                              ("resend", json.dumps({"after": 0, "record": "x"}).encode()), ("resend", POISON),
+                              ("events/deeper", b"{}"), ("nonsense", b"[]")):
+            attacker.client.publish(f"uno/{name}/{kind}", payload, qos=1)
+
+    for _ in range(6):
+        for name, session in sessions.items():
+            attack(name, session.last_event_id + 1)
+            play_some(session, 1)
+    wait_for(lambda: all(same_events(hub.store, name, s) for name, s in sessions.items()), timeout=30,
+             what="every real event of both tables")
+    wait_for(lambda: hub.dropped["unproven"] >= 2 * 6 * 5, what="the forgeries counted")
+    assert hub.dropped["unreadable"] >= 2 * 6 * 2  # a status and a frame that are not one
+    for name, session in sessions.items():
+        view = hub.views[name]
+        assert view.record == next(p.record for p in pubs if p.table == name)
+        assert view.last_id == session.last_event_id and view.status == "online"
+    # Nothing was asked for or sent again: the forged state's event 1 000 000 opened no gap, and the forged
+    # resend requests made no table send anything twice.
+    assert hub.resend_requests == 0 and hub.duplicates == 0
+    assert all(p.sent_count == s.last_event_id for p, s in zip(pubs, sessions.values(), strict=True))
+    for pub in pubs:
+        pub.stop()
+    attacker.close()
