@@ -303,6 +303,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--weights", type=Path, default=None, help="start from these weights (a classifier .pt)")
     p.add_argument("--out", type=Path, default=Path("models/classifier.onnx"), help="ONNX file; the .pt goes beside it")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--device", default="cpu", help="torch device to train on: cpu, cuda, cuda:1, ...")
     p.add_argument("--log", type=Path, default=None, help="write the summary with every epoch's figures here (JSON)")
 
     p = add("calibrate", _cmd_calibrate, "calibrate the table and pile zone into calibration/")

@@ -6,8 +6,11 @@ one the tracker is about to believe, from a 96 px square crop around it (:func:`
 turned any way. It is trained here with torch on the crops of ``referee synth --crops`` and exported to
 ONNX for onnxruntime, so the run time needs no torch (:mod:`referee.vision.classify`).
 
-Augmentation happens on the batch: quarter turns (cards lie at any angle), shuffled colour channels and
-a grey share (faces are colour-blind: the colour is read from pixels), brightness and contrast.
+Augmentation happens on the batch: quarter turns (cards lie at any angle), a colour cast over the whole
+crop (a webcam's white balance), shuffled colour channels and a grey share (faces are colour-blind: the
+colour is read from pixels), brightness and contrast, and a share read at a lower resolution and blown
+up again (a card 40-70 px long in a table photo or a webcam frame is read from a blurred 96 px crop).
+It runs on the CPU, or on a GPU with ``--device cuda`` (the batch and its augmentation stay there).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import json
 import logging
 import time
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -57,13 +61,16 @@ def load_split(root: Path, split: str) -> tuple[npt.NDArray[np.uint8], npt.NDArr
     folder = root / split
     if not folder.is_dir():
         raise FileNotFoundError(f"no {split} crops in {root}: make them with `referee synth --crops --out {root}`")
+    paths: list[tuple[Path, int]] = []
     for face_dir in sorted(p for p in folder.iterdir() if p.is_dir()):
         face = folder_face(face_dir.name)
         if face not in READER_FACES:
             raise ValueError(f"{face_dir}: {face_dir.name!r} is not a face class ({', '.join(READER_FACES)})")
         cid = READER_FACES.index(face)
-        for path in sorted(face_dir.glob("*.jpg")):
-            image = cv2.imread(str(path))
+        paths.extend((path, cid) for path in sorted(face_dir.glob("*.jpg")))
+    with ThreadPoolExecutor(max_workers=8) as pool:  # cv2 decodes without the GIL
+        decoded = pool.map(lambda item: cv2.imread(str(item[0])), paths)
+        for (path, cid), image in zip(paths, decoded, strict=True):
             if image is None or image.shape != (CROP_SIDE, CROP_SIDE, 3):
                 log.warning("skipped %s: unreadable or not %d px square", path, CROP_SIDE)
                 continue
@@ -74,24 +81,45 @@ def load_split(root: Path, split: str) -> tuple[npt.NDArray[np.uint8], npt.NDArr
     return np.stack(images), np.asarray(labels, np.int64)
 
 
-def augment(batch: Any, generator: Any) -> Any:
-    """Quarter turns, shuffled channels (a tenth grey), brightness and contrast; uint8 NHWC -> float NCHW."""
-    import torch
+#: Share of a batch read at a lower resolution (``LOW_RES_SIDES`` px) and blown up again.
+LOW_RES_SHARE = 0.3
+LOW_RES_SIDES = (36, 72)
+#: A whole-crop colour cast: each channel's gain drawn from 1 +- this.
+CAST = 0.25
 
+
+def augment(batch: Any, generator: Any) -> Any:
+    """Quarter turns, a low-resolution share, a colour cast, shuffled channels (a tenth grey),
+    brightness and contrast; uint8 NHWC -> float NCHW on the batch's device. ``generator`` is a CPU
+    torch generator: every draw is made on the CPU and moved, so a run is the same on any device."""
+    import torch
+    import torch.nn.functional as F
+
+    device = batch.device
     x = batch.permute(0, 3, 1, 2).float() / 255.0
     n = x.shape[0]
-    turns = torch.randint(0, 4, (n,), generator=generator)
+
+    def draw(*shape: int, low: float = 0.0, high: float = 1.0) -> Any:
+        return torch.empty(*shape).uniform_(low, high, generator=generator).to(device)
+
+    turns = torch.randint(0, 4, (n,), generator=generator).to(device)
     for k in range(1, 4):
         idx = (turns == k).nonzero().flatten()
         if len(idx):
             x[idx] = torch.rot90(x[idx], k, dims=(2, 3))
-    perm = torch.argsort(torch.rand(n, 3, generator=generator), dim=1)
+    low = (torch.rand(n, generator=generator) < LOW_RES_SHARE).nonzero().flatten().to(device)
+    if len(low):
+        side = int(torch.randint(LOW_RES_SIDES[0], LOW_RES_SIDES[1] + 1, (1,), generator=generator))
+        small = F.interpolate(x[low], size=(side, side), mode="area")
+        x[low] = F.interpolate(small, size=x.shape[-2:], mode="bilinear", align_corners=False)
+    x = x * draw(n, 3, 1, 1, low=1 - CAST, high=1 + CAST)
+    perm = torch.argsort(torch.rand(n, 3, generator=generator), dim=1).to(device)
     x = torch.gather(x, 1, perm[:, :, None, None].expand_as(x))
-    grey = torch.rand(n, generator=generator) < 0.1
+    grey = (torch.rand(n, generator=generator) < 0.1).to(device)
     if grey.any():
         x[grey] = x[grey].mean(dim=1, keepdim=True).expand(-1, 3, -1, -1)
-    contrast = torch.empty(n, 1, 1, 1).uniform_(0.6, 1.4, generator=generator)
-    bright = torch.empty(n, 1, 1, 1).uniform_(-0.15, 0.15, generator=generator)
+    contrast = draw(n, 1, 1, 1, low=0.6, high=1.4)
+    bright = draw(n, 1, 1, 1, low=-0.15, high=0.15)
     mean = x.mean(dim=(1, 2, 3), keepdim=True)
     return ((x - mean) * contrast + mean + bright).clamp(0, 1)
 
@@ -101,8 +129,8 @@ def to_input(batch: Any) -> Any:
     return batch.permute(0, 3, 1, 2).float() / 255.0
 
 
-def evaluate(model: Any, images: npt.NDArray[np.uint8], labels: npt.NDArray[np.int64], batch: int = 256
-             ) -> dict[str, Any]:
+def evaluate(model: Any, images: npt.NDArray[np.uint8], labels: npt.NDArray[np.int64], batch: int = 256,
+             device: str = "cpu") -> dict[str, Any]:
     """Top-1 accuracy (as cut, and averaged over the crop and its half turn, as run time does), per class."""
     import torch
 
@@ -112,8 +140,8 @@ def evaluate(model: Any, images: npt.NDArray[np.uint8], labels: npt.NDArray[np.i
     confusions: dict[str, dict[str, int]] = {}
     with torch.no_grad():
         for start in range(0, len(images), batch):
-            x = to_input(torch.from_numpy(images[start:start + batch]))
-            y = torch.from_numpy(labels[start:start + batch])
+            x = to_input(torch.from_numpy(images[start:start + batch]).to(device))
+            y = torch.from_numpy(labels[start:start + batch]).to(device)
             p = model(x).softmax(1)
             p_tta = (p + model(torch.rot90(x, 2, dims=(2, 3))).softmax(1)) / 2
             hits += int((p.argmax(1) == y).sum())
@@ -169,12 +197,14 @@ def export_onnx(model: Any, path: Path) -> Path:
 
 
 def train(data: Path, *, epochs: int, batch: int = 128, lr: float = 3e-3, weights: Path | None = None,
-          out: Path = MODELS_DIR / "classifier.onnx", seed: int = 0, threads: int = 2) -> dict[str, Any]:
+          out: Path = MODELS_DIR / "classifier.onnx", seed: int = 0, threads: int = 2,
+          device: str = "cpu") -> dict[str, Any]:
     """Train (from scratch, or from ``weights``: a state dict saved here), keep the best epoch by
     validation accuracy, save it beside ``out`` as ``.pt`` and export ``out``; return a summary."""
     import torch
 
     torch.set_num_threads(threads)
+    torch.backends.cudnn.benchmark = device.startswith("cuda")
     torch.manual_seed(seed)
     generator = torch.Generator().manual_seed(seed)
     started = time.time()
@@ -194,13 +224,14 @@ def train(data: Path, *, epochs: int, batch: int = 128, lr: float = 3e-3, weight
                 grown[:old] = state[key]
                 state[key] = grown
         model.load_state_dict(state)
+    model.to(device)
     optimizer = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
     steps = epochs * (len(x_train) // batch)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=lr, total_steps=max(steps, 1),
                                                    pct_start=0.1 if weights is None else 0.02)
     loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
-    images = torch.from_numpy(x_train)
-    targets = torch.from_numpy(y_train)
+    images = torch.from_numpy(x_train).to(device)
+    targets = torch.from_numpy(y_train).to(device)
     history: list[dict[str, Any]] = []
     best: tuple[float, dict[str, Any]] | None = None
     pt_path = out.with_suffix(".pt")
@@ -208,28 +239,29 @@ def train(data: Path, *, epochs: int, batch: int = 128, lr: float = 3e-3, weight
         order = torch.randperm(len(images), generator=generator)
         total = 0.0
         for step in range(len(images) // batch):
-            idx = order[step * batch:(step + 1) * batch]
+            idx = order[step * batch:(step + 1) * batch].to(device)
             loss = loss_fn(model(augment(images[idx], generator)), targets[idx])
             optimizer.zero_grad(set_to_none=True)
             loss.backward()
             optimizer.step()
             schedule.step()
             total += loss.item()
-        metrics = evaluate(model, x_val, y_val)
+        metrics = evaluate(model, x_val, y_val, device=device)
         row = {"epoch": epoch, "seconds": round(time.time() - started), "loss": round(total / max(step + 1, 1), 4),
                "val_accuracy": metrics["accuracy"], "val_accuracy_half_turn_mean": metrics["accuracy_half_turn_mean"]}
         history.append(row)
         log.info("%s", json.dumps(row))
         if best is None or metrics["accuracy_half_turn_mean"] >= best[0]:
-            best = (metrics["accuracy_half_turn_mean"], {k: v.clone() for k, v in model.state_dict().items()})
+            state = {k: v.detach().cpu().clone() for k, v in model.state_dict().items()}
+            best = (metrics["accuracy_half_turn_mean"], state)
             pt_path.parent.mkdir(parents=True, exist_ok=True)
             torch.save(best[1], pt_path)
     assert best is not None
     model.load_state_dict(best[1])
-    final = evaluate(model, x_val, y_val)
-    export_onnx(model, out)
+    final = evaluate(model, x_val, y_val, device=device)
+    export_onnx(model.cpu(), out)
     return {"data": str(data), "onnx": str(out), "weights": str(pt_path), "epochs": epochs, "batch": batch,
-            "lr": lr, "train_crops": len(x_train), "val_crops": len(x_val),
+            "lr": lr, "device": device, "train_crops": len(x_train), "val_crops": len(x_val),
             "seconds": round(time.time() - started), "history": history, "val": final}
 
 
@@ -237,7 +269,7 @@ def main(args: argparse.Namespace) -> int:
     """Entry point of ``referee train-classifier``."""
     try:
         summary = train(args.data, epochs=args.epochs, batch=args.batch, lr=args.lr, weights=args.weights,
-                        out=args.out, seed=args.seed)
+                        out=args.out, seed=args.seed, device=args.device)
     except (FileNotFoundError, ValueError) as exc:
         log.error("%s", exc)
         return 2

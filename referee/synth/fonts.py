@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["available_fonts", "text_mask"]
+__all__ = ["available_fonts", "display_font", "text_mask"]
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +34,20 @@ _WANTED = (
     "FreeSansBold.ttf",
 )
 _HERSHEY = ("hershey:duplex", "hershey:triplex", "hershey:simplex")
+
+#: Heavier and rounder display faces, from the ``font-*`` packages of the ``train`` extra (each a
+#: typeface's files under ``<package>/files``): printed UNO numerals are a heavy, round, slightly
+#: italic face that none of the system fonts above resembles, and a reader that has seen a dozen
+#: type designs reads a thirteenth better than one that has seen six. Designs name them by file.
+_FONT_PACKAGES = (
+    "font_fredoka_one",
+    "font_lato",
+    "font_rhd",
+    "font_manrope",
+    "font_source_sans_pro",
+    "font_fjallaone",
+    "font_hanken_grotesk",
+)
 
 
 def _font_dirs() -> list[Path]:
@@ -62,6 +76,31 @@ def available_fonts() -> tuple[str, ...]:
     if not ordered:
         log.warning("no TrueType font found: card symbols use Hershey stroke fonts")
     return ordered + _HERSHEY
+
+
+@functools.cache
+def _display_fonts() -> dict[str, str]:
+    found: dict[str, str] = {}
+    for package in _FONT_PACKAGES:
+        spec = importlib.util.find_spec(package)
+        for loc in (spec.submodule_search_locations or []) if spec is not None else []:
+            for path in sorted(Path(loc, "files").glob("*.[to]tf")):
+                found.setdefault(path.name, str(path))
+    return found
+
+
+def display_font(name: str) -> str | None:
+    """The path of the display typeface file ``name`` (e.g. ``"Lato-Black.ttf"``), or None when its
+    package is not installed (``pip install -e ".[train]"`` installs them); says so once."""
+    path = _display_fonts().get(name)
+    if path is None and name not in _missing:
+        _missing.add(name)
+        log.warning("typeface %s not installed (the train extra's font packages): its designs use a system font",
+                    name)
+    return path
+
+
+_missing: set[str] = set()
 
 
 def _crop(mask: Mask) -> Mask:

@@ -22,7 +22,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from referee.cards import Card, Colour
-from referee.synth.fonts import available_fonts, text_mask
+from referee.synth.fonts import available_fonts, display_font, text_mask
 
 __all__ = [
     "BGR",
@@ -54,9 +54,12 @@ class CardDesign:
     """How a deck is drawn; colours are not part of it (see :class:`Palette`)."""
 
     #: classic (3-D symbols, tilted oval), flat (newer print), plain (no oval), ring (the oval a thin
-    #: white ring on the card's colour, white symbols outlined in black with an offset drop shadow)
+    #: white ring on the card's colour, white symbols outlined in black with an offset drop shadow),
+    #: burst (a white sunburst disc in the middle, symbols in the card's colour outlined in black)
     kind: str = "classic"
     font: int = 0  # index into fonts.available_fonts(), modulo its length
+    typeface: str = ""  # a display typeface by file name (fonts.display_font); ``font`` where not installed
+    weight: int = 0  # the big symbol's strokes made this many pixels bolder (negative: thinner)
     shear: float = 0.18  # italic lean of the numerals
     border: float = 0.075  # white margin, share of the width
     radius: float = 0.09  # corner radius, share of the width
@@ -130,8 +133,52 @@ def _design_pool() -> tuple[CardDesign, ...]:
                 one_flag=bool(rng.random() < 0.5),
             )
         )
+    # A fourth generator: the type designs of the display typefaces, heavier strokes and outlines
+    # (an outline and a drop shadow close a 3's mouths until it reads 8), and the sunburst disc.
+    rng = np.random.default_rng(20261127)
+    for i in range(24):
+        kind = ("ring", "burst", "ring", "flat", "burst", "classic", "ring", "plain")[i % 8]
+        pool.append(
+            CardDesign(
+                kind=kind,
+                font=int(rng.integers(0, 8)),
+                typeface=_TYPEFACES[i % len(_TYPEFACES)],
+                weight=int(rng.integers(-1, 5)),
+                shear=float(rng.uniform(0.0, 0.2)),
+                border=float(rng.uniform(0.05, 0.1)),
+                radius=float(rng.uniform(0.05, 0.13)),
+                oval_angle=float(rng.uniform(-66, -45)),
+                oval_scale=float(rng.uniform(0.88, 1.08)),
+                symbol_scale=float(rng.uniform(0.8, 1.15)),
+                shadow=int(rng.integers(0, 11)) if kind != "flat" else 0,
+                outline=int(rng.integers(2, 8)),
+                corner_scale=float(rng.uniform(0.8, 1.25)),
+                wild_rotation=int(rng.integers(0, 4)),
+                skip_angle=float(rng.choice([40.0, -40.0, 35.0, 50.0])),
+                digit_width=float(rng.uniform(0.7, 1.05)),
+                wild_split=float(rng.choice([0.0, 10.0, -58.0, 30.0])),
+                ring=float(rng.uniform(0.012, 0.04)),
+                one_flag=bool(rng.random() < 0.5),
+            )
+        )
     return tuple(pool)
 
+
+#: The display typefaces the fourth generator's designs take in turn (``fonts.display_font``).
+_TYPEFACES = (
+    "FredokaOne-Regular.ttf",
+    "Lato-BlackItalic.ttf",
+    "RedHatDisplay-Black.ttf",
+    "SourceSansPro-BlackIt.ttf",
+    "Manrope-ExtraBold.ttf",
+    "RedHatDisplay-ExtraBoldItalic.ttf",
+    "Lato-Black.ttf",
+    "HankenGrotesk-BoldItalic.otf",
+    "SourceSansPro-Black.ttf",
+    "FjallaOne-Regular.ttf",
+    "RedHatDisplay-BlackItalic.ttf",
+    "Lato-BoldItalic.ttf",
+)
 
 DESIGNS: tuple[CardDesign, ...] = _design_pool()
 
@@ -311,6 +358,23 @@ def _uno_one(cx: float, cy: float, size: float, shear: float, width_scale: float
     return mask
 
 
+def _embolden(mask: Mask, weight: int) -> Mask:
+    """``mask`` with its strokes ``weight`` pixels bolder (negative: thinner), grown on a margin."""
+    r = abs(weight)
+    grown = cv2.copyMakeBorder(mask, r, r, r, r, cv2.BORDER_CONSTANT, value=0)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+    out: Mask = cv2.dilate(grown, kernel) if weight > 0 else cv2.erode(grown, kernel)
+    return out
+
+
+def _burst(cx: float, cy: float, rx: float, ry: float, rays: int, depth: float) -> Mask:
+    """A sunburst disc: ``rays`` soft points round an ellipse of radii ``rx`` x ``ry``."""
+    t = np.linspace(0.0, 2 * math.pi, rays * 8, endpoint=False)
+    r = 1.0 - depth * (0.5 - 0.5 * np.cos(t * rays))
+    points = np.stack([cx + rx * r * np.cos(t), cy + ry * r * np.sin(t)], axis=1)
+    return _polygon(points)
+
+
 def _card_icon(cx: float, cy: float, w: float, h: float, shear: float) -> Mask:
     """A small sheared card, as on draw-two and wild-draw-four faces."""
     pts = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]])
@@ -322,12 +386,14 @@ def _symbol_parts(value: str, design: CardDesign, cx: float, cy: float, size: fl
                   *, corner: bool = False) -> list[tuple[Mask, str]]:
     """The symbol for ``value`` as parts ``(mask, fill slot)``, drawn in order, ``size`` px tall."""
     fonts = available_fonts()
-    font = fonts[design.font % len(fonts)]
+    font = (display_font(design.typeface) if design.typeface else None) or fonts[design.font % len(fonts)]
     fill = "white" if corner or design.kind in ("plain", "ring") else "body"
 
     def text(t: str, height: float, x: float = cx, y: float = cy, width_scale: float = 1.0) -> Mask:
-        return _paste(text_mask(t, font, max(6, round(height)), shear=design.shear,
-                                width_scale=width_scale), x, y)
+        mask = text_mask(t, font, max(6, round(height)), shear=design.shear, width_scale=width_scale)
+        if design.weight and not corner:
+            mask = _embolden(mask, design.weight)
+        return _paste(mask, x, y)
 
     if value == "1" and design.kind != "plain" and design.one_flag:  # UNO's own 1: a big flag and no foot
         return [(_uno_one(cx, cy, size, design.shear, design.digit_width), fill)]
@@ -412,6 +478,10 @@ def _layers(value: str, d: CardDesign, design_index: int) -> tuple[Mask, Layers]
         rim = max(2.0, d.ring * w)
         inside = _ellipse(cx, cy, h * 0.47 * d.oval_scale - rim, w * 0.36 * d.oval_scale - rim, d.oval_angle)
         oval = np.minimum(oval, 255 - inside)
+    if d.kind == "burst" and value not in ("wild", "wild_draw4", "back", "blank"):
+        rays = 12 + design_index % 3 * 4
+        oval = np.minimum(_burst(cx, cy, w * 0.42 * d.oval_scale, h * 0.3 * d.oval_scale, rays,
+                                 0.05 + d.ring * 2), body)
     has_oval = d.kind != "plain" or value in ("wild", "wild_draw4", "back", "blank")
     if has_oval:
         layers.append((oval_slot, oval))

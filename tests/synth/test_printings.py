@@ -40,3 +40,36 @@ def test_wide_printings_span_each_colours_range() -> None:
     lo, hi = _WIDE_HUES[Colour.YELLOW]
     yellows = [_hue(printing_colour(Colour.YELLOW, rng, wide=True)) for _ in range(200)]
     assert lo - 1 <= min(yellows) and max(yellows) <= hi + 1
+
+
+def test_the_fourth_generator_brings_other_type_designs_and_the_sunburst() -> None:
+    from referee.synth.fonts import display_font
+    from referee.synth.render import _TYPEFACES
+
+    fourth = DESIGNS[56:]
+    assert len(fourth) == 24 and all(d.typeface in _TYPEFACES for d in fourth)
+    assert sum(d.kind == "burst" for d in fourth) >= 4
+    assert all(display_font(t) is not None for t in _TYPEFACES), "pip install -e '.[train]' brings the typefaces"
+    # Another typeface draws another 3, and a bolder stroke covers more of the card.
+    card = Card.from_label("red_3")
+    base = CardDesign(kind="ring", outline=0, shadow=0)
+
+    def ink(design: CardDesign) -> np.ndarray:
+        face = render_card(card, design, np.random.default_rng(0))
+        return (cv2.cvtColor(np.ascontiguousarray(face[60:250, 30:170, :3]), cv2.COLOR_BGR2HSV)[..., 1] < 60)
+
+    plain, rounder, bolder = ink(base), ink(CardDesign(kind="ring", outline=0, shadow=0,
+                                                         typeface="FredokaOne-Regular.ttf")), ink(
+        CardDesign(kind="ring", outline=0, shadow=0, weight=4))
+    assert (plain != rounder).mean() > 0.02
+    assert bolder.sum() > plain.sum() * 1.1
+
+
+def test_a_sunburst_card_shows_a_white_disc_with_points_and_a_coloured_numeral() -> None:
+    card = Card.from_label("blue_5")
+    face = render_card(card, CardDesign(kind="burst", outline=3, shadow=0), np.random.default_rng(0))
+    hsv = cv2.cvtColor(np.ascontiguousarray(face[..., :3]), cv2.COLOR_BGR2HSV)
+    white = (hsv[..., 1] < 50) & (hsv[..., 2] > 180)
+    assert white[155, 30:50].mean() > 0.5  # the disc reaches out to the sides, left of the numeral
+    centre = hsv[130:180, 80:120]
+    assert (centre[..., 1] > 100).mean() > 0.2  # the numeral is in the card's colour
