@@ -52,13 +52,15 @@ def check_key(text: str, what: str = "key") -> bytes:
     return key.encode()
 
 
-def read_key_file(path: Path | str, what: str = "key") -> bytes:
-    """A key kept in a file (its first line)."""
+def read_key_file(path: Path | str, what: str = "key", *, named: bool = False) -> bytes:
+    """A key kept in a file: its first line; ``named``: or that line's last word when it is a ``NAME KEY``
+    line, as ``python -m referee.hall.proof key`` prints a table's."""
     try:
         text = Path(path).read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as exc:
         raise ProofError(f"cannot read the {what} file {path}: {exc}") from None
-    return check_key(text[0] if text else "", what)
+    words = text[0].split() if text else []
+    return check_key(words[-1] if named and len(words) == 2 else text[0] if text else "", what)
 
 
 def derive_table_key(hall_key: bytes, table: str) -> bytes:
@@ -96,7 +98,7 @@ def strip_signature(data: bytes) -> bytes:
 def table_key_from(path: Path | str | None, env: dict[str, str] | None = None) -> bytes | None:
     """A table's key: the file ``path`` if given, else ``$REFEREE_TABLE_KEY``, else ``None``."""
     if path:
-        return read_key_file(path, "table key")
+        return read_key_file(path, "table key", named=True)
     value = (env if env is not None else os.environ).get(KEY_ENV)
     return check_key(value, "table key ($" + KEY_ENV + ")") if value else None
 

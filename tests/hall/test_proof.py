@@ -33,6 +33,8 @@ def test_a_signed_message_is_still_one_json_object_and_proves_its_kind_and_bytes
 def test_keys_come_from_a_file_or_the_environment(tmp_path: Path) -> None:
     (tmp_path / "k").write_text(KEY.decode() + "\n")
     assert table_key_from(tmp_path / "k", env={}) == KEY
+    (tmp_path / "line").write_text(f"A {KEY.decode()}\n")  # as `python -m referee.hall.proof key ... A` prints it
+    assert table_key_from(tmp_path / "line", env={}) == KEY
     assert table_key_from(None, env={KEY_ENV: KEY.decode()}) == KEY
     assert table_key_from(None, env={}) is None
     (tmp_path / "short").write_text("abc\n")
