@@ -314,3 +314,40 @@ def test_an_unusable_calibration_file_is_one_line(
     assert main(["run", "--source", str(table), "--no-serve", "--calibration", str(profile)]) == 2
     line = _one_line(capsys, "referee run: ", needle)
     assert len(line) < 400
+
+
+# Misuse of run, eval, learn-deck: one line on stderr, exit 2 --------------------------------------------
+@pytest.mark.parametrize("serve", [False, True])
+def test_run_on_a_file_that_is_no_video_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], serve: bool
+) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("pile: red 7\nthen a blue 7\n")
+    flags = ["--port", str(_free_port())] if serve else ["--no-serve"]
+    status: list[int] = []
+    # In a thread of its own: serving "footage ended" for good must fail the test, not hang it.
+    worker = threading.Thread(target=lambda: status.append(main(["run", "--source", str(notes), *flags])),
+                              daemon=True)
+    worker.start()
+    worker.join(timeout=60)
+    assert status == [2]
+    _one_line(capsys, "referee run: --source ", "notes.txt: not a video")
+
+
+def test_eval_on_an_empty_folder_is_one_line_on_stderr(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["eval", str(tmp_path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.strip().splitlines() == [f"referee eval: {tmp_path}: no class folders"]
+
+
+@pytest.mark.parametrize("case", ["missing folder", "empty folder"])
+def test_learn_deck_says_its_error_once(tmp_path: Path, capsys: pytest.CaptureFixture[str], case: str) -> None:
+    photos = tmp_path / "photos"
+    if case == "empty folder":
+        photos.mkdir()
+    assert main(["learn-deck", str(photos), "--out", str(tmp_path / "deck")]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("referee learn-deck: ") and str(photos) in lines[0], err

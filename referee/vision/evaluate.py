@@ -631,7 +631,7 @@ def main(args: argparse.Namespace) -> int:
                           classifier=getattr(args, "classifier", None), deck=getattr(args, "deck", None),
                           rules=getattr(args, "rules", None), tiles=getattr(args, "tiles", True))
     except (EvalError, DetectorError) as exc:
-        print(json.dumps({"error": str(exc)}))
+        print(f"referee eval: {exc}", file=sys.stderr)
         return 2
     print(json.dumps(result), file=sys.stdout)
     return 0

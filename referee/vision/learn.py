@@ -29,8 +29,7 @@ def main(args: argparse.Namespace) -> int:
                              seed=args.seed, progress=lambda items: tqdm(items, desc="learn-deck", unit="label",
                                                                           file=sys.stderr))
     except (DeckError, DetectorError) as exc:
-        print(json.dumps({"error": str(exc)}))
-        log.error("%s", exc)
+        print(f"referee learn-deck: {exc}", file=sys.stderr)
         return 2
     keys = ("deck", "labels_learned", "photos", "views", "palette", "stock_colours_misread", "views_read_right_generic",
             "views_read_right_learned", "seconds", "skipped")

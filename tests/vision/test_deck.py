@@ -134,4 +134,6 @@ def test_learn_deck_on_a_missing_folder_is_one_line(tmp_path: Path, capsys: pyte
     from referee.cli import main
 
     assert main(["learn-deck", str(tmp_path / "nope"), "--out", str(tmp_path / "deck")]) == 2
-    assert "no such folder" in json.loads(capsys.readouterr().out.strip().splitlines()[-1])["error"]
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.strip().splitlines() == [f"referee learn-deck: no such folder of photos: {tmp_path / 'nope'}"]

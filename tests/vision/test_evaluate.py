@@ -116,7 +116,8 @@ def test_cli_reports_missing_dataset(tmp_path: Path, capsys: pytest.CaptureFixtu
     from referee.cli import main
 
     assert main(["eval", str(tmp_path / "nope")]) == 2
-    assert "no such dataset" in json.loads(capsys.readouterr().out.strip().splitlines()[-1])["error"]
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.strip().splitlines()) == 1 and "referee eval: no such dataset" in err
 
 
 @pytest.mark.parametrize("path_line", ["", "path: .\n"])
@@ -221,5 +222,5 @@ def test_an_input_size_the_model_cannot_take_is_one_line(tmp_path: Path, capsys:
     (tmp_path / "red_7").mkdir()
     cv2.imwrite(str(tmp_path / "red_7" / "a.png"), np.zeros((64, 64, 3), np.uint8))
     assert main(["eval", str(tmp_path), "--imgsz", "640"]) == 2
-    out = capsys.readouterr().out.strip().splitlines()
-    assert len(out) == 1 and "320 px input only" in json.loads(out[0])["error"]
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.strip().splitlines()) == 1 and "320 px input only" in err
