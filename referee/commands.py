@@ -252,6 +252,8 @@ def execute(
         spec = parse_source(source)
     except FileNotFoundError as exc:
         raise CommandError(str(exc)) from None
+    if spec.kind is SourceKind.FILE and not _reads_as_video(str(spec.target)):
+        raise CommandError(f"--source {source}: not a video (no frame of it can be read)")
     options: dict[str, Any] = dict(parse_options(getattr(args, "option", []) or []))
     script_path = getattr(args, "script", None)
     script = read_script(script_path) if script_path is not None else []
@@ -332,6 +334,17 @@ def execute(
     if status.state is CameraState.ENDED and stats.frames == 0:
         raise CommandError(f"no frame of {source} could be decoded ({status.corrupt} unreadable): nothing was judged")
     return 0
+
+
+def _reads_as_video(path: str) -> bool:
+    """Whether OpenCV reads a frame of the file at ``path`` (a text file, say, it does not)."""
+    import cv2
+
+    capture = cv2.VideoCapture(path)
+    try:
+        return bool(capture.isOpened() and capture.read()[0])
+    finally:
+        capture.release()
 
 
 def calibration_file(args: argparse.Namespace) -> Path:
