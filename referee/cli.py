@@ -25,6 +25,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     from referee.commands import demo
 
     _game_flags(args)
+    _serve_host(args)
     if (problem := _publish_problem(args)) or (not args.no_serve and (problem := port_problem(args.host, args.port))):
         print(f"referee demo: {problem}", file=sys.stderr)
         return 2
@@ -35,10 +36,18 @@ def _cmd_run(args: argparse.Namespace) -> int:
     from referee.commands import run
 
     _game_flags(args)
+    _serve_host(args)
     if (problem := _publish_problem(args)) or (not args.no_serve and (problem := port_problem(args.host, args.port))):
         print(f"referee run: {problem}", file=sys.stderr)
         return 2
     return run(args)
+
+
+def _serve_host(args: argparse.Namespace) -> None:
+    """``--host`` when not given: every address for ``--source phone`` (the phone on the Wi-Fi must reach
+    the dashboard), else this computer only."""
+    if args.host is None:
+        args.host = "0.0.0.0" if str(getattr(args, "source", "")).strip().lower() == "phone" else "127.0.0.1"
 
 
 def _publish_problem(args: argparse.Namespace) -> str | None:
@@ -159,8 +168,12 @@ def _add_game_options(p: argparse.ArgumentParser) -> None:
 
 
 def _add_serve_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--host", default="127.0.0.1", help="bind address (default 127.0.0.1)")
+    p.add_argument("--host", default=None,
+                   help="bind address (default 127.0.0.1; with --source phone 0.0.0.0, so the phone reaches it)")
     p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--https", action="store_true",
+                   help="serve https with a self-signed certificate made on first start (on by itself for "
+                        "--source phone on an address other than localhost: a phone's browser needs it)")
     p.add_argument("--db", type=Path, default=None, help="SQLite file for the match record")
     p.add_argument("--token", default=None, help="admin token for the controls (default: random, printed)")
     p.add_argument("--model", type=Path, default=None, help="detector weights (.onnx or .pt)")
@@ -196,7 +209,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "footage plays at its own frame rate and every frame is judged, late on a busy machine)")
 
     p = add("run", _cmd_run, "run the pipeline on a camera, file, stream or image folder")
-    p.add_argument("--source", required=True, help="camera index, video file, rtsp://.. URL or image folder")
+    p.add_argument("--source", required=True,
+                   help="camera index, video file, rtsp://.. URL, image folder, or `phone`: a phone streaming its "
+                        "camera from the dashboard's /camera page (the start line prints its link and a QR code)")
     _add_game_options(p)
     _add_serve_options(p)
     p.add_argument("--calibration", type=Path, default=None,

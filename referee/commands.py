@@ -37,6 +37,7 @@ from referee.vision.detections import Detector
 
 if TYPE_CHECKING:
     from referee.hall.publisher import TablePublisher
+    from referee.vision.phone import PhoneLink
 
 log = logging.getLogger(__name__)
 
@@ -293,7 +294,17 @@ def execute(
     detector = detector or open_detector(getattr(args, "model", None), palette)
     classifier = open_classifier(getattr(args, "classifier", None), detector)
     apply_deck(getattr(args, "deck", None), detector, classifier, palette)
-    capture = Capture(spec, realtime=realtime, paced=paced)
+    phone: PhoneLink | None = None
+    if spec.kind is SourceKind.PHONE:
+        if args.no_serve:
+            raise CommandError("--source phone needs the dashboard: the phone streams to its /camera page "
+                               "(leave out --no-serve)")
+        from referee.vision.phone import PhoneLink
+
+        phone = PhoneLink()
+        capture = phone.capture()
+    else:
+        capture = Capture(spec, realtime=realtime, paced=paced)
     if spec.kind is SourceKind.CAMERA and not capture.wait_open(timeout=CAMERA_OPEN_TIMEOUT):
         raise CommandError(capture.status().message)  # a wrong index: say so, rather than wait forever
     with _log_file(args.log) as log_handle:
@@ -317,7 +328,7 @@ def execute(
                 stats = pipeline.run(capture, progress_every=PROGRESS_EVERY_S)
             else:
                 stats = _serve(args, session, pipeline, capture, lambda: writer.write_all(initial),
-                               clips=clips.store if clips is not None else None)
+                               clips=clips.store if clips is not None else None, phone=phone)
         finally:
             if publisher is not None:
                 publisher.stop()  # sends what is left first, for a little while
@@ -353,14 +364,14 @@ def calibration_file(args: argparse.Namespace) -> Path:
     return Path(getattr(args, "calibration_out", None) or getattr(args, "calibration", None) or DEFAULT_CALIBRATION)
 
 
-def server_lines(host: str, port: int, token: str) -> list[str]:
+def server_lines(host: str, port: int, token: str, scheme: str = "http") -> list[str]:
     """What a run with the dashboard prints first: the dashboard's URL and admin token, the one-click
     link that hands the token to the browser (``#token=``: the fragment never reaches the server or
     its logs, and the page moves it into the browser's storage at once), and the overlay's URL for an
     OBS browser source."""
     from urllib.parse import quote
 
-    base = f"http://{host}:{port}/"
+    base = f"{scheme}://{host}:{port}/"
     return [
         f"dashboard: {base}  (admin token: {token})",
         f"controls, one click: {base}#token={quote(token, safe='')}",
@@ -375,9 +386,10 @@ def _serve(
     capture: Capture,
     after_url: Callable[[], object] = lambda: None,
     clips: ClipStore | None = None,
+    phone: PhoneLink | None = None,
 ) -> PipelineStats:
     """Dashboard in this thread, pipeline in another; prints the URL, then the live log (``clips``:
-    where the instant replays are recorded)."""
+    where the instant replays are recorded; ``phone``: the link a phone streams to from ``/camera``)."""
     from referee.web.app import create_app, make_server
     from referee.web.hands import model_loader
     from referee.web.teach import deck_dir_for
@@ -388,8 +400,15 @@ def _serve(
     app = create_app(session, token=token, hand_detector=model_loader(args.model),  # type: ignore[arg-type]
                      on_deck=lambda path: apply_deck(path, pipeline.detector, pipeline.classifier, pipeline.palette),
                      deck_dir=deck_dir_for(getattr(args, "db", None)), clips=clips,
-                     table=pipeline, calibration_file=calibration_file(args))
-    server = make_server(app, args.host, args.port, log_level="warning")
+                     table=pipeline, calibration_file=calibration_file(args), phone=phone)
+    from referee.web.camera import serve_phone
+    from referee.web.tls import CertificateError
+
+    try:  # https, and the phone's link with its QR code, when wanted
+        tls, phone_lines = serve_phone(args, token, phone, session.set_status)
+    except CertificateError as exc:
+        raise CommandError(f"cannot serve https: {exc}") from None
+    server = make_server(app, args.host, args.port, log_level="warning", tls=tls)
     stop = threading.Event()
 
     def work() -> None:
@@ -401,13 +420,15 @@ def _serve(
 
     worker = threading.Thread(target=work, name="pipeline", daemon=True)
     host = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
-    print("\n".join(server_lines(host, args.port, token)), flush=True)
+    print("\n".join(server_lines(host, args.port, token, "https" if tls else "http") + phone_lines), flush=True)
     after_url()
     worker.start()
     try:
         server.run()
     finally:
         stop.set()
+        if phone is not None:
+            phone.close()
         worker.join(timeout=10)
     return pipeline.stats
 

@@ -1,4 +1,4 @@
-"""Frame sources: a webcam, a video file, an RTSP/HTTP stream or a folder of images.
+"""Frame sources: a webcam, a video file, an RTSP/HTTP stream, a folder of images or a phone.
 
 :class:`Capture` reads its source on its own thread. For a live source (camera, stream) or a file
 paced in real time it keeps only the newest frame, so the pipeline never falls behind the camera;
@@ -13,6 +13,9 @@ A live source that stops delivering is reopened with exponential back-off and re
 retried: a wrong index (``--source 5`` on a machine with one camera) fails at once, where retrying
 would only wait forever; :meth:`Capture.wait_open` lets a command say so before it starts. A corrupt
 frame is skipped and counted; the end of a file or folder ends the capture cleanly.
+
+``--source phone`` is a live source whose frames a phone sends to the dashboard's ``/camera`` page; its
+reader comes from :class:`referee.vision.phone.PhoneLink` (pass ``opener=link.open_reader``).
 """
 
 from __future__ import annotations
@@ -47,11 +50,13 @@ class SourceKind(enum.StrEnum):
     FILE = "file"
     STREAM = "stream"
     FOLDER = "folder"
+    #: a phone streaming its camera to the dashboard's ``/camera`` page (:mod:`referee.vision.phone`)
+    PHONE = "phone"
 
     @property
     def is_live(self) -> bool:
         """Live sources deliver frames whether or not anyone reads them."""
-        return self in (SourceKind.CAMERA, SourceKind.STREAM)
+        return self in (SourceKind.CAMERA, SourceKind.STREAM, SourceKind.PHONE)
 
 
 class CameraState(enum.StrEnum):
@@ -86,16 +91,21 @@ class SourceSpec:
 
 
 _URL = re.compile(r"^[a-z][a-z0-9+.-]*://", re.IGNORECASE)
+#: ``--source phone``: the frames a phone sends to the ``/camera`` page (a file of that name: ``./phone``).
+PHONE_SOURCE = "phone"
 
 
 def parse_source(source: str | int | Path) -> SourceSpec:
-    """``0`` -> camera 0, ``rtsp://..``/``http://..`` -> stream, a folder -> images, else a video file.
+    """``0`` -> camera 0, ``rtsp://..``/``http://..`` -> stream, a folder -> images, ``phone`` -> the
+    phone on the ``/camera`` page, else a video file.
 
     Raises :class:`FileNotFoundError` for a path that does not exist.
     """
     if isinstance(source, int):
         return SourceSpec(SourceKind.CAMERA, source)
     text = str(source).strip()
+    if text.lower() == PHONE_SOURCE and not isinstance(source, Path):
+        return SourceSpec(SourceKind.PHONE, "/camera")  # str(spec): "phone:/camera"
     if text.isdigit():
         return SourceSpec(SourceKind.CAMERA, int(text))
     if _URL.match(text):
@@ -231,6 +241,8 @@ def probe_fps(spec: SourceSpec) -> float | None:
 
 
 def open_reader(spec: SourceSpec) -> Reader:
+    if spec.kind is SourceKind.PHONE:
+        raise OSError("a phone source is read through its link: Capture(spec, opener=PhoneLink().open_reader)")
     if spec.kind is SourceKind.FOLDER:
         return FolderReader(spec.target if isinstance(spec.target, str) else str(spec.target))
     return OpenCVReader(spec)
@@ -421,7 +433,11 @@ class Capture:
 
     def _backoff_wait(self, reason: str) -> None:
         delay = self._delay
-        self._set_state(CameraState.RECONNECTING, f"{reason}; retry in {delay:.1f}s")
+        if self.spec.kind is SourceKind.PHONE:
+            # A phone is waited for, not retried: until the first one streams, the capture is starting.
+            self._set_state(CameraState.RECONNECTING if self._opened else CameraState.STARTING, reason)
+        else:
+            self._set_state(CameraState.RECONNECTING, f"{reason}; retry in {delay:.1f}s")
         self._wait(delay)
         self._delay = min(delay * 2, self._backoff[1])
 

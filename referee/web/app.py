@@ -39,7 +39,9 @@ from referee.clips import ClipStore
 from referee.rules import ObservationError
 from referee.session import Event, MatchSession, RefereeFailure
 from referee.store import Store, StoreError, StoreUnavailable
+from referee.vision.phone import MAX_FRAME_BYTES, PhoneLink
 from referee.web.calibrate import LiveTable, register_calibrate
+from referee.web.camera import CAMERA_FRAME_PATH, register_camera
 from referee.web.fanout import Fanout
 from referee.web.guard import ADMIN_TOKEN_REQUIRED, RequestGuard, supplied_token, token_matches
 from referee.web.hands import (
@@ -165,6 +167,7 @@ def create_app(
     clips: ClipStore | None = None,
     table: LiveTable | None = None,
     calibration_file: Path | None = None,
+    phone: PhoneLink | None = None,
 ) -> FastAPI:
     """The web app for ``session``; ``token`` guards the controls (random if not given).
 
@@ -178,6 +181,8 @@ def create_app(
     replays (:mod:`referee.web.replay`) are read from ``clips`` (default: beside the record).
     ``/calibrate`` (:mod:`referee.web.calibrate`) saves a profile clicked on the camera's frame to
     ``calibration_file`` (default: beside the record) and applies it to ``table`` (the live pipeline).
+    ``/camera`` (:mod:`referee.web.camera`) streams a phone's camera into ``phone`` (``referee run
+    --source phone``; ``None``: the page says how to start one).
     """
     admin_token = token or secrets.token_urlsafe(16)
     assets = load_assets()
@@ -434,6 +439,8 @@ def create_app(
     register_calibrate(app, session, admin=admin, page=lambda: page("calibrate.html", NO_FOREIGN_FRAMES),
                        table=table, calibration_file=calibration_file)
     register_words(app, session)
+    register_camera(app, phone=phone, token=admin_token, admin=admin,
+                    page=lambda: page("camera.html", NO_FOREIGN_FRAMES))
 
     @app.get("/api/log", dependencies=admin)
     def export_log() -> Response:
@@ -446,7 +453,8 @@ def create_app(
     app.add_middleware(RequestGuard, token=admin_token, admin_paths=controls,
                        body_limit=max_json_bytes,
                        body_limits={"/api/hands/photo": max_photo_bytes + MULTIPART_SLACK,
-                                    DECK_PHOTO_PATH: max_photo_bytes + MULTIPART_SLACK},
+                                    DECK_PHOTO_PATH: max_photo_bytes + MULTIPART_SLACK,
+                                    CAMERA_FRAME_PATH: MAX_FRAME_BYTES},
                        replies=IdempotentReplies(session.store))
     return app
 
@@ -533,10 +541,15 @@ class _Server(uvicorn.Server):
 
 
 def make_server(app: FastAPI, host: str = "127.0.0.1", port: int = 8000,
-                log_level: str = "warning") -> uvicorn.Server:
-    """A uvicorn server for ``app`` (call ``.run()``, or ``.should_exit = True`` to stop)."""
+                log_level: str = "warning", tls: tuple[Path, Path] | None = None) -> uvicorn.Server:
+    """A uvicorn server for ``app`` (call ``.run()``, or ``.should_exit = True`` to stop); ``tls``: serve
+    https with this (certificate, key) pair (:mod:`referee.web.tls`)."""
     config = uvicorn.Config(app, host=host, port=port, log_level=log_level,
-                            timeout_graceful_shutdown=2, lifespan="on")
+                            timeout_graceful_shutdown=2, lifespan="on",
+                            # a phone's frame is the largest WebSocket message (/camera); past this, the
+                            # socket closes (the page reconnects) rather than buffer it
+                            ws_max_size=2 * MAX_FRAME_BYTES,
+                            ssl_certfile=str(tls[0]) if tls else None, ssl_keyfile=str(tls[1]) if tls else None)
     return _Server(config, app.state.hub)
 
 
