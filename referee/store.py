@@ -113,7 +113,7 @@ CREATE TABLE IF NOT EXISTS meta (
 REPLY_KEEP_S = 24 * 3600
 #: How long a write waits for a lock held by another connection before giving up (seconds): a
 #: control answers 503 within a second rather than hanging while another process holds the record.
-BUSY_TIMEOUT_S = 0.8
+BUSY_TIMEOUT_S = 0.5
 
 Synchronous = Literal["OFF", "NORMAL", "FULL", "EXTRA"]
 
