@@ -408,6 +408,8 @@ def _serve(
         tls, phone_lines = serve_phone(args, token, phone, session.set_status)
     except CertificateError as exc:
         raise CommandError(f"cannot serve https: {exc}") from None
+    if phone is not None:  # the phone's frame rate is known once it streams: keeping up is measured against it
+        phone.on_rate = lambda fps: setattr(pipeline.keeping_up, "source_fps", fps)
     server = make_server(app, args.host, args.port, log_level="warning", tls=tls)
     stop = threading.Event()
 

@@ -173,6 +173,10 @@ class PhoneLink:
         self.url = url
         #: called with :meth:`status` when the link changes (the dashboard's ``status.phone``)
         self.on_status = on_status
+        #: called with the frame rate coming in when it is first measured and when it changes by a tenth
+        #: (the pipeline's own measure of keeping up compares with it: the phone's rate is known only now)
+        self.on_rate: Callable[[float], None] | None = None
+        self._rate_given: float | None = None
         self._clock = clock
         self._cond = threading.Condition()
         self._state = LinkState.WAITING
@@ -419,15 +423,23 @@ class PhoneLink:
         return f"waiting for a phone: open {self.url} on it"
 
     def report(self) -> None:
-        """Hand :meth:`status` to ``on_status`` now."""
-        listener = self.on_status
-        if listener is None:
+        """Hand :meth:`status` to ``on_status`` now (and the rate to ``on_rate`` when it changed)."""
+        listener, rate_listener = self.on_status, self.on_rate
+        if listener is None and rate_listener is None:
             return
         status = self.status()
         with self._cond:
             self._reported_at = self._clock()
+            fps = status["fps"]
+            given = self._rate_given
+            new_rate = isinstance(fps, float) and fps >= 1.0 and (given is None or abs(fps - given) > 0.1 * given)
+            if new_rate:
+                self._rate_given = fps
         try:
-            listener(status)
+            if listener is not None:
+                listener(status)
+            if rate_listener is not None and new_rate:
+                rate_listener(float(fps))
         except Exception:  # the dashboard's status is a nicety; the frames must go on
             log.exception("phone link: status listener failed")
 

@@ -178,3 +178,18 @@ def test_a_phone_that_stops_sending_is_stalled() -> None:
     link.close()
     with pytest.raises(OSError, match="closed"):
         link.open_reader()
+
+
+def test_the_rate_coming_in_is_told_when_it_changes() -> None:
+    now = [0.0]
+    link = PhoneLink(clock=lambda: now[0])
+    rates: list[float] = []
+    link.on_rate = rates.append
+    connection = link.connect("phone")
+    for fps, seconds in ((15, 3.0), (16, 2.0), (30, 3.0)):
+        for _ in range(int(fps * seconds)):
+            now[0] += 1 / fps
+            link.offer(connection, frame_message(jpeg(), now[0] * 1000))
+    told = [round(r) for r in rates]
+    # Told once a second at most, and only a change of a tenth or more (the window mixes two rates a while).
+    assert told[0] == 15 and told[-1] == 30 and len(told) <= 5, told
