@@ -9,8 +9,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-#: Chromium's flags for a camera fed by ``path`` (and no permission prompt).
+
 def chromium_camera_args(path: Path) -> list[str]:
+    """Chromium's flags for a camera fed by ``path`` (and no permission prompt)."""
     return ["--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream",
             f"--use-file-for-fake-video-capture={path}"]
 
