@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -27,6 +28,7 @@ from referee.web.app import create_app, make_server
 from referee.web.tls import certificate_for
 from tests.web.conftest import TOKEN, free_port
 from tests.web.fake_camera import chromium_camera_args, video_frames, write_y4m
+from tests.web.test_screens import _no_sideways_scroll
 
 CHROMIUM = Path("/usr/bin/chromium")
 DEMO = Path("datasets/demo")
@@ -123,6 +125,7 @@ def test_the_phone_page_streams_its_camera_over_https(short_footage: Path, tmp_p
         page.goto(url + "/camera#token=" + TOKEN)
         expect(page.locator("#link")).to_have_text("streaming")
         assert page.evaluate("location.hash") == ""  # the token left the address bar
+        _no_sideways_scroll(page, "/camera")  # a phone's width
         wait_until(lambda: len(frames) >= 20)
         assert frames[0].image.shape == (180, 320, 3)
         assert [f.frame_index for f in frames[:20]] == list(range(20))
@@ -131,6 +134,11 @@ def test_the_phone_page_streams_its_camera_over_https(short_footage: Path, tmp_p
         assert page.evaluate("cameraPage.transport()") == "ws"
         status = httpx.get(url + "/api/state", verify=False).json()["status"]["phone"]
         assert status["link"] == "connected" and status["size"] == [320, 180] and status["fps"] > 5
+        # The dashboard shows the phone's link and its frame rate.
+        dashboard = browser.new_page(viewport={"width": 1400, "height": 1000})
+        dashboard.goto(url + "/")
+        expect(dashboard.locator("#status")).to_contain_text(re.compile(r"phone: \d+(\.\d)? frames a second"))
+        dashboard.close()
         # The phone goes away: the capture waits for it, and the dashboard says so.
         page.close()
         wait_until(lambda: phone.status()["link"] == "disconnected")

@@ -143,11 +143,19 @@
     document.querySelectorAll(".extra-colour").forEach((b) => { b.hidden = !["lb"].includes(state.preset); });
   }
 
+  const PHONE_WORDS = { connected: "phone_connected", waiting: "phone_waiting", stalled: "phone_stalled",
+    disconnected: "phone_disconnected", closed: "phone_closed" };
+
   /** The pipeline's health in words: "judging 15 frames a second of 15 · 300 frames judged · ...". */
   function statusWords(status) {
     const num = (v) => String(Math.round(v * 10) / 10);
     const count = (key, n) => (typeof n === "number" && n > 0 ? [t(key, { n })] : []);
     const parts = [];
+    const phone = status.phone;  // referee run --source phone: the phone's link to /camera
+    if (phone && phone.link) {
+      const fps = typeof phone.fps === "number" ? num(phone.fps) : "…";
+      parts.push(t(PHONE_WORDS[phone.link] || "phone_waiting", { fps }));
+    }
     if (typeof status.fps === "number") {
       parts.push(typeof status.source_fps === "number" && status.source_fps > 0
         ? t("judging_of", { n: num(status.fps), of: num(status.source_fps) }) : t("judging", { n: num(status.fps) }));
