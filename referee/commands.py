@@ -253,6 +253,9 @@ def execute(
         spec = parse_source(source)
     except FileNotFoundError as exc:
         raise CommandError(str(exc)) from None
+    if spec.kind is SourceKind.PHONE and args.no_serve:
+        raise CommandError("--source phone needs the dashboard: the phone streams to its /camera page "
+                           "(leave out --no-serve)")
     if spec.kind is SourceKind.FILE and not _reads_as_video(str(spec.target)):
         raise CommandError(f"--source {source}: not a video (no frame of it can be read)")
     options: dict[str, Any] = dict(parse_options(getattr(args, "option", []) or []))
@@ -296,9 +299,6 @@ def execute(
     apply_deck(getattr(args, "deck", None), detector, classifier, palette)
     phone: PhoneLink | None = None
     if spec.kind is SourceKind.PHONE:
-        if args.no_serve:
-            raise CommandError("--source phone needs the dashboard: the phone streams to its /camera page "
-                               "(leave out --no-serve)")
         from referee.vision.phone import PhoneLink
 
         phone = PhoneLink()

@@ -158,3 +158,23 @@ def test_the_start_lines_give_the_link_and_its_qr_code(tmp_path: Path, monkeypat
 def test_phone_lines_without_https_say_what_a_phone_needs() -> None:
     lines = phone_lines("http://127.0.0.1:8000/camera#token=x", https=False)
     assert "--https" in lines[1] and lines[-1] == "waiting for the phone..."
+
+
+def test_a_phone_run_without_the_dashboard_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    from referee.cli import main
+
+    assert main(["run", "--source", "phone", "--no-serve"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["referee run: --source phone needs the dashboard: the phone streams to its /camera page "
+                   "(leave out --no-serve)"]
+
+
+def test_a_certificate_that_cannot_be_made_is_one_plain_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(blocked))
+    args = argparse.Namespace(host="0.0.0.0", port=8000, https=False)
+    from referee.web.tls import CertificateError
+
+    with pytest.raises(CertificateError, match="cannot write the https certificate into .*set XDG_CONFIG_HOME"):
+        serve_phone(args, "t", PhoneLink(), lambda **fields: None)
