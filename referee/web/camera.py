@@ -142,7 +142,7 @@ def register_camera(
             await websocket.send_json({"type": "ready", "connection": connection, "max_bytes": phone.max_frame_bytes})
             reason = await _receive_frames(websocket, phone, connection)
         except WebSocketDisconnect as exc:
-            reason = f"closed ({exc.code})"
+            reason = _closed_reason(exc.code)
         except (RuntimeError, OSError) as exc:  # the socket broke under a send
             reason = f"connection lost: {exc}"
         finally:
@@ -199,7 +199,7 @@ async def _receive_frames(websocket: WebSocket, phone: PhoneLink, connection: in
     while True:
         message = await websocket.receive()
         if message["type"] == "websocket.disconnect":
-            return f"closed ({message.get('code', 1000)})"
+            return _closed_reason(int(message.get("code") or 1000))
         data = message.get("bytes")
         now = loop.time()
         if data is not None:
@@ -217,6 +217,15 @@ async def _receive_frames(websocket: WebSocket, phone: PhoneLink, connection: in
         if now >= status_due:
             status_due = now + STATUS_EVERY_S
             await websocket.send_json({"type": "status", **phone.status()})
+
+
+def _closed_reason(code: int) -> str:
+    """Why a phone's socket closed, in words where the code says more than a number."""
+    if code == 1009:
+        return "closed (1009: a message over the size limit)"
+    if code == 1006:
+        return "connection lost (1006)"
+    return f"closed ({code})"
 
 
 def _is_bye(text: str) -> bool:

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import logging
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
@@ -176,5 +178,46 @@ def test_a_certificate_that_cannot_be_made_is_one_plain_line(tmp_path: Path, mon
     args = argparse.Namespace(host="0.0.0.0", port=8000, https=False)
     from referee.web.tls import CertificateError
 
-    with pytest.raises(CertificateError, match="cannot write the https certificate into .*set XDG_CONFIG_HOME"):
+    with pytest.raises(CertificateError, match=r"cannot write the https certificate into .*set XDG_CONFIG_HOME"):
         serve_phone(args, "t", PhoneLink(), lambda **fields: None)
+
+
+def test_on_a_real_server_a_huge_message_closes_only_that_socket(session: MatchSession,
+                                                                 caplog: pytest.LogCaptureFixture) -> None:
+    """Past the server's WebSocket limit the socket is closed (1009) and said in one line; the server and the
+    link go on, and the phone's next connection streams."""
+    import asyncio
+
+    import websockets
+
+    from tests.web.conftest import live_server
+
+    phone = PhoneLink(wait_s=0.05)
+
+    async def stream(url: str, message: bytes) -> int | None:
+        async with websockets.connect(url, max_size=None) as ws:
+            await ws.send(HELLO)
+            assert json.loads(await ws.recv())["type"] == "ready"
+            await ws.send(message)
+            with contextlib.suppress(websockets.ConnectionClosed):
+                while True:
+                    await asyncio.wait_for(ws.recv(), 5)
+            return ws.close_code
+
+    with caplog.at_level(logging.INFO, "referee.vision.phone"), live_server(session, phone=phone) as live:
+        url = live.url.replace("http://", "ws://") + "/api/camera/stream"
+        code = asyncio.run(stream(url, frame_message(b"\xff\xd8\xff" + b"\x00" * (2 * phone.max_frame_bytes), 1.0)))
+        assert code == 1009
+        assert phone.status()["link"] == "disconnected"
+        assert "a message over the size limit" in caplog.text
+        assert httpx.get(live.url + "/healthz").status_code == 200
+
+        async def good() -> None:
+            async with websockets.connect(url) as ws:
+                await ws.send(HELLO)
+                await ws.recv()
+                await ws.send(frame_message(jpeg(), 1.0))
+                await asyncio.sleep(0.2)
+
+        asyncio.run(good())
+        assert phone.status()["frames"] == 1 and phone.status()["connections"] == 2
