@@ -5,6 +5,7 @@ table, and ends with every event, in order, each once (issue 49)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
 import threading
@@ -121,6 +122,8 @@ class LossyProxy:
 
     def close(self) -> None:
         for sock in self._sockets:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)  # wakes the threads blocked on them (close alone does not)
             sock.close()
 
 
