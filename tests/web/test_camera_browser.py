@@ -154,11 +154,20 @@ def test_the_phone_page_streams_its_camera_over_https(short_footage: Path, tmp_p
     assert errors == []
 
 
-def test_where_the_websocket_is_refused_frames_go_as_requests(short_footage: Path, tmp_path: Path) -> None:
+#: A WebSocket that never opens, as an iPhone's to a self-signed certificate (the page itself loaded).
+REFUSED_WEBSOCKET = """window.WebSocket = class {
+  constructor() { this.readyState = 3; setTimeout(() => this.onclose && this.onclose({ code: 1006 }), 50); }
+  send() {} close() {}
+}; window.WebSocket.OPEN = 1;"""
+
+
+@pytest.mark.parametrize("refusal", [REFUSED_WEBSOCKET, "delete window.WebSocket"], ids=["refused", "absent"])
+def test_where_the_websocket_is_refused_frames_go_as_requests(short_footage: Path, tmp_path: Path,
+                                                              refusal: str) -> None:
     with phone_server(tmp_path, https=False) as (url, _, phone), consumed(phone.capture()) as frames, \
             camera_browser(short_footage) as (browser, expect):
         page = browser.new_page()
-        page.add_init_script("delete window.WebSocket")  # as an iPhone refusing a self-signed certificate
+        page.add_init_script(refusal)
         page.goto(url + "/camera#token=" + TOKEN)
         expect(page.locator("#link")).to_have_text("streaming")
         wait_until(lambda: len(frames) >= 15)

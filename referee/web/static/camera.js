@@ -132,13 +132,19 @@
         refused(message.message, message.code);
       }
     };
-    ws.onclose = (event) => {
+    ws.onclose = async (event) => {
       if (socket === ws) { socket = null; transport = null; inFlight = false; }
-      if (!opened) wsFailures += 1;  // never opened: a certificate the WebSocket will not take, or no server
       if (event.code === 4409) { refused("Another phone took over the camera.", 4409); return; }
       if (event.code === 4401 || event.code === 4404 || event.code === 4400) return;  // said in "error"
+      // Never opened while the server answers plain requests: a WebSocket the browser refuses (an
+      // iPhone's, to a self-signed certificate); twice, and the frames go as requests instead.
+      if (!opened && await reachable()) wsFailures += 1;
       retry();
     };
+  }
+
+  async function reachable() {
+    try { return (await fetch("api/camera", { cache: "no-store" })).ok; } catch (err) { return false; }
   }
 
   async function connectHttp() {
@@ -172,7 +178,8 @@
       setLink("replaced", "done");
     } else if (code === 4404) {
       setLink("not taken", "off");
-      retry(5000);  // the referee may be started with --source phone later
+      clearTimeout(retryTimer);
+      retryTimer = setTimeout(connect, 5000);  // the referee may be started with --source phone later
     } else {
       retry();
     }
