@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import signal
@@ -53,8 +54,8 @@ def serve(port: int, out: Path) -> None:
     the latencies (ms) of every frame handed over go to ``out`` as JSON."""
     from referee.session import MatchSession
     from referee.store import Store
-    from referee.vision.phone import PhoneLink, PhoneReader
     from referee.vision.capture import SourceSpec
+    from referee.vision.phone import PhoneLink, PhoneReader
     from referee.web.app import create_app, make_server
 
     session = MatchSession(Store(":memory:"), players=4)
@@ -75,7 +76,7 @@ def serve(port: int, out: Path) -> None:
         return reader
 
     capture = link.capture()
-    capture._opener = opener  # noqa: SLF001 - the bench's own reader, to know each frame's stamp
+    capture._opener = opener  # the bench's own reader, to know each frame's stamp
     latencies: list[float] = []
     handed: list[float] = []
 
@@ -96,10 +97,8 @@ def serve(port: int, out: Path) -> None:
     worker = threading.Thread(target=pipeline, daemon=True)
     worker.start()
     app = create_app(session, token=TOKEN, phone=link)
-    try:
+    with contextlib.suppress(KeyboardInterrupt):  # uvicorn raises the signal again once it has shut down
         make_server(app, "127.0.0.1", port, log_level="error").run()
-    except KeyboardInterrupt:  # uvicorn raises the signal again once it has shut down
-        pass
     link.close()
     capture.stop()
     worker.join(5)
@@ -107,7 +106,8 @@ def serve(port: int, out: Path) -> None:
 
 
 # The clients.
-async def python_client(port: int, frames: list[np.ndarray], fps: float, seconds: float, quality: int) -> dict[str, Any]:
+async def python_client(port: int, frames: list[np.ndarray], fps: float, seconds: float,
+                        quality: int) -> dict[str, Any]:
     import websockets
 
     from referee.vision.phone import frame_message
@@ -133,7 +133,7 @@ async def python_client(port: int, frames: list[np.ndarray], fps: float, seconds
                 await asyncio.sleep(due - now)
             stamp = time.time() * 1000
             t0 = time.perf_counter()
-            ok, jpeg = cv2.imencode(".jpg", frames[index % len(frames)], [cv2.IMWRITE_JPEG_QUALITY, quality])
+            _, jpeg = cv2.imencode(".jpg", frames[index % len(frames)], [cv2.IMWRITE_JPEG_QUALITY, quality])
             encode_ms.append((time.perf_counter() - t0) * 1000)
             transport = ws.transport
             if transport is not None and transport.get_write_buffer_size() > 0:
@@ -145,6 +145,39 @@ async def python_client(port: int, frames: list[np.ndarray], fps: float, seconds
         await ws.send(json.dumps({"type": "bye"}))
         drainer.cancel()
     return {"sent": sent, "skipped": skipped, "client_encode_ms_p50": round(statistics.median(encode_ms), 2)}
+
+
+def http_client(port: int, frames: list[np.ndarray], fps: float, seconds: float, quality: int) -> dict[str, Any]:
+    """The page's fallback where a browser refuses the WebSocket: one POST a frame, the next one taken
+    only once the one before was answered."""
+    import httpx
+
+    from referee.vision.phone import frame_message
+
+    headers = {"X-Admin-Token": TOKEN}
+    sent = skipped = 0
+    with httpx.Client(base_url=f"http://127.0.0.1:{port}", headers=headers, timeout=10) as client:
+        connection = client.post("/api/camera/connect", json={"fps": fps}).json()["connection"]
+        start = time.monotonic()
+        index = 0
+        while (now := time.monotonic()) - start < seconds:
+            due = start + index / fps
+            if due > now:
+                time.sleep(due - now)
+            elif now - due > 1 / fps:
+                skipped += 1  # the answer came after this frame's moment: the page would not have taken it
+                index += 1
+                continue
+            stamp = time.time() * 1000
+            _, jpeg = cv2.imencode(".jpg", frames[index % len(frames)], [cv2.IMWRITE_JPEG_QUALITY, quality])
+            answer = client.post(f"/api/camera/frame?connection={connection}",
+                                 content=frame_message(jpeg.tobytes(), stamp),
+                                 headers={"Content-Type": "application/octet-stream"})
+            answer.raise_for_status()
+            sent += 1
+            index += 1
+        client.post(f"/api/camera/bye?connection={connection}")
+    return {"sent": sent, "skipped": skipped}
 
 
 def chromium_client(port: int, footage: Path, seconds: float) -> dict[str, Any]:
@@ -173,7 +206,8 @@ def demo_frames(width: int, count: int) -> list[np.ndarray]:
         if not ok:
             break
         if image.shape[1] != width:
-            image = cv2.resize(image, (width, round(image.shape[0] * width / image.shape[1])), interpolation=cv2.INTER_AREA)
+            size = (width, round(image.shape[0] * width / image.shape[1]))
+            image = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
         frames.append(image)
     capture.release()
     return frames
@@ -188,7 +222,9 @@ def cpu_seconds(pid: int) -> float:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--client", choices=("python", "chromium"), default="python")
+    parser.add_argument("--client", choices=("python", "python-http", "chromium"), default="python",
+                        help="python: WebSocket; python-http: one POST a frame (the page's fallback); "
+                             "chromium: the page")
     parser.add_argument("--fps", type=float, default=30.0)
     parser.add_argument("--seconds", type=float, default=20.0, help="streaming time measured (after the warm-up)")
     parser.add_argument("--warmup", type=float, default=3.0)
@@ -237,6 +273,8 @@ def main() -> int:
         total = args.warmup + args.seconds + 0.5
         if args.client == "python":
             client = asyncio.run(python_client(port, frames, args.fps, total, args.quality))
+        elif args.client == "python-http":
+            client = http_client(port, frames, args.fps, total, args.quality)
         else:
             from tests.web.fake_camera import write_y4m
 
