@@ -29,6 +29,8 @@ Prints one JSON line:
 |---|---|
 | `play_recall`, `play_precision` | camera `start`/`play` lines matching a truth one (same card,
   observed at most `--window` s after it settled) |
+| `play_recall_by_minute` | the same recall over the plays of each minute of footage (1, 2, ...): a reader the game
+  teaches (`--teach`) should climb |
 | `seat_accuracy` | matched plays whose seat is right (a `null` seat counts as wrong); `seat_unknown`:
   the share with `null` |
 | `draw_recall`, `draw_precision`, `draw_seat_accuracy`, `draw_seat_unknown` | the same for `draw` lines from hands
@@ -136,6 +138,7 @@ def judged(index: int, fps: float, rate: float | None) -> bool:
 def run_game(
     video: Path, detector_factory: Any, *, oracle: bool, on_pipeline: Callable[[Pipeline], None] | None = None,
     classifier: FaceClassifier | None = None, judge_fps: float | None = None, told_fps: float | None = None,
+    teach: bool = False,
 ) -> GameResult:
     """Feed the frames of ``video`` to the pipeline and the operator lines at their times.
     ``on_pipeline`` is shown the pipeline before the first frame (``trace_game.py`` listens in).
@@ -193,7 +196,7 @@ def run_game(
     # The deck's colours and faces, as `referee run --rules` reads them.
     pipeline = Pipeline(detector, session, profile=profile, players=int(setup["players"]), fps=told_fps or fps,
                         classifier=None if oracle else classifier, palette=deck_palette(rules, options),
-                        faces=deck_faces(rules, options))
+                        faces=deck_faces(rules, options), teach=teach)
     if on_pipeline is not None:
         on_pipeline(pipeline)
     capture = cv2.VideoCapture(str(video))
@@ -227,6 +230,9 @@ def run_game(
             session.submit(line, source="operator")
     finally:
         capture.release()
+    if pipeline.teacher is not None:
+        log.info("seed %s: the game taught %s (%s)", meta["seed"], pipeline.teacher.faces_learned,
+                 pipeline.teacher.counts)
     result.frames = index
     result.seconds = index / fps
     result.elapsed = time.perf_counter() - started
@@ -312,6 +318,7 @@ def score(results: Sequence[GameResult], window: float, first_said: bool = False
     delays: list[float] = []
     closer = {"named": 0, "right": 0, "spoiled": 0}
     per_code = {code: {"expected": 0, "raised": 0, "matched": 0} for code in ALERT_CODES}
+    by_minute: dict[int, list[int]] = {}  # minute of the game -> [plays, matched]
     for r in results:
         streams = _streams(r, first_said)
         t_plays, c_plays, same = streams["play"]
@@ -319,6 +326,11 @@ def score(results: Sequence[GameResult], window: float, first_said: bool = False
         plays_truth += len(t_plays)
         plays_seen += len(c_plays)
         plays_matched += len(pairs)
+        matched_truth = {i for i, _ in pairs}
+        for i, play in enumerate(t_plays):
+            bucket = by_minute.setdefault(int(float(play["t"]) // 60), [0, 0])
+            bucket[0] += 1
+            bucket[1] += i in matched_truth
         _count_closer_looks(closer, t_plays, c_plays, pairs, window)
         for i, j in pairs:
             delays.append(float(c_plays[j]["t"]) - float(t_plays[i]["t"]))
@@ -366,6 +378,8 @@ def score(results: Sequence[GameResult], window: float, first_said: bool = False
         "plays": plays_truth,
         "play_recall": _ratio(plays_matched, plays_truth),
         "play_precision": _ratio(plays_matched, plays_seen),
+        # the reading over the game: plays matched in each minute of footage (a reader that learns climbs)
+        "play_recall_by_minute": {str(m + 1): _ratio(k, n) for m, (n, k) in sorted(by_minute.items())},
         "seat_accuracy": _ratio(seats_right, seat_judged),
         "seat_unknown": _ratio(seats_unknown, seat_judged),
         "draws": draws_truth,
@@ -435,6 +449,7 @@ class _Job:
     threads: int | None
     judge_fps: float | None = None
     told_fps: float | None = None
+    teach: bool = False
 
     def __call__(self, seed: int) -> tuple[GameResult, str]:
         video = self.work / f"game_{seed}.mp4"
@@ -458,7 +473,7 @@ class _Job:
 
             classifier = FaceClassifier(self.classifier, threads=self.threads)
         return run_game(video, factory, oracle=self.oracle, classifier=classifier, judge_fps=self.judge_fps,
-                        told_fps=self.told_fps), opencv
+                        told_fps=self.told_fps, teach=self.teach), opencv
 
 
 def _collect(result: GameResult, opencv: str, results: list[GameResult], rendered_with: set[str],
@@ -496,6 +511,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--camera-fps", action="store_true",
                         help="with --judge-fps: the footage as a camera at that rate films it (the pipeline is "
                              "told that rate)")
+    parser.add_argument("--teach", action=argparse.BooleanOptionalAction, default=False,
+                        help="the game teaches the reader (referee.vision.teaching): sure, accepted cards become views")
     parser.add_argument("--report", type=Path, help="write every mismatch here as JSON lines")
     parser.add_argument("--jobs", type=int, default=1, help="games rendered and judged at a time (processes)")
     parser.add_argument("-v", "--verbose", action="store_true", help="one line per game on stderr")
@@ -517,7 +534,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     job = _Job(args.work, replace(VideoConfig(), seconds=args.seconds, fps=args.fps, players=args.players,
                                        rules=args.rules, faces=args.faces),
                args.model, oracle, classifier_path, 1 if args.jobs > 1 else None, args.judge_fps,
-               args.judge_fps if args.camera_fps else None)
+               args.judge_fps if args.camera_fps else None, args.teach)
     seeds = range(args.first_seed, args.first_seed + args.games)
     results: list[GameResult] = []
     rendered_with: set[str] = set()
@@ -539,7 +556,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             for r in results:
                 f.writelines(json.dumps(m) + "\n" for m in mismatches(r, args.window))
     out = {"detector": "oracle" if oracle else str(args.model), "oracle": oracle,
-           "classifier": str(classifier_path) if classifier_path is not None else None,
+           "classifier": str(classifier_path) if classifier_path is not None else None, "teach": args.teach,
            "seeds": [args.first_seed, args.first_seed + args.games - 1],
            # the footage's OpenCV (the same seed renders a little differently under another) and this run's
            "rendered_with_opencv": sorted(rendered_with), "opencv": cv2.__version__, **score(results, args.window)}

@@ -157,6 +157,13 @@ def _add_deck_option(p: argparse.ArgumentParser) -> None:
                    help="read with a deck learned by `referee learn-deck` (its faces and colours)")
 
 
+def _add_teach_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--teach", action=argparse.BooleanOptionalAction, default=False,
+                   help="the game teaches the reader: cards read surely that the rules accept become views of "
+                        "the deck, so an unfamiliar printing's doubtful cards are compared with its own "
+                        "(referee.vision.teaching; off by default)")
+
+
 def _add_game_options(p: argparse.ArgumentParser) -> None:
     # Defaults (None: see _game_flags): footage with its own setup line (the demo's) gives its own.
     p.add_argument("--rules", default=None,
@@ -203,6 +210,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("demo", _cmd_demo, "run the pipeline on the bundled demo footage and serve the dashboard")
     _add_game_options(p)
     _add_serve_options(p)
+    _add_teach_option(p)
     p.add_argument("--no-serve", action="store_true", help="no web server; end with the footage")
     p.add_argument("--realtime", action=argparse.BooleanOptionalAction, default=False,
                    help="drop the frames the pipeline has no time for, as a live camera does (default: the "
@@ -214,6 +222,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "camera from the dashboard's /camera page (the start line prints its link and a QR code)")
     _add_game_options(p)
     _add_serve_options(p)
+    _add_teach_option(p)
     p.add_argument("--calibration", type=Path, default=None,
                    help="calibration profile JSON (without one the whole frame is the pile zone)")
     p.add_argument("--script", type=Path, default=None,

@@ -318,7 +318,8 @@ def execute(
         pipeline = Pipeline(detector, session, profile=profile, players=args.players, palette=palette,
                             faces=deck_faces(args.rules, options),
                             fps=probe_fps(spec) or DEFAULT_FPS, script=script, classifier=classifier,
-                            replay=clips.ring if clips is not None else None)
+                            replay=clips.ring if clips is not None else None,
+                            teach=bool(getattr(args, "teach", False)))
         remove_writer = session.add_listener(writer.on_event)
         remove_pipeline = session.add_listener(pipeline.on_event)
         remove_clips = session.add_listener(clips.on_event) if clips is not None else (lambda: None)

@@ -46,6 +46,7 @@ from referee.vision.detections import Detections, Detector
 from referee.vision.keeping_up import KeepingUp
 from referee.vision.overlay import annotate, encode_jpeg
 from referee.vision.recalibration import LiveProfile, view_mover
+from referee.vision.teaching import GameTeacher
 from referee.vision.tracking import (
     CloserLook,
     MotionDetector,
@@ -173,6 +174,7 @@ class Pipeline:
         classifier: FaceClassifier | None = None,
         faces: frozenset[str] | None = None,
         replay: FrameRing | None = None,
+        teach: bool = False,
     ) -> None:
         self.detector = detector
         #: Where each stream frame's JPEG also goes, for the instant replays (:mod:`referee.clips`).
@@ -183,6 +185,8 @@ class Pipeline:
         self.faces = faces
         #: Reads the card about to be believed once more, alone in a crop (beside the detector's closer look).
         self.classifier = classifier
+        #: The game teaches the reader (``teach``): cards read surely and accepted become views of the deck.
+        self.teacher = GameTeacher() if teach and classifier is not None and classifier.has_embedding else None
         if hasattr(detector, "deck") and detector.deck is None:
             # One camera, one deck: colours are read against its own printing, learned as it plays.
             detector.deck = DeckColours(palette)
@@ -444,6 +448,9 @@ class Pipeline:
                 return self._reread(event)
             case Play(seat=seat) if seat is not None:
                 self._reread_by_seat(int(seat))
+        teaching = self.teacher is not None and isinstance(event, Start | Play)
+        if isinstance(event, Start | Play) and self.teacher is not None:
+            self._teach(event)
         obs = event.as_dict()
         unsure = self.keeping_up.warning
         if unsure is not None:  # judged on too few frames: the referee's verdicts on it say so
@@ -455,9 +462,30 @@ class Pipeline:
             log.warning("observation refused: %s (%s)", exc, obs)
             return []
         self.stats.observations += 1
+        if teaching and self.teacher is not None:
+            self.teacher.judged([str(o.get("code")) for o in outputs if o.get("type") == "alert"])
         if self.timer:
             self.stats.verdicts.append((obs, frame.captured_at, self.timer()))
         return outputs
+
+    def _teach(self, event: Start | Play) -> None:
+        """Before ``event`` is judged: the last candidate view is learned if its play still stands (the game
+        went on), and the card of ``event``, the tracker's top card, is looked at as the next candidate
+        (:class:`~referee.vision.teaching.GameTeacher`)."""
+        assert self.teacher is not None and self.classifier is not None
+        found = self.session.last_play(start=True)
+        newest = (str(found[1].get("card")), float(found[1].get("t") or 0.0)) if found is not None else None
+        if (matcher := self.teacher.confirm(newest)) is not None:
+            self.classifier.game = matcher
+            log.debug("the game taught the reader: %s", self.teacher.faces_learned)
+        top = self.tracker.top
+        look = None
+        if top is not None and top.label == event.card:
+            look = (self.classifier.look(self._frame_image, top.xyxy, view_to_image=self._view_to_image)
+                    if self._frame_image is not None and self._view_to_image is not None
+                    else self.classifier.look(self._pile_view, top.xyxy) if self._pile_view is not None else None)
+        self.teacher.consider(event.card, round(event.t, 3), look, corrected=event.corrected_from is not None,
+                              unsure=self.keeping_up.warning is not None)
 
     def _reread_by_seat(self, seat: int) -> None:
         """The seat that plays next is evidence about the last card: a misread reverse or skip

@@ -20,6 +20,7 @@ import numpy.typing as npt
 from referee.cards import BLACK_VALUES
 from referee.vision.detect import MODELS_DIR, DetectorError, onnx_session
 from referee.vision.matcher import DeckMatcher
+from referee.vision.teaching import TopCardLook
 
 log = logging.getLogger(__name__)
 
@@ -125,6 +126,10 @@ class FaceClassifier:
         #: A learned deck's views (:class:`referee.vision.matcher.DeckMatcher`), which name the faces it was
         #: shown: set by :meth:`referee.vision.deck.Deck.apply`.
         self.deck: DeckMatcher | None = None
+        #: Views the game itself taught (:class:`referee.vision.teaching.GameTeacher`): they split the head's
+        #: share among their faces as a learned deck's do, but never let the classifier speak alone.
+        self.game: DeckMatcher | None = None
+        self._merged: tuple[DeckMatcher | None, DeckMatcher | None, DeckMatcher | None] = (None, None, None)
         self.path = Path(path)
 
     def outputs(self, crops: Sequence[Image]) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32] | None]:
@@ -146,12 +151,38 @@ class FaceClassifier:
         not shown) keeping the head's."""
         logits, embedding = self.outputs(crops)
         probs = softmax(logits)
-        if self.deck is None or embedding is None or not self.taught:
+        matcher = self.matcher()
+        if matcher is None or embedding is None:
             return probs
-        index = [self.face_names.index(f) for f in self.deck.faces]
+        index = [self.face_names.index(f) for f in matcher.faces]
         shown = probs[:, index].sum(axis=1, keepdims=True)
-        probs[:, index] = shown * self.deck.probabilities(embedding)
+        probs[:, index] = shown * matcher.probabilities(embedding)
         return probs
+
+    def matcher(self) -> DeckMatcher | None:
+        """The views a reading compares with: the learned deck's and the game's together (``None``: none)."""
+        deck = self.deck if self.deck is not None and self.deck.faces else None
+        if self.game is None or not self.game.faces:
+            return deck
+        if deck is None:
+            return self.game
+        if self._merged[0] is not deck or self._merged[1] is not self.game:
+            self._merged = (deck, self.game, deck.merged(self.game))
+        return self._merged[2]
+
+    def look(self, image: Image, box: Sequence[float] | npt.NDArray[np.float32], *,
+             view_to_image: npt.NDArray[np.float64] | None = None) -> TopCardLook | None:
+        """The head's own probabilities and the embeddings of the card at ``box``, as it lies and turned half
+        a turn (what :class:`referee.vision.teaching.GameTeacher` learns from); ``None`` where there is no crop
+        or no embedding."""
+        crop = (square_crop(image, box, side=self.side) if view_to_image is None
+                else square_crop_through(image, box, view_to_image, side=self.side))
+        if crop is None or not self.has_embedding:
+            return None
+        logits, embedding = self.outputs([crop, np.ascontiguousarray(crop[::-1, ::-1])])
+        if embedding is None:
+            return None
+        return TopCardLook(self.face_names, softmax(logits), np.asarray(embedding, np.float32))
 
     def read(self, image: Image, box: Sequence[float] | npt.NDArray[np.float32], *, pad: float = CROP_PAD,
              view_to_image: npt.NDArray[np.float64] | None = None, allowed: Collection[str] | None = None

@@ -64,6 +64,11 @@ class DeckMatcher:
         return DeckMatcher(names, np.array([names.index(f) for f in faces], np.int64),
                            unit_rows(np.asarray(embeddings, np.float32)))
 
+    def merged(self, other: DeckMatcher) -> DeckMatcher:
+        """One matcher of both matchers' views."""
+        faces = [self.faces[i] for i in self.view_face] + [other.faces[i] for i in other.view_face]
+        return DeckMatcher.enrol(faces, np.concatenate([self.view_embeddings, other.view_embeddings]))
+
     def scores(self, embedding: Floats) -> Floats:
         """Each enrolled face's best view's cosine similarity to each row of ``embedding``: (N, faces)."""
         rows = unit_rows(np.atleast_2d(np.asarray(embedding, np.float32)))

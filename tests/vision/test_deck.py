@@ -60,6 +60,7 @@ def test_a_taught_classifier_reads_the_deck_faces_as_the_deck_says_and_the_other
     embedding = np.array([[1, 0], [0, 1]], np.float32)
     classifier.outputs = lambda crops: (generic, embedding)  # type: ignore[method-assign]
     classifier.deck = DeckMatcher.enrol(["3", "8"], np.array([[1, 0], [-1, 0.2]], np.float32))
+    classifier.game = None
     probs = classifier.probabilities([np.zeros((4, 4, 3), np.uint8)] * 2)
     assert probs[0].argmax() == 0 and probs[0, 0] > 0.9  # the deck's 3, where the head said 8
     assert probs[1].argmax() == 2  # the back was not taught: the head's reading stands

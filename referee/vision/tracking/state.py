@@ -103,6 +103,8 @@ class Candidate:
     #: Frames it was detected in, steady or not.
     seen: int = 1
     votes: dict[str, float] = field(default_factory=dict)
+    #: The same votes by face, each at its detector confidence alone (see :meth:`ranked`).
+    face_votes: dict[str, float] = field(default_factory=dict)
     colour_conf: dict[str, list[float]] = field(default_factory=dict)
     confidence: list[float] = field(default_factory=list)
     #: Boxes of the steady frames: the card's pose is their mean.
@@ -176,9 +178,17 @@ class Candidate:
 
     def also_read(self, label: str, confidence: float, colour_conf: float) -> None:
         """A vote without a frame of its own (another reading of the same box in the same frame)."""
-        # A colour read with little confidence carries little weight for the whole label.
+        # A colour read with little confidence carries little weight among the face's colours.
         self.votes[label] = self.votes.get(label, 0.0) + confidence * max(colour_conf, 0.05)
+        self.face_votes[face(label)] = self.face_votes.get(face(label), 0.0) + confidence
         self.colour_conf.setdefault(label, []).append(colour_conf)
+
+    def clear_votes(self) -> None:
+        """Forget every vote (the card moved: its reading starts over)."""
+        self.votes.clear()
+        self.face_votes.clear()
+        self.colour_conf.clear()
+        self.confidence.clear()
 
     def colour_confidence(self, label: str) -> float:
         """Mean colour confidence of its ``label`` reads (1.0 for none: a wild has no colour to read)."""
@@ -189,13 +199,24 @@ class Candidate:
         return frozenset(label for label, share in self.ranked() if share >= 0.15)
 
     def ranked(self) -> list[tuple[str, float]]:
-        total = sum(self.votes.values()) or 1.0
-        return sorted(((k, v / total) for k, v in self.votes.items()), key=lambda kv: -kv[1])
+        """Each label's share of the vote, largest first: its face's share of the detector's confidence,
+        split among the face's colours by the colour's confidence too. The colour confidence weighs one
+        colour of a face against another, never one face against another: a black card has no colour to
+        doubt, and a deck whose red reads unsure must not lose its red reverse to a wild draw four read
+        in the same box."""
+        total = sum(self.face_votes.values()) or 1.0
+        by_face: dict[str, float] = {}
+        for label, weight in self.votes.items():
+            by_face[face(label)] = by_face.get(face(label), 0.0) + weight
+        shares = ((label, self.face_votes.get(face(label), 0.0) / total * weight / (by_face[face(label)] or 1.0))
+                  for label, weight in self.votes.items())
+        return sorted(shares, key=lambda kv: -kv[1])
 
     @property
     def leading(self) -> str | None:
-        """The label with the most votes (``None``: no steady frame voted yet)."""
-        return max(self.votes, key=self.votes.__getitem__) if self.votes else None
+        """The label with the largest share of the vote (``None``: no steady frame voted yet)."""
+        ranked = self.ranked()
+        return ranked[0][0] if ranked else None
 
     def first_read_as(self, label: str) -> Box | None:
         """The box it was first read in as ``label``'s face, in any colour: a colour read on the move

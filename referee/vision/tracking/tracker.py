@@ -248,9 +248,7 @@ class PileTracker:
             if iou(box, cand.anchor) < cfg.stable_iou:
                 # Still moving: start over from this pose.
                 cand.anchor, cand.hits, cand.clear, cand.first_frame, cand.first_t = box, 0, 0, frame.index, frame.t
-                cand.votes.clear()
-                cand.colour_conf.clear()
-                cand.confidence.clear()
+                cand.clear_votes()
                 cand.boxes.clear()
                 if cand.visit is None or cand.visit != frame.visit or cand.seat is None:
                     # A card keeps the seat of the hand visit that brought it: within one visit the
