@@ -1,6 +1,6 @@
 """Cards, labels and decks: the vocabulary every other module speaks.
 
-A card's label (contract 1 of DESIGN.md) is ``<colour>_<value>`` for coloured cards (``red_7``,
+A card's label (contract 1 of docs/contract.md) is ``<colour>_<value>`` for coloured cards (``red_7``,
 ``blue_draw2``, ``green_1/2``) and a bare name for black cards (``wild``, ``wild_draw4``, ``blank``)
 and for a face-down card (``back``).
 

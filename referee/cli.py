@@ -1,4 +1,4 @@
-"""The ``referee`` command: arguments in, one call out (DESIGN.md contract 5).
+"""The ``referee`` command: arguments in, one call out (docs/contract.md, contract 5).
 
 Each subcommand is a small function that imports what it needs, so ``referee replay`` never loads
 OpenCV and ``referee --help`` starts instantly.

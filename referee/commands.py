@@ -1,4 +1,4 @@
-"""``referee run`` and ``referee demo`` (DESIGN.md contract 5): :func:`run` and :func:`demo`, and what
+"""``referee run`` and ``referee demo`` (docs/contract.md, contract 5): :func:`run` and :func:`demo`, and what
 they share with ``eval`` and ``bench`` (the game's deck, the models, a learned deck).
 
 With the web server, the pipeline runs on its own thread and uvicorn in the main thread; with

@@ -1,4 +1,4 @@
-"""A table's side of a hall: its match record published to an MQTT broker (DESIGN.md contract 6).
+"""A table's side of a hall: its match record published to an MQTT broker (docs/contract.md, contract 6).
 
 The table's SQLite record stays the source of truth; the publisher only reads it. A background
 thread sends every event after the last one the broker acknowledged (PUBACK), in order, QoS 1, each

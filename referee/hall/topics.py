@@ -1,4 +1,4 @@
-"""The MQTT topics of a hall (DESIGN.md contract 6), and the names tables may take.
+"""The MQTT topics of a hall (docs/contract.md, contract 6), and the names tables may take.
 
 ``PREFIX/NAME/events`` (every observation and verdict, QoS 1, in order), ``PREFIX/NAME/state`` (the
 live state, retained), ``PREFIX/NAME/status`` (``online``/``offline``, retained; the offline one as

@@ -1,6 +1,6 @@
 """Contract-2 observations: parse and validate the dicts the referee is fed.
 
-Each observation type of DESIGN.md (contract 2) becomes a small frozen dataclass; unknown extra
+Each observation type of docs/contract.md (contract 2) becomes a small frozen dataclass; unknown extra
 fields are ignored (forward compatible), missing or malformed ones raise :class:`ObservationError`
 naming the field and the value.
 

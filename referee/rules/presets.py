@@ -1,4 +1,4 @@
-"""Rule options and the presets, one per rule sheet (DESIGN.md contract 4).
+"""Rule options and the presets, one per rule sheet (docs/contract.md, contract 4).
 
 :class:`RuleOptions` is the whole rule set as data; a preset is a function returning one, its
 docstring citing the sheet it follows (the sheets live in ``../shared/rule-sheets/``) and every

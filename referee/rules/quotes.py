@@ -1,4 +1,4 @@
-"""The rule sheets' own words for each alert: what an alert cites (DESIGN.md contracts 3 and 4).
+"""The rule sheets' own words for each alert: what an alert cites (docs/contract.md, contracts 3 and 4).
 
 Every preset follows one rule sheet (``RuleOptions.sheet``); an alert names the rule it broke by
 quoting that sheet, in the sheet's language, with an English rendering beside it for the Dutch,
