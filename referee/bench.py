@@ -40,6 +40,7 @@ from referee.cards import CLASSIC_COLOURS, Card
 from referee.clips import ClipRecorder, recorder_for
 from referee.commands import CommandError, apply_deck, open_classifier, open_detector
 from referee.pipeline import Pipeline
+from referee.rules.contract import Line
 from referee.vision.capture import Capture
 from referee.vision.detections import Detections, Detector
 
@@ -52,7 +53,6 @@ SLIDE_FRAMES = 10
 RETREAT_FRAMES = 8
 #: Seat directions from the pile (seat 0 at the bottom, clockwise on screen).
 SEAT_DIRECTIONS = ((0.0, 1.0), (-1.0, 0.0), (0.0, -1.0), (1.0, 0.0))
-Line = dict[str, Any]
 
 
 @dataclass(frozen=True)

@@ -24,8 +24,9 @@ from typing import IO, TYPE_CHECKING, Any
 
 from referee.cards import CLASSIC_COLOURS, Colour, DeckSpec
 from referee.clips import ClipStore, recorder_for
-from referee.pipeline import Line, LogWriter, Pipeline, PipelineStats, Session
+from referee.pipeline import LogWriter, Pipeline, PipelineStats, Session
 from referee.rules import ObservationError, find_preset
+from referee.rules.contract import Line
 from referee.rules.observations import MAX_PLAYERS
 from referee.vision.calibration import CalibrationError, CalibrationProfile
 from referee.vision.capture import DEFAULT_FPS, CameraState, Capture, SourceKind, parse_source, probe_fps

@@ -23,6 +23,7 @@ import numpy as np
 from referee.cards import CLASSIC_COLOURS, Colour
 from referee.clips import FrameRing
 from referee.rules import ObservationError
+from referee.rules.contract import Line
 from referee.vision.calibration import CalibrationProfile, Quad, WhiteBalance
 from referee.vision.capture import Capture, Frame
 from referee.vision.classify import (
@@ -60,8 +61,6 @@ from referee.vision.tracking import (
 )
 
 log = logging.getLogger(__name__)
-
-Line = dict[str, Any]
 
 
 class Session(Protocol):

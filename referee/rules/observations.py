@@ -1,8 +1,8 @@
 """Contract-2 observations: parse and validate the dicts the referee is fed.
 
-Each observation type of docs/contract.md (contract 2) becomes a small frozen dataclass; unknown extra
-fields are ignored (forward compatible), missing or malformed ones raise :class:`ObservationError`
-naming the field and the value.
+Each observation type of docs/contract.md (contract 2) becomes a small frozen dataclass of
+:mod:`referee.rules.contract` (re-exported here); unknown extra fields are ignored (forward compatible),
+missing or malformed ones raise :class:`ObservationError` naming the field and the value.
 
 >>> parse_observation({"type": "play", "card": "red_7", "seat": 1, "t": 3.2})
 Play(card=Card.from_label('red_7'), seat=1, color=None, target=None, t=3.2)
@@ -12,12 +12,29 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import MISSING, dataclass, field, fields
 from typing import Any
 
 from referee.cards import Card, CardError, Colour
+from referee.rules.contract import (
+    MAX_DRAW_COUNT,
+    MAX_HAND_SIZE,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    OBSERVATION_TYPES,
+    Challenge,
+    ColorNamed,
+    Draw,
+    Observation,
+    Pass,
+    Play,
+    Reveal,
+    Setup,
+    Start,
+    Uno,
+)
 
 __all__ = [
+    "MAX_PLAYERS",
     "PARSERS",
     "Challenge",
     "ColorNamed",
@@ -37,126 +54,12 @@ __all__ = [
     "parse_observation",
 ]
 
-MAX_PLAYERS = 10
 _INF = math.inf
 
 
 class ObservationError(ValueError):
     """An observation the referee cannot accept (bad type, field or value); nothing was changed."""
 
-
-@dataclass(frozen=True, slots=True)
-class Setup:
-    """Starts a round; later setups start new rounds of the same match."""
-
-    players: int
-    dealer: int
-    rules: str | None = None
-    hand_size: int | None = None
-    options: Mapping[str, Any] = field(default_factory=dict)
-    t: float | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Start:
-    """The card turned from the stock to start the pile."""
-
-    card: Card
-    t: float | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Play:
-    """A card landed on the pile; ``color`` is the colour named for a wild, ``target`` the seat a
-    seven is swapped with (seven-zero)."""
-
-    card: Card
-    seat: int | None
-    color: Colour | None = None
-    target: int | None = None
-    t: float | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class ColorNamed:
-    """The colour named for the wild just played."""
-
-    color: Colour
-    seat: int | None = None
-    t: float | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Draw:
-    """Cards taken from the stock."""
-
-    seat: int | None
-    count: int = 1
-    t: float | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Pass:
-    """A player ends the turn without playing."""
-
-    seat: int | None
-    t: float | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Uno:
-    """A player called UNO."""
-
-    seat: int | None
-    t: float | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Challenge:
-    """The victim of a Wild Draw Four challenges it."""
-
-    seat: int | None
-    t: float | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Reveal:
-    """A hand shown, to settle a challenge or for scoring at the round's end."""
-
-    seat: int | None
-    cards: tuple[Card, ...]
-    t: float | None = None
-
-
-Observation = Setup | Start | Play | ColorNamed | Draw | Pass | Uno | Challenge | Reveal
-
-
-def _fast_init(cls: type[Any]) -> None:
-    """Give a frozen slots dataclass an equivalent ``__init__`` that fills the slots directly.
-
-    A frozen dataclass's generated ``__init__`` goes through ``object.__setattr__`` per field,
-    which made building observations half the cost of judging them. Same signature and defaults;
-    instances stay frozen (assignment still raises ``FrozenInstanceError``).
-    """
-    names = [f.name for f in fields(cls)]
-    namespace: dict[str, Any] = {}
-    params = []
-    for f in fields(cls):
-        namespace[f"_set_{f.name}"] = cls.__dict__[f.name].__set__
-        if f.default is MISSING:
-            params.append(f.name)
-        else:
-            namespace[f"_default_{f.name}"] = f.default
-            params.append(f"{f.name}=_default_{f.name}")
-    body = "".join(f"    _set_{name}(self, {name})\n" for name in names)
-    exec(f"def __init__(self, {', '.join(params)}):\n{body}", namespace)
-    init = namespace["__init__"]
-    init.__qualname__ = f"{cls.__qualname__}.__init__"
-    cls.__init__ = init
-
-
-for _cls in (Start, Play, ColorNamed, Draw, Pass, Uno, Challenge, Reveal):
-    _fast_init(_cls)
 
 _CARD_CACHE: dict[str, Card] = {}
 _INTERNED: dict[Card, Card] = {}
@@ -249,14 +152,14 @@ def _required(obj: Mapping[str, Any], name: str, kind: str) -> Any:
 
 
 def _parse_setup(obj: Mapping[str, Any], players: int | None) -> Setup:
-    n = _int(_required(obj, "players", "setup"), "players", low=2, high=MAX_PLAYERS)
+    n = _int(_required(obj, "players", "setup"), "players", low=MIN_PLAYERS, high=MAX_PLAYERS)
     dealer = _int(obj.get("dealer", 0), "dealer", low=0, high=n - 1)
     rules = obj.get("rules")
     if rules is not None and not isinstance(rules, str):
         raise ObservationError(f"rules must be a preset name, got {rules!r}")
     hand_size = obj.get("hand_size")
     if hand_size is not None:
-        hand_size = _int(hand_size, "hand_size", low=1, high=30)
+        hand_size = _int(hand_size, "hand_size", low=1, high=MAX_HAND_SIZE)
     options = obj.get("options") or {}
     if not isinstance(options, Mapping):
         raise ObservationError(f"options must be an object, got {options!r}")
@@ -281,7 +184,7 @@ def _parse_play(obj: Mapping[str, Any], players: int | None) -> Play:
 
 
 def _parse_draw(obj: Mapping[str, Any], players: int | None) -> Draw:
-    count = _int(obj.get("count", 1), "count", low=1, high=200)
+    count = _int(obj.get("count", 1), "count", low=1, high=MAX_DRAW_COUNT)
     return Draw(_seat(obj, players), count, _time(obj))
 
 
@@ -300,7 +203,7 @@ def parse_observation(obj: object, players: int | None = None) -> Observation:
     kind = obj.get("type")
     parser = PARSERS.get(kind) if isinstance(kind, str) else None
     if parser is None:
-        known = "setup, start, play, color, draw, pass, uno, challenge, reveal"
+        known = ", ".join(OBSERVATION_TYPES)
         raise ObservationError(f"unknown observation type {kind!r} (known: {known})")
     return parser(obj, players)
 

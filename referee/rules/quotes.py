@@ -16,19 +16,9 @@ Pure data and lookups, no I/O (the referee core imports it)::
 
 from __future__ import annotations
 
-__all__ = ["ALERT_CODES", "JOIN", "QUOTES", "SHEET_LANGUAGES", "citation"]
+from referee.rules.contract import ALERT_CODES
 
-#: Every alert code of contract 3.
-ALERT_CODES: tuple[str, ...] = (
-    "illegal_card",
-    "out_of_turn",
-    "skipped_turn_played",
-    "missed_draw_penalty",
-    "missed_uno",
-    "illegal_wild_draw_four",
-    "failed_challenge",
-    "impossible_card",
-)
+__all__ = ["ALERT_CODES", "JOIN", "QUOTES", "SHEET_LANGUAGES", "citation"]
 
 #: Between two passages of one sheet quoted together.
 JOIN = " … "

@@ -63,6 +63,7 @@ from collections.abc import Callable
 from typing import Any
 
 from referee.cards import Card, Colour, DeckSpec
+from referee.rules.contract import MAX_DRAW_COUNT, Line
 from referee.rules.observations import (
     PARSERS,
     Challenge,
@@ -89,8 +90,6 @@ from referee.words import card_words, player_words
 __all__ = ["Referee"]
 
 log = logging.getLogger(__name__)
-
-Line = dict[str, Any]
 
 #: cards a draw card makes the next player take (Card.draw_penalty without building a dict per call)
 _DRAW_PENALTY = {"draw2": 2, "wild_draw4": 4}
@@ -384,7 +383,7 @@ class Referee:
         seat = obs.get("seat")
         t = obs.get("t")
         if (
-            not (type(count) is int and 1 <= count <= 200)
+            not (type(count) is int and 1 <= count <= MAX_DRAW_COUNT)
             or not (seat is None or (type(seat) is int and 0 <= seat < self.players))
             or not (t is None or (type(t) is float and -_INF < t < _INF))
         ):

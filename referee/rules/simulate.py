@@ -58,6 +58,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from referee.cards import FRACTIONS, Card, Colour, DeckSpec, find_deck
+from referee.rules.contract import ALERT_CODES, ObservationDict
 
 __all__ = [
     "ALERT_CODES",
@@ -69,22 +70,11 @@ __all__ = [
     "simulate_scripted_round",
 ]
 
-#: Every contract-3 alert code; each one can be injected.
-ALERT_CODES: tuple[str, ...] = (
-    "illegal_card",
-    "out_of_turn",
-    "skipped_turn_played",
-    "missed_draw_penalty",
-    "missed_uno",
-    "illegal_wild_draw_four",
-    "failed_challenge",
-    "impossible_card",
-)
-
 #: Presets the simulator can play, with the deck each one uses.
 SIM_PRESETS: tuple[str, ...] = ("official", "nl", "de", "lb", "breuken", "house")
 
-Observation = dict[str, Any]
+#: An observation as the simulator writes it (contract 2 JSON); every code of ``ALERT_CODES`` can be injected.
+Observation = ObservationDict
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
 
 from referee.cards import Colour
+from referee.rules.contract import MAX_DRAW_COUNT, MAX_HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS
 
 __all__ = ["ChallengeObs", "ColorObs", "CorrectIn", "DrawObs", "EventOut", "HandCardOut",
            "HandPhotoOut", "NamesIn", "Observation", "OkOut", "PassObs", "PlayObs", "RevealObs",
@@ -21,9 +22,9 @@ __all__ = ["ChallengeObs", "ColorObs", "CorrectIn", "DrawObs", "EventOut", "Hand
 
 #: The numeric rule options and the range accepted for each (the referee takes any value >= 1 or
 #: >= 0): hand sizes as in a setup's ``hand_size``, targets up to far beyond the sheets' 1000, and
-#: penalties up to the most cards one draw may report.
+#: penalties up to 60 cards.
 OPTION_RANGES: dict[str, tuple[int, int]] = {
-    "hand_size": (1, 30), "target": (1, 100_000), "uno_penalty": (0, 60),
+    "hand_size": (1, MAX_HAND_SIZE), "target": (1, 100_000), "uno_penalty": (0, 60),
     "misplay_penalty": (0, 60), "challenge_guilty_penalty": (0, 60),
     "challenge_failed_penalty": (0, 60), "fraction_points": (0, 1000),
 }
@@ -76,10 +77,10 @@ class _Obs(_Strict):
 
 class SetupObs(_Obs):
     type: Literal["setup"]
-    players: int = Field(ge=2, le=10)
-    dealer: int = Field(default=0, ge=0, le=9)
+    players: int = Field(ge=MIN_PLAYERS, le=MAX_PLAYERS)
+    dealer: int = Field(default=0, ge=0, le=MAX_PLAYERS - 1)
     rules: PresetName | None = None
-    hand_size: int | None = Field(default=None, ge=1, le=30)
+    hand_size: int | None = Field(default=None, ge=1, le=MAX_HAND_SIZE)
     options: Options = Field(default_factory=dict)
 
 
@@ -105,7 +106,7 @@ class ColorObs(_Obs):
 class DrawObs(_Obs):
     type: Literal["draw"]
     seat: Seat | None = None
-    count: int = Field(default=1, ge=1, le=60)
+    count: int = Field(default=1, ge=1, le=MAX_DRAW_COUNT)
 
 
 class PassObs(_Obs):
@@ -140,11 +141,11 @@ class SetupIn(_Strict):
     """A new match (``mode="match"``) or the next round of this one (``mode="round"``)."""
 
     mode: Literal["match", "round"] = "match"
-    names: list[Name] = Field(default_factory=list, max_length=10)
-    players: int | None = Field(default=None, ge=2, le=10)
-    dealer: int = Field(default=0, ge=0, le=9)
+    names: list[Name] = Field(default_factory=list, max_length=MAX_PLAYERS)
+    players: int | None = Field(default=None, ge=MIN_PLAYERS, le=MAX_PLAYERS)
+    dealer: int = Field(default=0, ge=0, le=MAX_PLAYERS - 1)
     rules: PresetName | None = None
-    hand_size: int | None = Field(default=None, ge=1, le=30)
+    hand_size: int | None = Field(default=None, ge=1, le=MAX_HAND_SIZE)
     options: Options = Field(default_factory=dict)
     target: int | None = Field(default=None, ge=1, le=100000)
 
@@ -155,7 +156,7 @@ class CorrectIn(_Strict):
 
 
 class NamesIn(_Strict):
-    names: list[Name] = Field(min_length=1, max_length=10)
+    names: list[Name] = Field(min_length=1, max_length=MAX_PLAYERS)
 
 
 class EventOut(BaseModel):

@@ -1,0 +1,111 @@
+"""The typed contract (referee.rules.contract): alert codes as JSON, one set of limits at every edge, purity."""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from referee.rules import ObservationError, Referee, parse_observation
+from referee.rules import contract as c
+from referee.rules.quotes import ALERT_CODES as QUOTED_CODES
+from referee.rules.quotes import QUOTES
+from referee.rules.simulate import ALERT_CODES as SIMULATED_CODES
+
+CONTRACT_FILE = Path(c.__file__)
+DOC = Path(__file__).parents[2] / "docs" / "contract.md"
+
+
+def test_alert_codes_are_the_contract_and_one_tuple() -> None:
+    assert c.ALERT_CODES == (
+        "illegal_card", "out_of_turn", "skipped_turn_played", "missed_draw_penalty", "missed_uno",
+        "illegal_wild_draw_four", "failed_challenge", "impossible_card",
+    )
+    assert QUOTED_CODES is c.ALERT_CODES and SIMULATED_CODES is c.ALERT_CODES
+    assert all(type(code) is str for code in c.ALERT_CODES)
+
+
+def test_an_alert_code_member_is_its_string_in_json() -> None:
+    line = {"type": "alert", "code": c.AlertCode.MISSED_UNO, "seat": 1}
+    assert json.dumps(line) == json.dumps({"type": "alert", "code": "missed_uno", "seat": 1})
+    assert c.AlertCode("missed_uno") is c.AlertCode.MISSED_UNO and c.AlertCode.MISSED_UNO == "missed_uno"
+
+
+def test_every_alert_code_is_documented() -> None:
+    text = DOC.read_text(encoding="utf-8")
+    for code in c.ALERT_CODES:
+        assert f"`{code}`" in text, code
+    for sheet_quotes in QUOTES.values():
+        assert set(sheet_quotes) <= set(c.ALERT_CODES)
+
+
+def test_observation_types_are_what_the_parser_knows() -> None:
+    from referee.rules.observations import PARSERS
+
+    assert set(PARSERS) == set(c.OBSERVATION_TYPES)
+    with pytest.raises(ObservationError, match=", ".join(c.OBSERVATION_TYPES)):
+        parse_observation({"type": "shout"})
+
+
+def _referee(players: int = 3) -> Referee:
+    referee = Referee()
+    referee.observe({"type": "setup", "players": players, "dealer": 0})
+    referee.observe({"type": "start", "card": "red_5"})
+    return referee
+
+
+# (observation, accepted): each limit at its edge, for the parser, the referee's fast path and the web.
+LIMITS: list[tuple[dict[str, Any], bool]] = [
+    ({"type": "draw", "seat": 1, "count": c.MAX_DRAW_COUNT}, True),
+    ({"type": "draw", "seat": 1, "count": c.MAX_DRAW_COUNT + 1}, False),
+    ({"type": "draw", "seat": 1, "count": 0}, False),
+    ({"type": "setup", "players": c.MAX_PLAYERS, "dealer": c.MAX_PLAYERS - 1}, True),
+    ({"type": "setup", "players": c.MAX_PLAYERS + 1}, False),
+    ({"type": "setup", "players": c.MIN_PLAYERS}, True),
+    ({"type": "setup", "players": c.MIN_PLAYERS - 1}, False),
+    ({"type": "setup", "players": 3, "hand_size": c.MAX_HAND_SIZE}, True),
+    ({"type": "setup", "players": 3, "hand_size": c.MAX_HAND_SIZE + 1}, False),
+]
+
+
+def test_the_draw_limit_is_200() -> None:
+    # The fractions deck holds 208 cards: a long "draw until you can play" fits in one draw.
+    assert c.MAX_DRAW_COUNT == 200
+
+
+@pytest.mark.parametrize(("obs", "accepted"), LIMITS)
+def test_the_referee_keeps_the_limits(obs: dict[str, Any], accepted: bool) -> None:
+    referee = _referee()
+    if accepted:
+        parse_observation(obs)
+        referee.observe(dict(obs))
+    else:
+        with pytest.raises(ObservationError):
+            parse_observation(obs)
+        with pytest.raises(ObservationError):
+            referee.observe(dict(obs))
+
+
+@pytest.mark.parametrize(("obs", "accepted"), LIMITS)
+def test_the_web_api_keeps_the_same_limits(obs: dict[str, Any], accepted: bool) -> None:
+    from pydantic import TypeAdapter, ValidationError
+
+    from referee.web.models import Observation
+
+    adapter: TypeAdapter[Any] = TypeAdapter(Observation)
+    if accepted:
+        adapter.validate_python(obs)
+    else:
+        with pytest.raises(ValidationError):
+            adapter.validate_python(obs)
+
+
+def test_the_contract_module_is_pure() -> None:
+    tree = ast.parse(CONTRACT_FILE.read_text(encoding="utf-8"))
+    imported = {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import)
+                for alias in node.names}
+    imported |= {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module}
+    assert imported <= {"__future__", "enum", "collections.abc", "dataclasses", "typing", "referee.cards"}
