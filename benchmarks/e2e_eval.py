@@ -120,6 +120,8 @@ class GameResult:
     refused: int = 0
     #: frames on which the pipeline raised
     errors: int = 0
+    #: what the pipeline found of the table (no calibration given: ``TableFinder.summary``), or ``None``
+    table: dict[str, Any] | None = None
 
 
 def _read_jsonl(path: Path) -> list[Line]:
@@ -138,13 +140,15 @@ def judged(index: int, fps: float, rate: float | None) -> bool:
 def run_game(
     video: Path, detector_factory: Any, *, oracle: bool, on_pipeline: Callable[[Pipeline], None] | None = None,
     classifier: FaceClassifier | None = None, judge_fps: float | None = None, told_fps: float | None = None,
-    teach: bool = False,
+    teach: bool = False, calibrated: bool = True,
 ) -> GameResult:
     """Feed the frames of ``video`` to the pipeline and the operator lines at their times.
     ``on_pipeline`` is shown the pipeline before the first frame (``trace_game.py`` listens in).
     ``judge_fps``: judge only as many frames a second (:func:`judged`), as a machine too busy for the rest;
     ``told_fps``: the frame rate the pipeline is told (default the footage's; give ``judge_fps`` for
-    footage filmed at that rate rather than a busy machine)."""
+    footage filmed at that rate rather than a busy machine). ``calibrated=False``: the calibration sidecar is
+    not read; the pipeline finds the table itself (:mod:`referee.vision.table_finder`), as ``referee run``
+    without ``--calibration`` does."""
     from referee.commands import deck_faces, deck_palette
     from referee.pipeline import Pipeline
     from referee.session import MatchSession
@@ -154,7 +158,7 @@ def run_game(
     operator = _read_jsonl(sidecar(video, "operator"))
     expected = _read_jsonl(sidecar(video, "expected"))
     meta = json.loads(sidecar(video, "meta").read_text(encoding="utf-8"))
-    profile = CalibrationProfile.load(sidecar(video, "calibration"))
+    profile = CalibrationProfile.load(sidecar(video, "calibration"))  # the oracle's first view when not calibrated
     setup, operator = operator[0], operator[1:]
     if setup.get("type") != "setup":
         raise ValueError(f"{sidecar(video, 'operator')}: the first line must be the setup")
@@ -194,9 +198,18 @@ def run_game(
     rules = setup.get("rules") or "official"
     options = setup.get("options") or {}
     # The deck's colours and faces, as `referee run --rules` reads them.
-    pipeline = Pipeline(detector, session, profile=profile, players=int(setup["players"]), fps=told_fps or fps,
-                        classifier=None if oracle else classifier, palette=deck_palette(rules, options),
-                        faces=deck_faces(rules, options), teach=teach)
+    finder = None
+    if not calibrated:
+        from referee.vision.table_finder import TableFinder
+
+        finder = TableFinder(int(setup["players"]), fps=told_fps or fps)
+    pipeline = Pipeline(detector, session, profile=profile if calibrated else None, players=int(setup["players"]),
+                        fps=told_fps or fps, classifier=None if oracle else classifier,
+                        palette=deck_palette(rules, options), faces=deck_faces(rules, options), teach=teach,
+                        finder=finder)
+    if oracle_detector is not None and not calibrated:
+        oracle_detector.follow = lambda: pipeline.profile
+
     if on_pipeline is not None:
         on_pipeline(pipeline)
     capture = cv2.VideoCapture(str(video))
@@ -239,6 +252,8 @@ def run_game(
     result.refused = pipeline.stats.refused
     result.final = [active[seq] for seq in sorted(active)]
     result.final_outputs = session.outputs()
+    if finder is not None:
+        result.table = finder.summary()
     return result
 
 
@@ -450,6 +465,7 @@ class _Job:
     judge_fps: float | None = None
     told_fps: float | None = None
     teach: bool = False
+    calibrated: bool = True
 
     def __call__(self, seed: int) -> tuple[GameResult, str]:
         video = self.work / f"game_{seed}.mp4"
@@ -457,7 +473,8 @@ class _Job:
         meta = json.loads(meta_path.read_text(encoding="utf-8")) if meta_path.is_file() else {}
         made = meta.get("config", {})
         if not (video.is_file() and made.get("seconds") == self.config.seconds
-                and made.get("faces", "") == self.config.faces):
+                and made.get("faces", "") == self.config.faces
+                and made.get("layout", "fixed") == self.config.layout and made.get("bump", False) == self.config.bump):
             write_video(video, seed, self.config)
             meta = json.loads(meta_path.read_text(encoding="utf-8"))
         opencv = str(meta.get("rendered_with", {}).get("opencv", "unknown"))
@@ -473,7 +490,7 @@ class _Job:
 
             classifier = FaceClassifier(self.classifier, threads=self.threads)
         return run_game(video, factory, oracle=self.oracle, classifier=classifier, judge_fps=self.judge_fps,
-                        told_fps=self.told_fps, teach=self.teach), opencv
+                        told_fps=self.told_fps, teach=self.teach, calibrated=self.calibrated), opencv
 
 
 def _collect(result: GameResult, opencv: str, results: list[GameResult], rendered_with: set[str],
@@ -482,9 +499,10 @@ def _collect(result: GameResult, opencv: str, results: list[GameResult], rendere
     rendered_with.add(opencv)
     if args.verbose:
         game = score([result], args.window)
-        log.info("seed %d: %s", result.seed, json.dumps({k: game[k] for k in (
+        log.info("seed %d: %s%s", result.seed, json.dumps({k: game[k] for k in (
             "play_recall", "play_precision", "seat_accuracy", "draw_recall", "draw_seat_accuracy",
-            "draw_seat_unknown", "alert_recall", "alert_precision", "false_plays")}))
+            "draw_seat_unknown", "alert_recall", "alert_precision", "false_plays")}),
+                 "" if result.table is None else f" table {json.dumps(result.table)}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -513,6 +531,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "told that rate)")
     parser.add_argument("--teach", action=argparse.BooleanOptionalAction, default=False,
                         help="the game teaches the reader (referee.vision.teaching): sure, accepted cards become views")
+    parser.add_argument("--layout", default="fixed", choices=("fixed", "anywhere"),
+                        help="fixed: the pile in the middle, seat 0 at the bottom (every hour so far); anywhere: the "
+                             "players on any side, the pile anywhere in view (drawn from each seed)")
+    parser.add_argument("--bump", action="store_true", help="the camera is knocked once in every game")
+    parser.add_argument("--no-calibration", dest="calibrated", action="store_false",
+                        help="judge without the calibration sidecar: the pipeline finds the table itself")
     parser.add_argument("--report", type=Path, help="write every mismatch here as JSON lines")
     parser.add_argument("--jobs", type=int, default=1, help="games rendered and judged at a time (processes)")
     parser.add_argument("-v", "--verbose", action="store_true", help="one line per game on stderr")
@@ -532,9 +556,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             log.warning("no classifier at %s: the detector reads faces alone", args.classifier)
     job = _Job(args.work, replace(VideoConfig(), seconds=args.seconds, fps=args.fps, players=args.players,
-                                       rules=args.rules, faces=args.faces),
+                                       rules=args.rules, faces=args.faces, layout=args.layout, bump=args.bump),
                args.model, oracle, classifier_path, 1 if args.jobs > 1 else None, args.judge_fps,
-               args.judge_fps if args.camera_fps else None, args.teach)
+               args.judge_fps if args.camera_fps else None, args.teach, args.calibrated)
     seeds = range(args.first_seed, args.first_seed + args.games)
     results: list[GameResult] = []
     rendered_with: set[str] = set()
@@ -555,7 +579,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         with args.report.open("w", encoding="utf-8") as f:
             for r in results:
                 f.writelines(json.dumps(m) + "\n" for m in mismatches(r, args.window))
-    out = {"detector": "oracle" if oracle else str(args.model), "oracle": oracle,
+    out = {"detector": "oracle" if oracle else str(args.model), "oracle": oracle, "calibrated": args.calibrated,
+           "layout": args.layout, "bump": args.bump,
            "classifier": str(classifier_path) if classifier_path is not None else None, "teach": args.teach,
            "seeds": [args.first_seed, args.first_seed + args.games - 1],
            # the footage's OpenCV (the same seed renders a little differently under another) and this run's

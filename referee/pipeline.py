@@ -47,9 +47,11 @@ from referee.vision.detections import Detections, Detector
 from referee.vision.keeping_up import KeepingUp
 from referee.vision.overlay import annotate, encode_jpeg
 from referee.vision.recalibration import LiveProfile, view_mover
+from referee.vision.table_finder import TableFinder
 from referee.vision.teaching import GameTeacher
 from referee.vision.tracking import (
     CloserLook,
+    Draw,
     MotionDetector,
     PileTracker,
     Play,
@@ -174,8 +176,12 @@ class Pipeline:
         faces: frozenset[str] | None = None,
         replay: FrameRing | None = None,
         teach: bool = False,
+        finder: TableFinder | None = None,
     ) -> None:
         self.detector = detector
+        #: Finds the table from the footage (no calibration given) and follows a bumped camera
+        #: (:mod:`referee.vision.table_finder`); ``None``: the profile as given (or the whole frame).
+        self.finder = finder
         #: Where each stream frame's JPEG also goes, for the instant replays (:mod:`referee.clips`).
         self.replay = replay
         #: The faces the game's deck prints (``None``: any). A card the detector names otherwise (every
@@ -243,6 +249,7 @@ class Pipeline:
         self._set_counts(fps)
         self._since_motion = 10**9
         self._since_detect = 10**9
+        self._frame_t = 0.0
         #: Operator lines (what the camera cannot see) to submit when the footage reaches their ``t``.
         self.script = deque(sorted((dict(x) for x in script), key=lambda x: float(x.get("t") or 0.0)))
 
@@ -297,16 +304,27 @@ class Pipeline:
         """Where the cards believed so far came to rest (camera pixels of ``image_size`` frames)."""
         return self.live_profile.landed(image_size)
 
-    def _recalibrate(self, profile: CalibrationProfile, image: np.ndarray) -> None:
+    def _recalibrate(self, profile: CalibrationProfile, image: np.ndarray, *, moved_with_camera: bool = False) -> None:
         """Switch to ``profile`` between frames: a new pile view and motion zones; the tracker's pile
-        cards moved into the new view, the white balance fixed to the profile's gains when it has some."""
+        cards moved into the new view, the white balance fixed to the profile's gains when it has some.
+        ``moved_with_camera``: the zones moved with a bumped camera, so the pile view shows the cards
+        where it did (they stay put). Only the seats changed: the motion detector keeps what it learnt."""
         old = self.profile
         self.profile_given = profile
         if profile.white_balance is not None and (old is None or profile.white_balance != old.white_balance):
             self.white_balance = WhiteBalance(profile.white_balance, auto=False)
+        if (old is not None and self.motion is not None and old.image_size == profile.image_size
+                and old.pile == profile.pile and old.stock == profile.stock):
+            self.profile = profile
+            self.motion.reseat(profile)
+            log.info("seats applied: %s", [(round(x), round(y)) for x, y in profile.seats])
+            return
+        motion = self.motion
         self._prepare(image)
-        assert self.profile is not None
-        if old is not None and old.image_size == self.profile.image_size:
+        assert self.profile is not None and self.motion is not None
+        if motion is not None and not moved_with_camera:
+            self.motion.learnt_from(motion)
+        if old is not None and old.image_size == self.profile.image_size and not moved_with_camera:
             self.tracker.remap(view_mover(old, self.profile))
         self._last_detections = Detections.empty()
         self._since_detect = 10**9  # look at the new view at once
@@ -321,11 +339,16 @@ class Pipeline:
         x1, y1, x2, y2 = (float(v) for v in top.xyxy[:4])
         corners = self.profile.pile_to_image(np.array([(x1, y1), (x2, y1), (x2, y2), (x1, y2)], np.float32))
         self.live_profile.note_landed([(float(x), float(y)) for x, y in corners], self.profile.image_size)
+        if self.finder is not None:
+            self.finder.landed([(float(x), float(y)) for x, y in corners], self._frame_t)
 
     def step(self, frame: Frame) -> list[Line]:
         """Process one frame; returns the referee's output lines it caused."""
         if (recalibrated := self.live_profile.take()) is not None:
             self._recalibrate(recalibrated, frame.image)
+        elif self.finder is not None and (found := self.finder.take()) is not None:
+            self._recalibrate(found.profile, frame.image, moved_with_camera=found.moved_with_camera)
+        self._frame_t = frame.t
         if self.profile is None or self.profile.image_size != frame.image.shape[1::-1]:
             self._prepare(frame.image)
         assert self.profile is not None and self.motion is not None
@@ -359,6 +382,9 @@ class Pipeline:
                 self.stats.detector_ms.append((timer() - t1) * 1000)
         else:
             detections = self._last_detections
+        if self.finder is not None:
+            self.finder.observe(frame.image, frame.t, self.profile, detections if fresh else Detections.empty(),
+                                self.motion.foreground, busy=motion.arm_over_pile)
         for event in self.tracker.update(detections, frame.t, frame.frame_index, motion, fresh=fresh):
             if isinstance(event, Start | Play):
                 self._note_landed()
@@ -440,6 +466,16 @@ class Pipeline:
     def submit(self, event: TrackerEvent, frame: Frame) -> list[Line]:
         """Act on one tracker event: a take-back or re-read here, an observation (start, play, draw) handed
         to the session as its contract-2 dict; a refused one is logged, never fatal."""
+        guess = self.finder.unsure if self.finder is not None and isinstance(event, Play | Draw) else None
+        expected = self.session.expected_seat() if self.finder is not None else None
+        if guess is not None and isinstance(event, Play | Draw):
+            # Where the players sit is not found yet: the seat whose turn it is, said to be a guess (a play
+            # whose arm comes plainly from a seat already found is that seat's).
+            if isinstance(event, Play):
+                seat = self.finder.seat_seen(event.t) if self.finder is not None else None
+                event = replace(event, seat=expected if seat is None else seat)
+            else:  # a draw: its hand's seat, or none (the referee gives it to the seat that owes it)
+                event = replace(event, seat=self.finder.draw_seat(event.t) if self.finder is not None else None)
         match event:
             case TakeBack():
                 return self._take_back(event)
@@ -452,6 +488,8 @@ class Pipeline:
             self._teach(event)
         obs = event.as_dict()
         unsure = self.keeping_up.warning
+        if guess is not None:
+            unsure = guess if unsure is None else f"{unsure}; {guess}"
         if unsure is not None:  # judged on too few frames: the referee's verdicts on it say so
             obs = {**obs, "unsure": unsure}
         try:
@@ -461,6 +499,12 @@ class Pipeline:
             log.warning("observation refused: %s (%s)", exc, obs)
             return []
         self.stats.observations += 1
+        if self.finder is not None and isinstance(event, Start | Play):
+            # Where the card came from tells where its player sits: the start card the dealer's, a play its
+            # turn's (once the seats are found, only a play from the seat the referee expected).
+            seat = self.session.snapshot().get("dealer") if isinstance(event, Start) else event.seat
+            if seat is not None and (guess is not None or isinstance(event, Start) or seat == expected):
+                self.finder.played(int(seat), event.t, start=isinstance(event, Start))
         if teaching and self.teacher is not None:
             self.teacher.judged([str(o.get("code")) for o in outputs if o.get("type") == "alert"])
         if self.timer:
@@ -567,6 +611,7 @@ class Pipeline:
             "observations": self.stats.observations,
             "refused": self.stats.refused,
             "pile": [c.label for c in self.tracker.pile[-3:]],
+            **({"table": self.finder.unsure or "found"} if self.finder is not None else {}),
         }
 
     def run(self, capture: Capture, stop: threading.Event | None = None, *, progress_every: float | None = None

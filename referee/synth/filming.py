@@ -22,7 +22,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from referee.cards import Card, Colour
-from referee.synth.game_plan import Geometry, Motion, Plan, Quad, VideoConfig, plan_game
+from referee.synth.game_plan import Motion, Plan, Quad, VideoConfig, layout, plan_game
 from referee.synth.photo_faces import load_faces
 from referee.synth.render import VIDEO_DESIGNS, Palette, random_palette, render_card
 from referee.synth.scene import Camera, card_quad
@@ -97,6 +97,42 @@ def _samples(quad: Quad) -> NDArray[np.float64]:
     return pts
 
 
+@dataclass(frozen=True)
+class Bump:
+    """The camera knocked once: from ``t`` it slides over ``ramp`` seconds to a view shifted by ``shift``
+    pixels and turned ``turn`` degrees about the frame's centre, and stays there."""
+
+    t: float
+    ramp: float
+    shift: tuple[float, float]
+    turn: float
+    centre: tuple[float, float]
+
+    def matrix(self, t: float) -> NDArray[np.float64] | None:
+        """The 2x3 warp of the view at ``t`` (``None`` before the bump)."""
+        if t < self.t:
+            return None
+        f = _smooth((t - self.t) / self.ramp)
+        m = cv2.getRotationMatrix2D(self.centre, self.turn * f, 1.0)
+        m[:, 2] += (self.shift[0] * f, self.shift[1] * f)
+        out: NDArray[np.float64] = np.array(m, np.float64)
+        return out
+
+
+def bump(config: VideoConfig, seed: int, duration: float) -> Bump | None:
+    """The camera bump of game ``seed`` (``None`` unless :attr:`VideoConfig.bump`), drawn from the seed's own
+    stream ``[seed, 8]``: some time in the middle half of the clip, 0.15-0.3 s long, 20-50 pixels in any
+    direction and 1-3 degrees either way."""
+    if not config.bump:
+        return None
+    rng = np.random.default_rng([seed, 8])
+    t = float(rng.uniform(0.3, 0.6)) * duration
+    ramp = float(rng.uniform(0.15, 0.3))
+    a, d = float(rng.uniform(0, 2 * math.pi)), float(rng.uniform(20, 50))
+    turn = float(rng.uniform(1, 3)) * (1 if rng.random() < 0.5 else -1)
+    return Bump(t, ramp, (d * math.cos(a), d * math.sin(a)), turn, (config.width / 2, config.height / 2))
+
+
 def webcam(config: VideoConfig, seed: int) -> Camera:
     """The webcam of game ``seed``: table pixels -> image pixels, a slight perspective."""
     rng = np.random.default_rng([seed, 3])
@@ -117,7 +153,7 @@ class _Renderer:
         self.rng = np.random.default_rng([seed, 2])
         rng = self.rng
         w, h, m = config.width, config.height, self.MARGIN
-        self.geo = Geometry(w, h, config.players, config.card_height)
+        self.geo = layout(config, seed)
         self.camera = webcam(config, seed)
         side = max(w, h) + 2 * m
         maker = _wood if rng.random() < 0.6 else _cloth
@@ -157,6 +193,7 @@ class _Renderer:
                 n = rng.normal(0, config.noise, (h, w, 3))
                 self.noise.append((np.clip(n, 0, 255).astype(np.uint8), np.clip(-n, 0, 255).astype(np.uint8)))
         self.shake_phase = rng.uniform(0, 2 * math.pi, 4)
+        self.bump = bump(config, seed, plan.duration)
 
     # Cards.
     def _table_quad(self, centre: tuple[float, float], angle: float) -> Quad:
@@ -313,12 +350,19 @@ class _Renderer:
             dx, dy = self._shake(t)
             view = canvas[m + dy : m + dy + cfg.height, m + dx : m + dx + cfg.width]
             gains = self._gains(t)
+            moved = self.bump.matrix(t) if self.bump is not None else None
+            if moved is not None:  # the camera knocked: the whole view shifts and turns (edges mirrored)
+                view = cv2.warpAffine(view, moved, (cfg.width, cfg.height), flags=cv2.INTER_LINEAR,
+                                      borderMode=cv2.BORDER_REFLECT)
             image = cv2.multiply(view, (float(gains[0]), float(gains[1]), float(gains[2]), 0.0))
             if self.noise:
                 pos, neg = self.noise[int(self.rng.integers(0, len(self.noise)))]
                 cv2.add(image, pos, dst=image)
                 cv2.subtract(image, neg, dst=image)
-            yield image, self._visible(cards, hand_cover, (dx, dy))
+            visible = self._visible(cards, hand_cover, (dx, dy))
+            if moved is not None:
+                visible = [(label, quad @ moved[:, :2].T + moved[:, 2], share) for label, quad, share in visible]
+            yield image, visible
 
     def _visible(self, cards: list[tuple[str, Quad]], hands: list[tuple[_Sprite, int, int]],
                  shift: tuple[int, int]) -> list[VisibleCard]:

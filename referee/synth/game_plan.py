@@ -37,6 +37,7 @@ __all__ = [
     "Motion",
     "Plan",
     "VideoConfig",
+    "layout",
     "plan_game",
     "referee_outputs",
     "simulate_round",
@@ -47,6 +48,8 @@ Line = dict[str, Any]
 
 #: Seconds between a visible event and the operator line that follows it.
 OPERATOR_DELAY = 0.6
+#: Table layouts a video may be filmed with (:attr:`VideoConfig.layout`).
+LAYOUTS = ("fixed", "anywhere")
 #: Observation types the camera sees (when draws are filmed).
 VISIBLE = frozenset({"start", "play", "draw"})
 
@@ -86,6 +89,14 @@ class VideoConfig:
     #: one of its faces of each label drawn per game; labels it lacks (the backs) are drawn as printed.
     #: Empty: every card is one of the renderer's printings.
     faces: str = ""
+    #: Where the table's things are: ``fixed`` (the pile in the middle, the stock at the upper right, seat 0
+    #: at the bottom edge and the others evenly clockwise) or ``anywhere`` (drawn from the seed's own
+    #: stream, :func:`layout`: the pile anywhere in view, the players turned to any side and a little
+    #: uneven, the stock between two of them). ``fixed`` renders what it always did.
+    layout: str = "fixed"
+    #: The camera is bumped once mid-game (:func:`referee.synth.filming.bump`): the view shifts and turns
+    #: a little and stays so. Off: no frame changes.
+    bump: bool = False
 
     def __post_init__(self) -> None:
         if not 2 <= self.players <= 10:
@@ -101,6 +112,8 @@ class VideoConfig:
         if self.faces and not Path(self.faces).is_dir():
             raise ValueError(f"faces folder {self.faces} does not exist "
                              "(cut one with python -m referee.synth.photo_faces)")
+        if self.layout not in LAYOUTS:
+            raise ValueError(f"layout must be one of {', '.join(LAYOUTS)}, got {self.layout!r}")
         unknown = [m for m in self.misplays if m not in ALERT_CODES]
         if unknown:
             raise ValueError(f"unknown misplay codes {unknown}; choose from {', '.join(ALERT_CODES)}")
@@ -115,6 +128,41 @@ def simulate_round(seed: int, config: VideoConfig) -> tuple[list[Line], list[tup
     return game.observations, list(game.expected_alerts)
 
 
+def layout(config: VideoConfig, seed: int) -> Geometry:
+    """The table of game ``seed`` (table pixels): :attr:`VideoConfig.layout` ``fixed`` as it always was;
+    ``anywhere`` from the seed's own stream ``[seed, 7]`` (no other stream draws less or more): the
+    players' seats turned by any angle, each a little off the even spread (up to a fifth of the gap, so
+    they stay in order clockwise), the pile anywhere its zone stays in view, the stock between two
+    neighbouring seats as the pile sees them, away from the pile and in view."""
+    w, h, hh = config.width, config.height, config.card_height
+    if config.layout == "fixed":
+        return Geometry(w, h, config.players, hh)
+    rng = np.random.default_rng([seed, 7])
+    n = config.players
+    turn = float(rng.uniform(0, 2 * math.pi))
+    gap = 2 * math.pi / n
+    angles = tuple(turn + gap * s + float(rng.uniform(-0.2, 0.2)) * gap for s in range(n))
+    edge = 1.45 * hh + 0.4 * hh  # the pile zone and a little room stay in view
+    pile = (float(rng.uniform(edge, w - edge)), float(rng.uniform(edge, h - edge)))
+    # The stock: between two neighbouring seats (seen from the pile), 3-3.5 card heights away, in view.
+    stock = pile
+    for _ in range(64):
+        s = int(rng.integers(0, n))
+        seen = [math.atan2(h / 2 + (h / 2 - 20) * math.sin(a) - pile[1], w / 2 + (w / 2 - 20) * math.cos(a) - pile[0])
+                for a in (angles[s], angles[(s + 1) % n])]
+        mid = seen[0] + math.remainder(seen[1] - seen[0], 2 * math.pi) / 2
+        far = float(rng.uniform(3.0, 3.5)) * hh
+        x, y = pile[0] + far * math.cos(mid), pile[1] + far * math.sin(mid)
+        if 1.2 * hh <= x <= w - 1.2 * hh and 1.2 * hh <= y <= h - 1.2 * hh:
+            stock = (x, y)
+            break
+    else:  # no gap leaves room in view: the corner farthest from the pile
+        m = 1.3 * hh
+        corners = [(m, m), (w - m, m), (w - m, h - m), (m, h - m)]
+        stock = max(corners, key=lambda c: math.hypot(c[0] - pile[0], c[1] - pile[1]))
+    return Geometry(w, h, n, hh, pile_at=pile, stock_at=stock, seat_angles=angles)
+
+
 # -- the plan: observations -> motions on a clock --------------------------------------------------
 @dataclass(frozen=True)
 class Geometry:
@@ -124,9 +172,17 @@ class Geometry:
     height: int
     players: int
     card_height: float
+    #: Where the pile lies (``None``: the middle of the view).
+    pile_at: tuple[float, float] | None = None
+    #: Where the stock lies (``None``: the upper right).
+    stock_at: tuple[float, float] | None = None
+    #: Each seat's direction from the middle of the view (``None``: ``pi/2 + 2*pi*s/N``).
+    seat_angles: tuple[float, ...] | None = None
 
     @property
     def pile_centre(self) -> tuple[float, float]:
+        if self.pile_at is not None:
+            return self.pile_at
         return self.width / 2, self.height / 2
 
     @property
@@ -136,6 +192,8 @@ class Geometry:
 
     @property
     def stock_centre(self) -> tuple[float, float]:
+        if self.stock_at is not None:
+            return self.stock_at
         return self.width - 1.5 * self.card_height, 1.3 * self.card_height
 
     @property
@@ -143,12 +201,15 @@ class Geometry:
         return 0.85 * self.card_height
 
     def seat_angle(self, seat: int) -> float:
+        if self.seat_angles is not None:
+            return self.seat_angles[seat]
         return math.pi / 2 + 2 * math.pi * seat / self.players
 
     def seat_point(self, seat: int) -> tuple[float, float]:
-        """Seat ``seat`` on the table's edge (as :func:`default_seats` places it)."""
+        """Seat ``seat`` on the table's edge (as :func:`default_seats` places it; with seats placed
+        anywhere, on the view's edge in their direction from its middle)."""
         a = self.seat_angle(seat)
-        cx, cy = self.pile_centre
+        cx, cy = self.pile_centre if self.seat_angles is None else (self.width / 2, self.height / 2)
         return cx + (self.width / 2 - 20) * math.cos(a), cy + (self.height / 2 - 20) * math.sin(a)
 
     def outside(self, target: tuple[float, float], seat: int) -> tuple[float, float]:
@@ -212,7 +273,7 @@ def plan_game(seed: int, config: VideoConfig) -> Plan:
     """Simulate a round and lay it out as motions, a truth log and an operator log (no pixels)."""
     obs, sim_alerts = simulate_round(seed, config)
     rng = np.random.default_rng([seed, 1])
-    geo = Geometry(config.width, config.height, config.players, config.card_height)
+    geo = layout(config, seed)
     h = config.card_height
     limit = config.seconds - 1.0  # the last motion ends a second before the clip does
     motions: list[Motion] = []

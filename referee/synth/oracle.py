@@ -8,7 +8,7 @@ the tracker and the wiring (``referee bench``, ``benchmarks/e2e_eval.py --oracle
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import cv2
 import numpy as np
@@ -40,6 +40,9 @@ class OracleDetector:
         self._calls = 0
         self._names = tuple(FACE_CLASSES)
         self._homography = profile.pile_homography()
+        #: The profile in use now, asked at each ``detect`` (a pipeline that finds its table changes it);
+        #: ``None``: ``profile`` throughout.
+        self.follow: Callable[[], CalibrationProfile | None] | None = None
 
     @property
     def face_names(self) -> tuple[str, ...]:
@@ -51,6 +54,9 @@ class OracleDetector:
         if not 0 <= index < len(self.frames):
             return Detections.empty()
         ph, pw = image.shape[:2]
+        current = self.follow() if self.follow is not None else None
+        if current is not None and current is not self.profile:
+            self.profile, self._homography = current, current.pile_homography()
         boxes, labels, classes = [], [], []
         for label, quad, visible in self.frames[index]:
             if visible < self.min_visible:

@@ -43,13 +43,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from referee.synth.filming import VisibleCard, render_frames, webcam
+from referee.synth.filming import VisibleCard, bump, render_frames, webcam
 from referee.synth.game_plan import (
     OPERATOR_DELAY,
-    Geometry,
     Line,
     Quad,
     VideoConfig,
+    layout,
     plan_game,
     referee_outputs,
     simulate_round,
@@ -120,7 +120,7 @@ def calibration_profile(config: VideoConfig, seed: int) -> CalibrationProfile:
     """The table of game ``seed`` as a calibration profile (camera pixels, without the shake)."""
     w, h = config.width, config.height
     camera = webcam(config, seed)
-    geo = Geometry(w, h, config.players, config.card_height)
+    geo = layout(config, seed)
 
     def quad(points: Quad) -> tuple[tuple[float, float], ...]:
         return tuple((round(float(x), 1), round(float(y), 1)) for x, y in camera.project(points))
@@ -176,7 +176,8 @@ def write_video(out: Path, seed: int, config: VideoConfig | None = None) -> Game
     _write_jsonl(sidecar(out, "expected"), expected)
     calibration_profile(config, seed).save(sidecar(out, "calibration"))
     alerts = [(str(x["code"]), int(x["seat"]), float(x.get("t") or 0.0)) for x in expected if x["type"] == "alert"]
-    geo = Geometry(config.width, config.height, config.players, config.card_height)
+    geo = layout(config, seed)
+    knock = bump(config, seed, plan.duration)
     meta = {
         "seed": seed,
         "config": {**asdict(config), "misplays": list(config.misplays)},
@@ -187,16 +188,23 @@ def write_video(out: Path, seed: int, config: VideoConfig | None = None) -> Game
         "misplays_injected": [list(a) for a in plan.sim_alerts],
         "expected_alerts": [list(a) for a in alerts],
         "plays": sum(1 for x in plan.truth if x["type"] in ("start", "play")),
-        "seats": {"convention": "seat s at angle pi/2 + 2*pi*s/N from the pile centre, clockwise on screen",
-                  "table_points": [list(geo.seat_point(s)) for s in range(config.players)]},
+        "seats": {"convention": "seat s at angle pi/2 + 2*pi*s/N from the pile centre, clockwise on screen"
+                  if config.layout == "fixed" else "seat s in direction table_angles[s] from the view's middle",
+                  "table_points": [list(geo.seat_point(s)) for s in range(config.players)],
+                  **({} if geo.seat_angles is None else {"table_angles": list(geo.seat_angles)})},
         # The same seed renders a little differently under another OpenCV (edges of warped and drawn
         # shapes shift by a pixel here and there; seen between 4.14 and 5.0): enough to flip a reading
         # the model is unsure of, so an end-to-end figure names the OpenCV its footage came from.
         "rendered_with": {"opencv": cv2.__version__, "numpy": np.__version__},
+        **({} if knock is None else {"bump": {"t": round(knock.t, 3), "ramp": round(knock.ramp, 3),
+                                              "shift": [round(v, 1) for v in knock.shift],
+                                              "turn": round(knock.turn, 2)}}),
         "regenerate": f"python -m referee.synth.video {out} --seed {seed} --seconds {config.seconds} "
                       f"--fps {config.fps} --players {config.players}"
                       + (f" --hand-size {config.hand_size}" if config.hand_size is not None else "")
-                      + (f" --noise {config.noise}" if config.noise != VideoConfig.noise else ""),
+                      + (f" --noise {config.noise}" if config.noise != VideoConfig.noise else "")
+                      + (f" --layout {config.layout}" if config.layout != VideoConfig.layout else "")
+                      + (" --bump" if config.bump else ""),
     }
     sidecar(out, "meta").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
     elapsed = time.perf_counter() - started
@@ -252,6 +260,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--noise", type=float, default=VideoConfig.noise, help="sensor noise, grey levels")
     parser.add_argument("--faces", default="", help="folder of faces cut out of photos (python -m "
                         "referee.synth.photo_faces): film that deck's cards instead of a drawn printing")
+    parser.add_argument("--layout", default=VideoConfig.layout, choices=("fixed", "anywhere"),
+                        help="fixed: the pile in the middle, seat 0 at the bottom; anywhere: players on any side, "
+                             "the pile anywhere in view (drawn from the seed)")
+    parser.add_argument("--bump", action="store_true", help="the camera is knocked once mid-game")
     parser.add_argument("--demo", action="store_true", help=f"(re)generate the bundled demo in {DEMO_DIR}")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
@@ -266,7 +278,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         config = replace(VideoConfig(), seconds=args.seconds, fps=args.fps, players=args.players,
                          dealer=args.dealer, rules=args.rules, hand_size=args.hand_size,
                          misplays=tuple(m for m in args.misplays.split(",") if m),
-                         visible_draws=not args.hidden_draws, noise=args.noise, faces=args.faces)
+                         visible_draws=not args.hidden_draws, noise=args.noise, faces=args.faces,
+                         layout=args.layout, bump=args.bump)
         written = write_video(args.out, args.seed, config)
     except (ValueError, OSError) as exc:
         print(f"video: {exc}", file=sys.stderr)

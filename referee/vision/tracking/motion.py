@@ -143,6 +143,19 @@ class MotionDetector:
         self._pile_quiet: npt.NDArray[np.uint8] | None = None
         self._pile_before: npt.NDArray[np.uint8] | None = None
 
+    def reseat(self, profile: CalibrationProfile) -> None:
+        """The same zones with other seats (found while the game runs): what was learnt of the table stays."""
+        self.profile = profile
+        self._zones = Zones(profile, self.scale)
+
+    def learnt_from(self, other: MotionDetector) -> None:
+        """Keep what ``other`` (the same camera's detector for other zones) learnt of the table: its picture
+        of the table without hands and its last frame. A fresh one would learn the hands in view now into
+        the table, and see their ghosts as arms for seconds."""
+        if other.size == self.size:
+            self._background = other._background
+            self._prev = other._prev
+
     def timed(self, fps: float) -> None:
         """Set the frame counts for ``fps`` frames judged a second, so each stands for the same time at
         any processed rate (the pipeline calls it again when that rate changes)."""

@@ -1,0 +1,568 @@
+"""The table found from the footage: where the pile, the stock and each seat are, with no calibration.
+
+A referee started with no ``--calibration`` first searches the whole frame (the pile could be anywhere)
+and watches the game itself:
+
+* **the stock** is the face-down card that stays put in the first seconds (the detector's ``back``
+  readings, found in the same place frame after frame, before any card has been played); its size is a
+  card's size on this table;
+* **the pile** is where the first card (the start card) comes to rest and stays: a zone around it the
+  size the calibration gives one (:data:`PILE_HALF` card heights each way), after which the pipeline
+  looks there alone, at the calibrated speed. Cards landing elsewhere, again and again, move it;
+* **the seats** follow from the game: the dealer turns the start card from their side, and every later
+  card comes from the arm of the player whose turn it is (the referee's turn order). An arm's direction
+  is the far end of the foreground blob that reaches into the pile zone (:class:`Zones`), taken around
+  the moment the card came to rest. Each seat is the middle of its arms' far ends; the seats are sure
+  once every seat has been seen, they go round clockwise in seat order, they are apart, and the plays
+  agree with them (at most one in five out: an out-of-turn play among the first ones outvoted). Until
+  then the pipeline gives a play or draw to the seat the referee expects and marks it ``unsure``
+  (:attr:`TableFinder.unsure`): no verdict that depends on the guess is raised as sure.
+* **a camera bumped** mid-game (given profile or found): the table's features move as a whole. Points
+  tracked from a reference view (Lucas-Kanade, with a RANSAC similarity) say by how much; once the view
+  holds still shifted by more than :data:`BUMP_PX` the zones and seats move with it (the cards on the
+  pile stay where they were in the pile view: nothing lost or seen twice).
+
+The table's plane is taken as seen (the pile zone an upright square of camera pixels the size of the
+cards): on a webcam looking down the perspective within the zone is small. What was found is a
+:class:`~referee.vision.calibration.CalibrationProfile` (``method`` ``"found"``), saved like any other
+for next time (:meth:`TableFinder.on_found`); markers and clicks stay overrides.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from referee.vision.calibration import CalibrationProfile, Point, Quad
+from referee.vision.detections import Detections
+from referee.vision.tracking.arms import Zones
+
+log = logging.getLogger(__name__)
+
+__all__ = ["BUMP_PX", "PILE_HALF", "STOCK_HALF", "CameraFollower", "Change", "SeatFinder", "TableFinder"]
+
+#: Half the pile zone's side, in card heights (as the synthetic calibration draws it).
+PILE_HALF = 1.45
+#: Half the stock zone's side, in card heights.
+STOCK_HALF = 0.85
+#: A card's width over its height.
+CARD_ASPECT = 200 / 310
+#: Detector runs on which the stock's back must be seen in one place before it is believed.
+STOCK_SIGHTINGS = 3
+#: Seconds to wait for the stock once the pile is found before looking at the pile alone without it.
+STOCK_WAIT_S = 4.0
+#: Seconds of foreground masks kept to find the arm that laid a card.
+ARM_HISTORY_S = 3.0
+#: The window around a card's rest time whose arms laid it (seconds before, after).
+ARM_WINDOW = (0.7, 0.5)
+#: Largest share of plays whose arm points at another seat than their turn's, for the seats to be sure.
+SEAT_OUTLIERS = 0.2
+#: An arm within this share of an even spread's gap of a seat's arms (and of no other's) is that seat's.
+PLAIN_SHARE = 0.3
+#: Arms whose far ends lie closer than this share of the frame's width + height come from one seat.
+SAME_SEAT = 0.08
+#: A view moved by more than this (camera pixels at a corner) is a bump...
+BUMP_PX = 8.0
+#: ...once two checks this close to each other (pixels) agree that it holds still there.
+BUMP_STEADY_PX = 3.0
+#: Checks in a row that must see the view moved the same way (the camera holds still after the bump).
+BUMP_CHECKS = 3
+#: Width of the grey images the camera's movement is measured on.
+FOLLOW_WIDTH = 640
+
+
+@dataclass(frozen=True)
+class Change:
+    """A profile for the pipeline to use from its next frame; ``moved_with_camera``: the camera moved
+    (the pile view's cards stay where they are in it), else the pile zone changed on the table (the
+    cards known on the pile are moved into the new view)."""
+
+    profile: CalibrationProfile
+    moved_with_camera: bool = False
+    why: str = ""
+
+
+def _angle(origin: Point, point: Point) -> float:
+    return math.atan2(point[1] - origin[1], point[0] - origin[0])
+
+
+def _square(centre: Point, half: float) -> Quad:
+    cx, cy = centre
+    return ((cx - half, cy - half), (cx + half, cy - half), (cx + half, cy + half), (cx - half, cy + half))
+
+
+def _clamped_square(centre: Point, half: float, size: tuple[int, int]) -> Quad:
+    """An upright square around ``centre`` moved (not shrunk) to lie in the frame where it fits."""
+    w, h = size
+    cx = min(max(centre[0], half), w - half) if 2 * half <= w else w / 2
+    cy = min(max(centre[1], half), h - half) if 2 * half <= h else h / 2
+    return _square((cx, cy), half)
+
+
+def card_height(box: Sequence[float]) -> float:
+    """A card's height from its upright box (``x1, y1, x2, y2``) at an unknown turn: the box's sides
+    add up to between one and 1.41 times the card's height plus width; taken at 1.15."""
+    w, h = float(box[2] - box[0]), float(box[3] - box[1])
+    return (w + h) / (1 + CARD_ASPECT) / 1.15
+
+
+class SeatFinder:
+    """Who sits where, from arms: each arm's far end (camera pixels, at the view's edge where the arm comes
+    in), seen from the pile's centre, with the seat the referee judged its card for and whether it turned
+    the start card.
+
+    The arms' far ends fall into one group per seat (:data:`SAME_SEAT` apart at most). Once there are as
+    many groups as players, apart from each other, they go round clockwise in seat order, so one number
+    places them all: which group is whose. The dealer turned the start card: their group is the dealer's
+    seat, and the others follow clockwise. Without the start card's arm, the seats the plays were judged for
+    vote (an out-of-turn play among them, or the turn order thrown off by one, is outvoted)."""
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+        #: (origin, far end, seat judged, the start card)
+        self.samples: deque[tuple[Point, Point, int, bool]] = deque(maxlen=24 * players)
+        self.seats: tuple[Point, ...] | None = None
+        self.why = "no play seen yet"
+        self.reach = 160.0  # SAME_SEAT of the frame's width + height, set by the finder
+
+    def add(self, origin: Point, root: Point, seat: int, *, start: bool = False) -> None:
+        self.samples.append((origin, root, seat % self.players, start))
+
+    def moved(self, move: Callable[[Point], Point]) -> None:
+        """The camera moved: every sample (and the seats) with it."""
+        self.samples = deque(((move(o), move(r), s, st) for o, r, s, st in self.samples), maxlen=self.samples.maxlen)
+        if self.seats is not None:
+            self.seats = tuple(move(p) for p in self.seats)
+
+    def groups(self) -> list[list[int]]:
+        """The samples' indices grouped by where their arms come in, clockwise (by angle from the pile)."""
+        roots = [r for _, r, _, _ in self.samples]
+        groups: list[list[int]] = []
+        for i, r in enumerate(roots):
+            home = next((g for g in groups
+                         if math.hypot(*np.subtract(np.median([roots[j] for j in g], axis=0), r)) < self.reach), None)
+            if home is None:
+                groups.append([i])
+            else:
+                home.append(i)
+        if not self.samples:
+            return groups
+        origin = self.samples[-1][0]
+        return sorted(groups, key=lambda g: self._angle(origin, g))
+
+    def _centre(self, g: Sequence[int]) -> Point:
+        pts = np.array([self.samples[j][1] for j in g], np.float64)
+        return float(np.median(pts[:, 0])), float(np.median(pts[:, 1]))
+
+    def _angle(self, origin: Point, g: Sequence[int]) -> float:
+        return _angle(origin, self._centre(g))
+
+    def _placed(self, groups: list[list[int]]) -> dict[int, int] | None:
+        """Group index -> seat: the dealer's group from the start card, else the judged seats' vote."""
+        n = self.players
+        starts = [(k, self.samples[j][2]) for k, g in enumerate(groups) for j in g if self.samples[j][3]]
+        if starts:
+            k, dealer = starts[-1]
+            return {(k + i) % len(groups): (dealer + i) % n for i in range(len(groups))}
+        if len(groups) != n:
+            return None
+        votes = [sum(self.samples[j][2] == (k + r) % n for k, g in enumerate(groups) for j in g) for r in range(n)]
+        best = int(np.argmax(votes))
+        return {k: (k + best) % n for k in range(n)}
+
+    def plainly(self, origin: Point, root: Point) -> int | None:
+        """Before the seats are sure: the seat of an arm coming in at ``root`` when plain: from the dealer's
+        group, or from a group as many even steps round from the dealer's as its seat is (within
+        :data:`PLAIN_SHARE` of a step). ``None``: not plain (the referee's turn order stands)."""
+        groups = self.groups()
+        starts = [(g, self.samples[j][2]) for g in groups for j in g if self.samples[j][3]]
+        if not starts:
+            return None
+        dealer_group, dealer = starts[-1]
+        gap = 2 * math.pi / self.players
+        if math.hypot(*np.subtract(self._centre(dealer_group), root)) < self.reach:
+            return dealer
+        steps = ((_angle(origin, root) - self._angle(origin, dealer_group)) % (2 * math.pi)) / gap
+        k = round(steps)
+        if abs(steps - k) < PLAIN_SHARE and 0 < k < self.players:
+            return (dealer + k) % self.players
+        return None
+
+    def solve(self) -> tuple[Point, ...] | None:
+        """The seats' points when sure (else ``None``, and :attr:`why` says what is missing)."""
+        n = self.players
+        groups = self.groups()
+        if len(groups) < n:
+            self.why = f"arms seen from {len(groups)} of {n} sides"
+            return None
+        if len(groups) > n:
+            self.why = f"arms seen from {len(groups)} sides for {n} players"
+            return None
+        placed = self._placed(groups)
+        if placed is None:
+            self.why = "the dealer's side not seen"
+            return None
+        agree = sum(self.samples[j][2] == placed[k] for k, g in enumerate(groups) for j in g)
+        if agree < (1 - SEAT_OUTLIERS) * len(self.samples):
+            self.why = f"only {agree} of {len(self.samples)} plays came from their turn's side"
+            return None
+        seats: list[Point] = [(0.0, 0.0)] * n
+        for k, g in enumerate(groups):
+            seats[placed[k]] = self._centre(g)
+        self.seats = tuple(seats)
+        self.why = ""
+        return self.seats
+
+    def nearest_seen(self, root: Point, origin: Point) -> int | None:
+        """Before the seats are sure: the seat (placed by :meth:`plainly`'s rule) whose arms come in where
+        ``root`` does; ``None`` when none does plainly."""
+        groups = self.groups()
+        if not groups or not self.samples:
+            return None
+        near = [g for g in groups if math.hypot(*np.subtract(self._centre(g), root)) < self.reach]
+        if len(near) != 1:
+            return None
+        return self.plainly(self.samples[-1][0], self._centre(near[0]))
+
+
+class CameraFollower:
+    """Notices the camera moved as a whole (a bump): features tracked from a reference view."""
+
+    def __init__(self, image_size: tuple[int, int], every: int = 2) -> None:
+        w, h = image_size
+        self.scale = FOLLOW_WIDTH / w
+        self.size = (FOLLOW_WIDTH, max(16, round(h * self.scale)))
+        self.every = max(1, every)
+        self._ref: npt.NDArray[np.uint8] | None = None
+        self._points: npt.NDArray[np.float32] | None = None
+        self._last: npt.NDArray[np.float64] | None = None
+        self._frames = 0
+        self._since_ref = 0
+        self._steady = 0
+
+    def _grey(self, image: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+        small = cv2.resize(image, self.size, interpolation=cv2.INTER_AREA)
+        out: npt.NDArray[np.uint8] = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
+        return out
+
+    def reference(self, image: npt.NDArray[np.uint8]) -> None:
+        """Measure movement from this view on."""
+        grey = self._grey(image)
+        points = cv2.goodFeaturesToTrack(grey, maxCorners=300, qualityLevel=0.01, minDistance=12, blockSize=7)
+        self._ref = grey
+        self._points = None if points is None or len(points) < 12 else points.astype(np.float32)
+        self._last = None
+        self._since_ref = 0
+        self._steady = 0
+
+    def update(self, image: npt.NDArray[np.uint8], *, busy: bool = False) -> npt.NDArray[np.float64] | None:
+        """A 2x3 similarity (camera pixels, reference -> now) once the view holds still moved by more than
+        :data:`BUMP_PX`; ``None`` otherwise. ``busy``: a hand is over the table (the reference is not renewed)."""
+        self._frames += 1
+        self._since_ref += 1
+        if self._ref is None:
+            self.reference(image)
+            return None
+        if self._frames % self.every or self._points is None:
+            return None
+        grey = self._grey(image)
+        moved, status, _ = cv2.calcOpticalFlowPyrLK(self._ref, grey, self._points, None, winSize=(21, 21), maxLevel=3)
+        ok = status.ravel() == 1
+        if ok.sum() < 12:
+            return None
+        matrix, inliers = cv2.estimateAffinePartial2D(self._points[ok], moved[ok], method=cv2.RANSAC,
+                                                      ransacReprojThreshold=2.0)
+        if matrix is None or inliers is None or inliers.sum() < max(12, 0.5 * ok.sum()):
+            return None
+        # The table moves as a whole: what agrees must lie all over the view, not on one hand.
+        kept = self._points[ok][inliers.ravel() == 1].reshape(-1, 2)
+        w, h = self.size
+        if np.ptp(kept[:, 0]) < 0.5 * w or np.ptp(kept[:, 1]) < 0.5 * h:
+            return None
+        w, h = self.size
+        corners = np.array([(0, 0), (w, 0), (w, h), (0, h)], np.float64)
+        shift = corners @ matrix[:, :2].T + matrix[:, 2] - corners
+        moved_px = float(np.abs(shift).max()) / self.scale
+        if moved_px <= BUMP_PX:
+            self._last = None
+            if self._since_ref > 150 and not busy:  # follow the light and the new cards, slowly
+                self.reference(image)
+            return None
+        last, self._last = self._last, matrix
+        drift = None if last is None else corners @ (matrix - last)[:, :2].T + (matrix - last)[:, 2]
+        if drift is None or float(np.abs(drift).max()) / self.scale > BUMP_STEADY_PX:
+            self._steady = 0
+            return None  # still moving
+        self._steady += 1
+        if self._steady < BUMP_CHECKS - 1:
+            return None
+        # To camera pixels: scale down, move, scale up.
+        s = self.scale
+        full: npt.NDArray[np.float64] = np.array(matrix, np.float64)
+        full[:, 2] /= s
+        self.reference(image)
+        return full
+
+
+class TableFinder:
+    """The table of one camera, found from its footage (see the module docstring). The pipeline calls
+    :meth:`observe` each frame, :meth:`landed` for each card believed, :meth:`played` with the seat each
+    play or the start was judged for, and applies :meth:`take`'s changes between frames."""
+
+    def __init__(self, players: int, *, given: CalibrationProfile | None = None, fps: float = 15.0,
+                 on_found: Callable[[CalibrationProfile], None] | None = None) -> None:
+        self.players = players
+        self.fps = fps
+        self.given = given
+        self.on_found = on_found
+        self.seat_finder = SeatFinder(players)
+        self.profile: CalibrationProfile | None = None
+        self.pile_found = given is not None
+        self.stock_found = given is not None and given.stock is not None
+        self.seats_sure = given is not None
+        self.card_h: float | None = None
+        self._backs: list[tuple[float, float, float]] = []  # (x, y, card height) camera pixels
+        self._landed: deque[Point] = deque(maxlen=8)
+        self._pile_t: float | None = None
+        self._pending: Change | None = None
+        self._history: deque[tuple[float, npt.NDArray[np.bool_]]] = deque()
+        self._follow: CameraFollower | None = None
+        self._scale = 1.0
+        #: Footage time each thing was found at (``pile``, ``stock``, ``seats``), and the bumps followed.
+        self.found_at: dict[str, float] = {}
+        self.bumps: list[float] = []
+        self._t = 0.0
+
+    def summary(self) -> dict[str, object]:
+        """What was found and when (footage seconds), the bumps followed, and the profile."""
+        return {"found_at": {k: round(v, 2) for k, v in self.found_at.items()},
+                "bumps": [round(t, 2) for t in self.bumps], "unsure": self.unsure,
+                "profile": None if self.profile is None else self.profile.to_dict()}
+
+    # What the pipeline asks.
+    @property
+    def unsure(self) -> str | None:
+        """Why plays' and draws' seats are guesses now (``None``: the seats are found)."""
+        if self.seats_sure:
+            return None
+        if not self.pile_found:
+            return "table not found yet: looking for the pile; seats follow the turn order"
+        return f"seats not found yet ({self.seat_finder.why}): seats follow the turn order"
+
+    def take(self) -> Change | None:
+        change, self._pending = self._pending, None
+        return change
+
+    def _change(self, change: Change) -> None:
+        self._pending = change
+        self.profile = change.profile
+        log.info("table %s: pile %s, stock %s, seats %s", change.why,
+                 [(round(x), round(y)) for x, y in change.profile.pile],
+                 None if change.profile.stock is None else [(round(x), round(y)) for x, y in change.profile.stock],
+                 [(round(x), round(y)) for x, y in change.profile.seats] if self.seats_sure else "guessed")
+        if self.on_found is not None and self.pile_found and change.profile.method == "found":
+            self.on_found(change.profile)
+
+    # Each frame.
+    def observe(self, image: npt.NDArray[np.uint8], t: float, profile: CalibrationProfile, detections: Detections,
+                foreground: npt.NDArray[np.bool_], *, busy: bool = False) -> None:
+        """One frame: the view's ``profile`` (in use now), the detections in its pile view, the motion
+        detector's foreground (low resolution); ``busy``: an arm is over the pile."""
+        if self.profile is None:
+            self.profile = profile
+        self._t = t
+        h, w = image.shape[:2]
+        self._scale = foreground.shape[1] / w
+        self.seat_finder.reach = SAME_SEAT * (w + h)
+        self._history.append((t, foreground.copy()))
+        while self._history and self._history[0][0] < t - ARM_HISTORY_S:
+            self._history.popleft()
+        if not self.pile_found or not self.stock_found:
+            self._look_for_stock(profile, detections, t)
+        if self.pile_found and not self.stock_found and self._pile_t is not None and t - self._pile_t > STOCK_WAIT_S \
+                and profile.is_whole_frame:
+            log.info("no stock found in %.0f s: looking at the pile alone (draws unseen until it is)", STOCK_WAIT_S)
+            self._switch(profile, "pile found (no stock)")
+        if self._follow is None:
+            self._follow = CameraFollower((w, h), every=max(1, round(self.fps / 7.5)))
+        bumped = self._follow.update(image, busy=busy)
+        if bumped is not None:
+            self._bumped(profile, bumped)
+
+    def _look_for_stock(self, profile: CalibrationProfile, detections: Detections, t: float) -> None:
+        if self.stock_found or not profile.is_whole_frame:
+            return
+        for label, box in zip(detections.labels, detections.xyxy, strict=False):
+            if label != "back":
+                continue
+            corners = profile.pile_to_image(np.array([(box[0], box[1]), (box[2], box[3])], np.float32))
+            (x1, y1), (x2, y2) = corners
+            self._backs.append(((x1 + x2) / 2, (y1 + y2) / 2, max(x2 - x1, y2 - y1)))
+        if len(self._backs) < STOCK_SIGHTINGS:
+            return
+        pts = np.array(self._backs[-64:], np.float64)
+        best: tuple[int, int] = (0, -1)
+        for i, (x, y, size) in enumerate(pts):
+            near = int((np.hypot(pts[:, 0] - x, pts[:, 1] - y) < 0.3 * size).sum())
+            best = max(best, (near, i))
+        near, i = best
+        if near < STOCK_SIGHTINGS:
+            return
+        x, y, size = pts[i]
+        close = pts[np.hypot(pts[:, 0] - x, pts[:, 1] - y) < 0.3 * size]
+        cx, cy = float(np.median(close[:, 0])), float(np.median(close[:, 1]))
+        if any(math.hypot(cx - px, cy - py) < 1.5 * size for px, py in self._landed):
+            return  # a back on the pile is no stock
+        self.card_h = float(np.median(close[:, 2]))  # a stock lies about square to its table: its box's long side
+        stock = _clamped_square((cx, cy), STOCK_HALF * self.card_h, profile.image_size)
+        self.stock_found = True
+        self.found_at["stock"] = t
+        log.info("stock found at (%.0f, %.0f): cards %.0f px tall", cx, cy, self.card_h)
+        base = self.profile or profile
+        if self.pile_found:
+            self._switch(replace(base, stock=stock), "stock found")
+        else:
+            self.profile = replace(base, stock=stock)
+
+    def _switch(self, base: CalibrationProfile, why: str) -> None:
+        """Look at the pile zone around the landed cards (with the stock when found)."""
+        assert self._landed
+        h = self.card_h or 120.0
+        cx = float(np.median([p[0] for p in self._landed]))
+        cy = float(np.median([p[1] for p in self._landed]))
+        pile = _clamped_square((cx, cy), PILE_HALF * h, base.image_size)
+        seats = self.seat_finder.seats if self.seats_sure and self.seat_finder.seats else base.seats
+        stock = (self.profile.stock if self.profile is not None else None) or base.stock
+        found = CalibrationProfile(base.image_size, pile, tuple(seats), stock=stock,
+                                   white_balance=base.white_balance, method="found")
+        self._change(Change(found, moved_with_camera=False, why=why))
+
+    # Each card believed.
+    def landed(self, corners: Sequence[Point], t: float) -> None:
+        """A card came to rest at ``corners`` (camera pixels)."""
+        if self.given is not None:
+            return
+        xs, ys = [p[0] for p in corners], [p[1] for p in corners]
+        centre = (float(np.mean(xs)), float(np.mean(ys)))
+        self._landed.append(centre)
+        if self.card_h is None:
+            self.card_h = card_height((min(xs), min(ys), max(xs), max(ys)))
+        profile = self.profile
+        if profile is None:
+            return
+        if not self.pile_found:
+            self.pile_found = True
+            self._pile_t = t
+            self.found_at["pile"] = t
+            log.info("pile found at (%.0f, %.0f)%s", *centre, "" if self.stock_found else " (stock not yet)")
+            if self.stock_found:
+                self._switch(profile, "pile found")
+            return
+        if profile.is_whole_frame:
+            return
+        # The pile moved (cards land elsewhere, again and again): its zone follows.
+        pc = profile.pile_centre
+        recent = list(self._landed)[-4:]
+        far = 0.6 * (self.card_h or 120.0)
+        if len(recent) >= 4 and all(math.hypot(p[0] - pc[0], p[1] - pc[1]) > far for p in recent):
+            self._landed = deque(recent, maxlen=self._landed.maxlen)
+            self._switch(profile, "pile moved")
+
+    def seat_seen(self, t: float) -> int | None:
+        """Before the seats are sure: the seat already found (from earlier plays) that the arm laying the card
+        at rest at ``t`` plainly comes from; ``None`` when it comes from none of them, or is not seen."""
+        profile = self.profile
+        if not self.pile_found or profile is None or profile.is_whole_frame:
+            return None
+        root = self._arm_at(profile, t)
+        return None if root is None else self.seat_finder.plainly(profile.pile_centre, root)
+
+    def draw_seat(self, t: float) -> int | None:
+        """Before the seats are sure: the seat found so far whose place the arm reaching to the stock around
+        ``t`` comes from, seen from the stock (``None``: not plain; the referee gives the draw to the seat
+        that owes it)."""
+        profile = self.profile
+        if profile is None or profile.stock is None or profile.is_whole_frame or not self._history:
+            return None
+        shape = self._history[-1][1].shape
+        zone = profile.mask(profile.stock, shape)
+        zones = Zones(profile, self._scale)
+        roots = [r for ts, fg in self._history
+                 if t - 0.6 <= ts <= t + 0.3 and (r := zones.arm_root(fg, zone)) is not None]
+        if not roots:
+            return None
+        stock = zones.centre(zone)
+        root = max(roots, key=lambda r: math.hypot(r[0] - stock[0], r[1] - stock[1]))
+        return self.seat_finder.nearest_seen(root, stock)
+
+    def played(self, seat: int, t: float, *, start: bool = False) -> None:
+        """The card that came to rest at ``t`` was laid by ``seat`` (the start card: the dealer): its arm
+        tells where ``seat`` sits."""
+        profile = self.profile
+        if not self.pile_found or profile is None or profile.is_whole_frame:
+            return
+        root = self._arm_at(profile, t)
+        if root is None:
+            return
+        self.seat_finder.add(profile.pile_centre, root, seat, start=start)
+        if self.seats_sure or self.given is not None:
+            return
+        seats = self.seat_finder.solve()
+        if seats is None:
+            log.debug("seats: %s", self.seat_finder.why)
+            return
+        self.seats_sure = True
+        self.found_at["seats"] = self._t
+        self._change(Change(replace(profile, seats=seats, method="found"), why="seats found"))
+
+    def _arm_at(self, profile: CalibrationProfile, t: float) -> Point | None:
+        """The far end of the arm over the pile around ``t`` (camera pixels): the middle of those seen."""
+        if not self._history:
+            return None
+        shape = self._history[-1][1].shape
+        zone = profile.mask(profile.pile, shape)
+        zones = Zones(profile, self._scale)
+        roots = [r for ts, fg in self._history if t - ARM_WINDOW[0] <= ts <= t + ARM_WINDOW[1]
+                 and (r := zones.arm_root(fg, zone)) is not None]
+        if not roots:
+            return None
+        origin = profile.pile_centre
+        angles = np.array([_angle(origin, r) for r in roots])
+        spread = [float(np.abs(np.remainder(angles - a + math.pi, 2 * math.pi) - math.pi).sum()) for a in angles]
+        return roots[int(np.argmin(spread))]
+
+    # The camera moved.
+    def _bumped(self, profile: CalibrationProfile, matrix: npt.NDArray[np.float64]) -> None:
+        def move(p: Point) -> Point:
+            x, y = p
+            return (float(matrix[0, 0] * x + matrix[0, 1] * y + matrix[0, 2]),
+                    float(matrix[1, 0] * x + matrix[1, 1] * y + matrix[1, 2]))
+
+        def quad(q: Quad) -> Quad:
+            return (move(q[0]), move(q[1]), move(q[2]), move(q[3]))
+
+        w, h = profile.image_size
+        self._backs = [(*move((x, y)), s) for x, y, s in self._backs]
+        self._landed = deque((move(p) for p in self._landed), maxlen=self._landed.maxlen)
+        self.seat_finder.moved(move)
+        self._history.clear()  # the arms seen before the bump point from elsewhere
+        self.bumps.append(self._t)
+        turn = math.degrees(math.atan2(matrix[1, 0], matrix[0, 0]))
+        log.warning("the camera moved (%.0f, %.0f px, turned %.1f degrees): the table's zones and seats move with it",
+                    matrix[0, 2], matrix[1, 2], turn)
+        if profile.is_whole_frame:
+            if self.profile is not None and self.profile.stock is not None:
+                self.profile = replace(self.profile, stock=quad(self.profile.stock))
+            return
+        seats = tuple(move(p) for p in profile.seats)
+        seats = tuple((min(max(x, -w + 1), 2 * w - 1), min(max(y, -h + 1), 2 * h - 1)) for x, y in seats)
+        moved = replace(profile, pile=quad(profile.pile), stock=None if profile.stock is None else quad(profile.stock),
+                        seats=seats, pile_size=profile.pile_size)
+        self._change(Change(moved, moved_with_camera=True, why="followed the camera"))
