@@ -495,31 +495,26 @@ PHRASES: dict[str, tuple[str, str, str, str]] = {
     "preset_breuken": ("Fractions deck", "UNO met breuken", "Bruchkarten", "Bréchkaarten"),
     "preset_house": ("House rules", "Huisregels", "Hausregeln", "Hausreegelen"),
     "sheet_000": (
-        "Dutch rule sheet",
-        "Nederlandse spelregels",
-        "niederländische Spielregeln",
-        "hollännesch Spillreegelen",
+        "Dutch classic rules",
+        "Nederlandse klassieke regels",
+        "niederländische klassische Regeln",
+        "hollännesch klassesch Reegelen",
     ),
     "sheet_001": (
-        "“UNO met breuken” rule sheet",
-        "spelregels van “UNO met breuken”",
-        "Spielregeln „UNO met breuken“",
-        "Spillreegele vun „UNO met breuken“",
+        "UNO met breuken (fractions)",
+        "UNO met breuken",
+        "UNO met breuken (Brüche)",
+        "UNO met breuken (Bréch)",
     ),
-    "sheet_002": ("German rule sheet", "Duitse spelregels", "deutsche Spielregeln", "däitsch Spillreegelen"),
-    "sheet_003": (
-        "Luxembourgish rule sheet",
-        "Luxemburgse spelregels",
-        "luxemburgische Spielregeln",
-        "Lëtzebuerger Spillreegelen",
-    ),
+    "sheet_002": ("German rules", "Duitse regels", "deutsche Regeln", "däitsch Reegelen"),
+    "sheet_003": ("Luxembourgish edition", "Luxemburgse editie", "luxemburgische Ausgabe", "Lëtzebuerger Editioun"),
     "sheet_004": (
-        "official and house rules (English)",
-        "officiële en huisregels (Engels)",
-        "offizielle und Hausregeln (Englisch)",
-        "offiziell an Hausreegelen (Englesch)",
+        "Official and house rules (English)",
+        "Officiële en huisregels (Engels)",
+        "Offizielle und Hausregeln (Englisch)",
+        "Offiziell an Hausreegelen (Englesch)",
     ),
-    "calibrate_link": ("Calibrate the table", "De tafel kalibreren", "Den Tisch kalibrieren", "den Dësch kalibréieren"),
+    "calibrate_link": ("Calibrate the table", "De tafel kalibreren", "Den Tisch kalibrieren", "Den Dësch kalibréieren"),
     "calibrate_link_title": (
         "click the pile's corners, the stock and the seats on the camera's view",
         "klik de hoeken van de stapel, de trekstapel en de plaatsen aan op het camerabeeld",
@@ -617,6 +612,74 @@ PHRASES: dict[str, tuple[str, str, str, str]] = {
         "{player} had geen {colour}: de twijfel faalde",
         "{player} hatte kein {colour}: die Herausforderung ist gescheitert",
         "{player} hat keen {colour}: den Zweiwel war ze Onrecht",
+    ),
+    "msg_falling_behind": (
+        "falling behind: {n} fps processed of {of}, verdicts may be wrong",
+        "loopt achter: {n} beelden per seconde verwerkt van {of}, oordelen kunnen fout zijn",
+        "hinkt hinterher: {n} Bilder pro Sekunde verarbeitet von {of}, Urteile können falsch sein",
+        "hänkt hannendrun: {n} Biller pro Sekonn veraarbecht vun {of}, Uerteeler kéinte falsch sinn",
+    ),
+    "msg_deck_saved_earlier": (
+        "a deck learned earlier is saved in {path}; it is not in use until it is learned again (or a run is started "
+        "with --deck {again})",
+        "een eerder geleerd spel is bewaard in {path}; het is pas in gebruik als het opnieuw geleerd wordt (of een "
+        "run start met --deck {again})",
+        "ein früher gelerntes Spiel ist in {path} gespeichert; es ist erst in Gebrauch, wenn es neu gelernt wird "
+        "(oder ein Lauf mit --deck {again} startet)",
+        "e virdru geléiert Spill ass an {path} gespäichert; et ass eréischt am Gebrauch, wann et nei geléiert gëtt "
+        "(oder e Laf mat --deck {again} ufänkt)",
+    ),
+    "msg_loading_reader": (
+        "loading the card reader…",
+        "de kaartlezer laden…",
+        "der Kartenleser wird geladen…",
+        "de Kaartelieser gëtt gelueden…",
+    ),
+    "msg_reading_photos": (
+        "reading the photos of {label} ({i} of {n})",
+        "de foto’s van {label} lezen ({i} van {n})",
+        "die Fotos von {label} werden gelesen ({i} von {n})",
+        "d’Fotoe vun {label} ginn gelies ({i} vun {n})",
+    ),
+    "msg_fitting_reader": (
+        "fitting the deck's reader…",
+        "de lezer op het spel afstemmen…",
+        "der Leser wird auf das Spiel abgestimmt…",
+        "de Lieser gëtt op d’Spill ofgestëmmt…",
+    ),
+    "msg_learned": (
+        "learned {n} labels in {s} s",
+        "{n} kaarten geleerd in {s} s",
+        "{n} Karten gelernt in {s} s",
+        "{n} Kaarte geléiert an {s} s",
+    ),
+    "msg_learned_skipped": (
+        "learned {n} labels in {s} s ({k} photo(s) without a card found skipped)",
+        "{n} kaarten geleerd in {s} s ({k} foto(’s) zonder gevonden kaart overgeslagen)",
+        "{n} Karten gelernt in {s} s ({k} Foto(s) ohne gefundene Karte übersprungen)",
+        "{n} Kaarte geléiert an {s} s ({k} Foto(en) ouni fonnt Kaart iwwersprongen)",
+    ),
+    "msg_learned_no_pipeline": (
+        "{learned}; saved in {path}. No camera pipeline runs here: start `referee run ... --deck {again}` to read "
+        "with it",
+        "{learned}; bewaard in {path}. Hier draait geen camera: start `referee run ... --deck {again}` om ermee "
+        "te lezen",
+        "{learned}; gespeichert in {path}. Hier läuft keine Kamera: starte `referee run ... --deck {again}`, um "
+        "damit zu lesen",
+        "{learned}; gespäichert an {path}. Hei leeft keng Kamera: start `referee run ... --deck {again}` fir "
+        "domat ze liesen",
+    ),
+    "msg_learned_not_read": (
+        "{learned} and saved in {path}, but the pipeline cannot read with it: {error}",
+        "{learned} en bewaard in {path}, maar de camera kan er niet mee lezen: {error}",
+        "{learned} und in {path} gespeichert, aber die Kamera kann damit nicht lesen: {error}",
+        "{learned} an an {path} gespäichert, mee d’Kamera kann domat net liesen: {error}",
+    ),
+    "msg_learned_live": (
+        "{learned}; the live pipeline reads with it now",
+        "{learned}; de live camera leest er nu mee",
+        "{learned}; die Live-Kamera liest jetzt damit",
+        "{learned}; d’Live-Kamera liest elo domat",
     ),
     "msg_top": (
         "{card} (colour {colour})",
@@ -1032,6 +1095,7 @@ PHRASES: dict[str, tuple[str, str, str, str]] = {
         "Vorgeschlagene Stapelzone übernommen: Speichern und anwenden, um sie zu benutzen.",
         "Proposéiert Stapelzon iwwerholl: Späicheren an uwenden fir se ze benotzen.",
     ),
+    "stock_tag": ("stock", "trekstapel", "Ziehstapel", "Zéistapel"),
     "seat_mark": ("P{n}", "S{n}", "S{n}", "S{n}"),
     "phone_camera": ("Phone camera", "Telefooncamera", "Handykamera", "Handykamera"),
     "cam_video_aria": (
@@ -1067,6 +1131,15 @@ PHRASES: dict[str, tuple[str, str, str, str]] = {
     "cam_link_none": ("no camera", "geen camera", "keine Kamera", "keng Kamera"),
     "cam_link_streaming": ("streaming", "verzendt", "sendet", "schéckt"),
     "cam_link_reconnecting": ("reconnecting", "opnieuw verbinden", "verbindet neu", "verbënnt nei"),
+    "cam_link_no_token": ("no token", "geen token", "kein Token", "keen Token"),
+    "cam_link_replaced": ("replaced", "vervangen", "ersetzt", "ersat"),
+    "cam_link_not_taken": ("not taken", "niet gebruikt", "nicht übernommen", "net iwwerholl"),
+    "cam_stopped": (
+        "The camera stopped.",
+        "De camera is gestopt.",
+        "Die Kamera hat aufgehört.",
+        "D’Kamera huet opgehalen.",
+    ),
     "cam_no_camera": ("No camera.", "Geen camera.", "Keine Kamera.", "Keng Kamera."),
     "cam_insecure": (
         "This browser gives the camera only to secure pages, and this one is not: open the https:// link that "

@@ -534,7 +534,29 @@ def _state(match_id: int, names: Sequence[str], game: _Game) -> dict[str, Any]:
     state["rounds"] = copy.deepcopy(game.rounds)
     state["seq"] = game.observations[-1].seq if game.observations else 0
     state["last_play_seat"] = _last_play_seat(game)
+    state["lang"] = _language(game)
+    state["hand_size"] = _hand_size(game)
     return state
+
+
+def _hand_size(game: _Game) -> int:
+    """Cards dealt to each player this round: the latest setup's ``hand_size``, else its preset's."""
+    for stored in reversed(game.observations):
+        if stored.observation.get("type") == "setup":
+            size = stored.observation.get("hand_size")
+            if isinstance(size, int):
+                return size
+            break
+    return int(game.referee.options.hand_size)
+
+
+def _language(game: _Game) -> str | None:
+    """The language the match's latest setup chose for the people at the table (None: none chosen)."""
+    for stored in reversed(game.observations):
+        lang = stored.observation.get("lang") if stored.observation.get("type") == "setup" else None
+        if isinstance(lang, str):
+            return lang
+    return None
 
 
 def _last_play_seat(game: _Game) -> int | None:

@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from referee.cards import DECKS, Card, CardError
+from referee.phrases import SENTENCES, phrases
 
 __all__ = [
     "LANGUAGES",
@@ -26,6 +27,7 @@ __all__ = [
     "alert_title",
     "card_words",
     "catalog",
+    "colour_words",
     "find_language",
     "penalty_words",
     "player_words",
@@ -166,6 +168,11 @@ def card_words(label: str, lang: str = "en") -> str:
     return f"{_COLOURS[lang][card.colour.value]} {face}"
 
 
+def colour_words(colour: str, lang: str = "en") -> str:
+    """A colour as the language names it (``"green"`` -> "Groen"); an unknown one as it is."""
+    return _COLOURS[find_language(lang)].get(colour, colour)
+
+
 def player_words(seat: int | None, lang: str = "en", names: Sequence[str] | None = None) -> str:
     """What people call a seat: its name, else "Player N" with N 1-based (JSON keeps seats 0..N-1)."""
     lang = find_language(lang)
@@ -213,6 +220,7 @@ def catalog(lang: str = "en") -> dict[str, Any]:
     the same words and templates as this module's functions, so the browser and Python agree."""
     lang = find_language(lang)
     none, one, many = _PENALTY[lang]
+    english, words = phrases("en"), phrases(lang)
     return {
         "lang": lang,
         "languages": dict(LANGUAGE_NAMES),
@@ -223,4 +231,9 @@ def catalog(lang: str = "en") -> dict[str, Any]:
         "a_card": _A_CARD[lang],
         "penalty": {"none": none, "one": one, "many": many},
         "alerts": {code: {"title": title, "sentence": sentence} for code, (title, sentence) in _ALERTS[lang].items()},
+        # Every other word the pages show (referee/phrases.py), and what the pages need to say the referee's
+        # own English lines in ``lang``: those lines' patterns, and the English card words they name cards by.
+        "strings": phrases(lang),
+        "sentences": {key: {"en": english[key], "text": words[key]} for key in SENTENCES},
+        "english_cards": {card_words(label): label for label in _all_labels()},
     }

@@ -2,12 +2,15 @@
 
 Pure drawing (``annotate(scene, ...) -> scene``): no state, no I/O. The pipeline encodes the result
 as the JPEG behind ``/stream.mjpg``. Seats are labelled as people count them: the seat's name, else
-"Player N" with N 1-based (the marker shows N too); cards in words ("Red 7").
+"Player N" with N 1-based (the marker shows N too); cards in words ("Red 7"); every word in the match's
+language (the setup's ``lang``, in the state), spelled without accents (the frame's font has none:
+"Gruen 7", "Zeistapel"). A label near the frame's edge is moved inside it, never cut.
 """
 
 from __future__ import annotations
 
 import math
+import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
@@ -15,9 +18,10 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from referee.phrases import phrase
 from referee.vision.calibration import CalibrationProfile
 from referee.vision.detections import Detections
-from referee.words import card_words, player_words
+from referee.words import card_words, colour_words, find_language, player_words
 
 Image = npt.NDArray[np.uint8]
 
@@ -50,6 +54,29 @@ def _light(colour: tuple[int, int, int]) -> tuple[int, int, int]:
     return (round((colour[0] + 255) / 2), round((colour[1] + 255) / 2), round((colour[2] + 255) / 2))
 
 
+#: Letters the frame's font lacks, as German and Luxembourgish spell them without accents.
+_PLAIN = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue", "ß": "ss", "’": "'",
+                        "‘": "'", "“": '"', "”": '"', "„": '"', "…": "...", "–": "-", "—": "-", "·": "-"})
+
+
+def plain(text: str) -> str:
+    """``text`` in the letters OpenCV's font draws: umlauts spelled out, other accents dropped ("Gréng" ->
+    "Greng"), anything else without a plain form left out."""
+    spelled = unicodedata.normalize("NFKD", text.translate(_PLAIN))
+    return "".join(c for c in spelled if c.isascii() and not unicodedata.combining(c))
+
+
+def _inside(image: Image, text: str, org: tuple[int, int], scale: float) -> tuple[int, int]:
+    """Where ``text`` starts so that all of it is in the frame (moved in from an edge, not cut)."""
+    thickness = max(1, round(scale * 2))
+    pad = max(2, round(scale * 3)) + thickness + 1
+    (tw, th), base = cv2.getTextSize(text, FONT, scale, thickness)
+    h, w = image.shape[:2]
+    x = min(max(org[0], pad), max(pad, w - tw - pad))
+    y = min(max(org[1], th + pad), max(th + pad, h - base - pad))
+    return x, y
+
+
 def _text(image: Image, text: str, org: tuple[int, int], scale: float, colour: tuple[int, int, int]) -> None:
     """``text`` in ``colour`` (light) with a dark outline, readable on any cloth, drawn into ``image``.
 
@@ -61,6 +88,8 @@ def _text(image: Image, text: str, org: tuple[int, int], scale: float, colour: t
     """
     thickness = max(1, round(scale * 2))
     radius = max(2, round(scale * 3))  # the outline's width, px
+    text = plain(text)
+    org = _inside(image, text, org, scale)
     (tw, th), base = cv2.getTextSize(text, FONT, scale, thickness)
     pad = radius + thickness + 1
     h, w = image.shape[:2]
@@ -104,13 +133,14 @@ def annotate(
     scale_xy = np.array([w / given.image_size[0], h / given.image_size[1]], np.float32)
     profile = given.fitted(w, h)
     turn = state.get("turn") if state else None
+    lang = find_language(str(state.get("lang") or "")) if state else "en"
 
     if not profile.is_whole_frame:
         cv2.polylines(scene, [np.round(profile.pile).astype(np.int32)], True, (255, 255, 255), 2, cv2.LINE_AA)
     if profile.stock is not None:
         cv2.polylines(scene, [np.round(profile.stock).astype(np.int32)], True, (180, 180, 180), 1, cv2.LINE_AA)
         sx, sy = np.min(profile.stock, axis=0)
-        _text(scene, "stock", (int(sx), int(sy) - 6), scale * 0.6, (220, 220, 220))
+        _text(scene, phrase("view_stock", lang), (int(sx), int(sy) - 6), scale * 0.6, (220, 220, 220))
 
     if detections is not None and len(detections):
         for i in range(len(detections)):
@@ -121,25 +151,29 @@ def annotate(
             colour = _colour_of(label)
             cv2.polylines(scene, [np.round(pts).astype(np.int32)], True, colour, 2, cv2.LINE_AA)
             tx, ty = (int(v) for v in pts.min(axis=0))
-            _text(scene, f"{card_words(label)} {float(detections.confidence[i]):.2f}", (tx, max(ty - 6, 12)),
+            _text(scene, f"{card_words(label, lang)} {float(detections.confidence[i]):.2f}", (tx, max(ty - 6, 12)),
                   scale * 0.6, _light(colour))
 
     names = list(state.get("names") or []) if state else []
     counts = list(state.get("hand_counts") or []) if state else []
     radius = max(12, round(18 * scale))
     for seat, (px, py) in enumerate(profile.seats):
-        x = int(min(max(px, radius), w - radius))
-        y = int(min(max(py, radius), h - radius))
+        x = int(min(max(px, radius + 4), w - radius - 4))  # the whole marker, its outline too, in the frame
+        y = int(min(max(py, radius + 4), h - radius - 4))
         active = seat == turn
         cv2.circle(scene, (x, y), radius, (0, 215, 255) if active else (90, 90, 90), -1 if active else 2, cv2.LINE_AA)
-        name = player_words(seat, "en", names)  # as people count seats: Player 1 is seat 0
+        name = player_words(seat, lang, names)  # as people count seats: Player 1 is seat 0
         if seat < len(counts) and counts[seat] is not None:
             name += f" ({counts[seat]})"
         _text(scene, str(seat + 1), (x - radius // 3, y + radius // 3), scale * 0.6, (255, 255, 255))
-        _text(scene, name, (max(0, x - 3 * radius), max(14, y - radius - 6)), scale * 0.55, (255, 255, 255))
+        # Above the marker, or below it when the marker is at the frame's top; inside the frame either way.
+        (tw, th), _ = cv2.getTextSize(plain(name), FONT, scale * 0.7, max(1, round(scale * 1.4)))
+        above = y - radius - 6
+        _text(scene, name, (x - tw // 2, above if above - th > 0 else y + radius + th + 6), scale * 0.7,
+              (255, 255, 255))
 
     if state:
-        _draw_panel(scene, state, scale)
+        _draw_panel(scene, state, scale, lang)
         direction = state.get("direction")
         if direction in (1, -1) and profile.seats:
             _draw_direction(scene, profile, int(direction))
@@ -151,15 +185,18 @@ def annotate(
     return scene
 
 
-def _draw_panel(scene: Image, state: Mapping[str, Any], scale: float) -> None:
+def _draw_panel(scene: Image, state: Mapping[str, Any], scale: float, lang: str = "en") -> None:
     top = state.get("top_card")
     colour = state.get("colour")
     turn = state.get("turn")
     names = list(state.get("names") or [])
-    lines = [f"top: {card_words(str(top)) if top else '-'}", f"colour: {colour or '-'}",
-             f"turn: {player_words(turn, 'en', names) if isinstance(turn, int) else '-'}"]
+    lines = [phrase("view_top", lang, card=card_words(str(top), lang) if top else "-"),
+             phrase("view_colour", lang, colour=colour_words(str(colour), lang) if colour else "-"),
+             phrase("view_turn", lang, player=player_words(turn, lang, names) if isinstance(turn, int) else "-")]
+    if state.get("round_over"):
+        lines[2] = phrase("turn_round_over", lang)
     if state.get("pending_draw"):
-        lines.append(f"{state['pending_draw']} cards to draw")
+        lines.append(phrase("view_to_draw", lang, n=state["pending_draw"]))
     x, y = 10, int(30 * scale) + 6
     swatch = SWATCH.get(str(colour), NEUTRAL)
     cv2.rectangle(scene, (x, y - int(20 * scale)), (x + int(24 * scale), y + int(4 * scale)), swatch, -1)

@@ -263,6 +263,10 @@ def create_app(
             raise HTTPException(status_code=404, detail=f"no static file {name!r}")
         return Response(asset[0], media_type=asset[1], headers={"Cache-Control": "no-cache"})
 
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> Response:  # browsers ask for it whatever the page links: the pages' own icon
+        return static("favicon.svg")
+
     @app.get("/healthz")
     async def healthz() -> dict[str, Any]:
         # From memory only, on the event loop: no lock and no record, so it answers at once even

@@ -377,15 +377,16 @@ def test_a_photo_uploaded_on_the_page_is_counted(session: MatchSession, tmp_path
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         page.goto(live.url + "/teach#token=" + TOKEN)
         expect(page.locator("#labels .tile")).to_have_count(54)
-        expect(page.locator("#deck-name")).to_have_text("(classic)")
+        expect(page.locator("#deck-name")).to_have_text("· classic UNO deck")
+        expect(page.locator('.tile[data-label="yellow_reverse"] .tile-label')).to_have_text("Yellow Reverse")
         assert page.evaluate("location.hash") == ""  # the token left the address bar
         count = page.locator('[data-count="red_7"]')
-        expect(count).to_have_text("0")
+        expect(count).to_have_text("0 photos")
         page.locator('input[type=file][data-label="red_7"]').set_input_files(str(card))
-        expect(count).to_have_text("1")
+        expect(count).to_have_text("1 photo")
         expect(page.locator('.tile[data-label="red_7"]')).to_have_class("tile has")
-        expect(page.locator("#result")).to_contain_text("red_7: 1 photo added")
-        expect(page.locator("#totals")).to_contain_text("1 photo of 1 of 54 cards")
+        expect(page.locator("#result")).to_contain_text("Red 7: 1 photo added")
+        expect(page.locator("#totals")).to_contain_text("1 photo · 1 of 54 cards photographed")
         # A phone's width: nothing wider than the screen.
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
         page.screenshot(path=str(tmp_path / "teach.png"), full_page=True)

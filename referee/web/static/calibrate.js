@@ -12,6 +12,7 @@
   const TAP_PX = 6;              // a stock "drag" shorter than this (screen pixels) was a tap
 
   const { say, call } = UNO.adminPage();
+  const { t } = I18N;
   const marks = $("marks");
   const img = $("frame");
   let info = null;               // GET api/calibration
@@ -29,11 +30,11 @@
   function hint() {
     const players = info ? info.players : 0;
     const text = {
-      pile: pile.length < 4 ? "Click corner " + (pile.length + 1) + " of 4 of the pile zone."
-        : "Pile zone set. Drag a corner to move it, or go on to the stock zone.",
-      stock: stock ? "Stock zone set. Drag again to redraw it." : "Drag a rectangle over the draw stack.",
-      seats: seats.length < players ? "Click where Player " + (seats.length + 1) + " sits" + (seats.length ? " (clockwise)." : ".")
-        : "All " + players + " seats set. Drag one to move it.",
+      pile: pile.length < 4 ? t("hint_corner", { n: pile.length + 1 }) : t("hint_pile_set"),
+      stock: stock ? t("hint_stock_set") : t("hint_stock_drag"),
+      seats: seats.length < players
+        ? t(seats.length ? "hint_seat_next" : "hint_seat_first", { player: I18N.playerWords(seats.length, info && info.names) })
+        : t("hint_seats_all", { n: players }),
     }[step];
     $("hint").textContent = size ? text : "";
   }
@@ -132,7 +133,7 @@
     if (suggested) marks.append(node("polygon", { points: pointsAttr(suggested), class: "suggested", "stroke-width": 2 * k, "stroke-dasharray": 6 * k + " " + 4 * k }));
     if (stock) {
       marks.append(node("polygon", { points: pointsAttr(stock), class: "stock", "stroke-width": 2 * k }));
-      marks.append(node("text", { x: stock[0][0] + 4 * k, y: stock[0][1] + font, class: "tag", "font-size": font }, "stock"));
+      marks.append(node("text", { x: stock[0][0] + 4 * k, y: stock[0][1] + font, class: "tag", "font-size": font }, t("stock_tag")));
     }
     if (pile.length >= 2) {
       marks.append(node(pile.length === 4 ? "polygon" : "polyline", { points: pointsAttr(pile), class: "pile", "stroke-width": 2.5 * k }));
@@ -141,9 +142,13 @@
       marks.append(node("circle", { cx: p[0], cy: p[1], r, class: "corner", "stroke-width": 2 * k, "data-corner": i + 1 }));
       marks.append(node("text", { x: p[0], y: p[1] + font * 0.35, class: "num", "font-size": font }, String(i + 1)));
     });
+    // A seat at the frame's edge is drawn whole, just inside it (where it is saved does not change).
+    const inside = (v, most) => Math.min(Math.max(v, r * 1.25 + k), most - r * 1.25 - k);
     seats.forEach((p, i) => {
-      marks.append(node("circle", { cx: p[0], cy: p[1], r: r * 1.25, class: "seat", "stroke-width": 2 * k, "data-seat": i }));
-      marks.append(node("text", { x: p[0], y: p[1] + font * 0.35, class: "num", "font-size": font }, "P" + (i + 1)));
+      const x = inside(p[0], size.w);
+      const y = inside(p[1], size.h);
+      marks.append(node("circle", { cx: x, cy: y, r: r * 1.25, class: "seat", "stroke-width": 2 * k, "data-seat": i }));
+      marks.append(node("text", { x, y: y + font * 0.35, class: "num", "font-size": font }, t("seat_mark", { n: i + 1 })));
     });
     hint();
   }
@@ -172,19 +177,25 @@
     if (info && seats.length !== info.players) seats = [];
   }
 
+  /** How the calibration in use was made, as a player says it ("set by clicking"), never its code name. */
+  function methodWords(profile) {
+    if (!profile) return t("cal_none");
+    if (profile.whole_frame) return t("cal_none_yet");
+    const key = "cal_method_" + profile.method;
+    return t(key) === key ? t("cal_method_other") : t(key);
+  }
+
   function describe() {
     const suggestion = info.suggested_pile;
     $("btn-suggest").disabled = !suggestion;
     $("suggest-info").textContent = suggestion
-      ? "from the " + info.landed + " cards that landed so far (dashed)"
-      : "after " + info.min_landed + " cards have landed (" + info.landed + " so far)";
-    const now = info.profile ? (info.profile.whole_frame ? "none yet: the whole frame is the pile zone"
-      : info.profile.method + " calibration") : "none";
-    const file = info.file || "a temporary folder (this server keeps its record in memory)";
-    $("where").textContent = "In use: " + now + ". Saved to " + file + (info.saved ? "" : " (not yet written)")
-      + (info.live ? "; applied to the live camera at once." : "; no camera pipeline runs here: used from the next run.")
-      + (info.file_error ? " The file there cannot be read: " + info.file_error : "");
-    $("frame-size").textContent = size ? size.w + " × " + size.h + " px" : "";
+      ? t("suggest_from", { n: info.landed })
+      : t("suggest_after", { min: info.min_landed, n: info.landed });
+    $("where").textContent = t("cal_in_use", { what: methodWords(info.profile), file: info.file || t("cal_temp_folder") })
+      + (info.saved ? "" : " " + t("cal_not_written"))
+      + (info.live ? t("cal_applied_live") : t("cal_next_run"))
+      + (info.file_error ? " " + t("cal_file_error", { error: info.file_error }) : "");
+    $("frame-size").textContent = size ? t("frame_size", { w: size.w, h: size.h }) : "";
   }
 
   async function load(reset) {
@@ -207,28 +218,27 @@
       describe();
       draw();
     } catch (err) {
-      say("Cannot reach the referee: " + err.message, true);
+      say(t("cannot_reach", { error: err.message }), true);
     }
   }
 
   async function save() {
-    if (!size) { say("No camera frame to calibrate on yet.", true); return; }
-    if (pile.length !== 4) { setStep("pile"); say("Click the pile zone's 4 corners first (" + pile.length + " so far).", true); return; }
+    if (!size) { say(t("no_frame_yet"), true); return; }
+    if (pile.length !== 4) { setStep("pile"); say(t("corners_first", { n: pile.length }), true); return; }
     if (seats.length && seats.length !== info.players) {
       setStep("seats");
-      say("Click where each of the " + info.players + " players sits (" + seats.length + " so far), or clear the seats.", true);
+      say(t("seats_first", { players: info.players, n: seats.length }), true);
       return;
     }
     $("btn-save").disabled = true;
     try {
       const result = await call("PUT", "api/calibration/profile",
         { image_size: [size.w, size.h], pile, stock, seats });
-      const warnings = (result.warnings || []).length ? " Note: " + result.warnings.join("; ") : "";
-      say("Saved to " + result.file + (result.applied ? " and applied to the live camera" : "") + " ✓. Next time: "
-        + result.command + warnings);
+      const warnings = (result.warnings || []).length ? " " + t("cal_note", { warnings: result.warnings.join("; ") }) : "";
+      say(t(result.applied ? "saved_applied" : "saved_to", { file: result.file, command: result.command }) + warnings);
       await load(true);
     } catch (err) {
-      say("Not saved: " + err.message, true);
+      say(t("not_saved", { error: err.message }), true);
     } finally {
       $("btn-save").disabled = false;
     }
@@ -244,7 +254,7 @@
     pile = copy(info.suggested_pile);
     setStep("pile");
     draw();
-    say("Suggested pile zone taken: Save and apply to use it.");
+    say(t("suggested_taken"));
   });
   $("btn-clear").addEventListener("click", () => {
     if (step === "pile") pile = [];
@@ -262,6 +272,6 @@
     if ($("live-frame").checked && document.visibilityState === "visible" && !drag) showFrame();
   }, FRAME_EVERY_MS);
   setInterval(() => { if (document.visibilityState === "visible" && !drag) load(false); }, STATE_EVERY_MS);
-  setStep("pile");
-  load(false);
+  // The words first: the hints and marks are drawn in them.
+  I18N.load().then(() => { setStep("pile"); load(false); });
 })();

@@ -7,7 +7,8 @@
 
 (() => {
   const $ = (id) => document.getElementById(id);
-  const admin = UNO.adminPage();  // the token from #token=..., kept in this browser
+  const admin = UNO.adminPage();
+  const { t } = I18N;  // the token from #token=..., kept in this browser
   const MAX_SIDE = 1280;  // the long side sent: the detector needs no more, the network is spared
   const QUALITY = 0.8;
   const video = $("view");
@@ -44,11 +45,9 @@
   async function startCamera() {
     $("btn-start").hidden = true;
     if (!window.isSecureContext || !navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) {
-      problem("This browser gives the camera only to secure pages, and this one is not: open the https:// link " +
-        "that `referee run --source phone` printed (scan its QR code), and accept the certificate warning once " +
-        "(README: Start with a phone).");
-      setLink("no camera", "off");
-      state("No camera.");
+      problem(t("cam_insecure"));
+      setLink(t("cam_link_none"), "off");
+      state(t("cam_no_camera"));
       return;
     }
     try {
@@ -60,18 +59,17 @@
     } catch (err) {
       const name = err && err.name;
       if (name === "NotAllowedError" || name === "SecurityError") {
-        problem("The camera was not allowed. Allow it for this page (the address bar's camera or lock icon, " +
-          "or the browser's site settings), then tap Start the camera.");
+        problem(t("cam_not_allowed"));
       } else if (name === "NotFoundError" || name === "OverconstrainedError") {
-        problem("This device has no camera the browser can use.");
+        problem(t("cam_no_device"));
       } else if (name === "NotReadableError") {
-        problem("The camera is busy: close the other app using it, then tap Start the camera.");
+        problem(t("cam_busy"));
       } else {
-        problem("The camera did not start: " + (err && err.message ? err.message : String(err)));
+        problem(t("cam_did_not_start", { error: err && err.message ? err.message : String(err) }));
       }
       $("btn-start").hidden = false;
-      setLink("no camera", "off");
-      state("No camera.");
+      setLink(t("cam_link_none"), "off");
+      state(t("cam_no_camera"));
       return;
     }
     problem("");
@@ -79,7 +77,7 @@
     try { await video.play(); } catch (err) { /* autoplay of a muted inline video: allowed */ }
     keepAwake();
     for (const track of stream.getVideoTracks()) {
-      track.addEventListener("ended", () => { state("The camera stopped."); $("btn-start").hidden = false; });
+      track.addEventListener("ended", () => { state(t("cam_stopped")); $("btn-start").hidden = false; });
     }
     scheduleFrames();
     connect();
@@ -103,7 +101,7 @@
     const url = new URL("api/camera/stream", location.href);
     url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
     url.hash = "";
-    setLink("connecting", "warn");
+    setLink(t("connecting"), "warn");
     let opened = false;
     const ws = new WebSocket(url);
     ws.binaryType = "arraybuffer";
@@ -123,18 +121,18 @@
         connection = message.connection;
         wsFailures = 0;
         problem("");
-        setLink("streaming", "on");
+        setLink(t("cam_link_streaming"), "on");
       } else if (message.type === "status") {
         showStatus(message);
       } else if (message.type === "refused") {
-        state("The referee refused a frame: " + message.message);
+        state(t("cam_refused_frame", { error: message.message }));
       } else if (message.type === "error") {
         refused(message.message, message.code);
       }
     };
     ws.onclose = async (event) => {
       if (socket === ws) { socket = null; transport = null; inFlight = false; }
-      if (event.code === 4409) { refused("Another phone took over the camera.", 4409); return; }
+      if (event.code === 4409) { refused(t("cam_taken_over"), 4409); return; }
       if (event.code === 4401 || event.code === 4404 || event.code === 4400) return;  // said in "error"
       // Never opened while the server answers plain requests: a WebSocket the browser refuses (an
       // iPhone's, to a self-signed certificate); twice, and the frames go as requests instead.
@@ -148,7 +146,7 @@
   }
 
   async function connectHttp() {
-    setLink("connecting", "warn");
+    setLink(t("connecting"), "warn");
     try {
       const s = settings();
       const ready = await admin.call("POST", "api/camera/connect", { width: s.width, height: s.height,
@@ -156,7 +154,7 @@
       transport = "http";
       connection = ready.connection;
       problem("");
-      setLink("streaming", "on");
+      setLink(t("cam_link_streaming"), "on");
     } catch (err) {
       const text = String(err.message || err);
       if (/admin token/i.test(text)) refused(text, 4401);
@@ -171,13 +169,13 @@
     if (code === 4401) {
       $("token-form").hidden = false;
       stopped = true;
-      setLink("no token", "off");
+      setLink(t("cam_link_no_token"), "off");
     } else if (code === 4409) {
       stopped = true;
       $("btn-take-over").hidden = false;
-      setLink("replaced", "done");
+      setLink(t("cam_link_replaced"), "done");
     } else if (code === 4404) {
-      setLink("not taken", "off");
+      setLink(t("cam_link_not_taken"), "off");
       clearTimeout(retryTimer);
       retryTimer = setTimeout(connect, 5000);  // the referee may be started with --source phone later
     } else {
@@ -187,8 +185,8 @@
 
   function retry(delay) {
     if (stopped) return;
-    setLink("reconnecting", "warn");
-    state("Reconnecting to the referee…");
+    setLink(t("cam_link_reconnecting"), "warn");
+    state(t("cam_reconnecting"));
     clearTimeout(retryTimer);
     retryTimer = setTimeout(connect, delay || 1000);
   }
@@ -211,7 +209,7 @@
     const rate = sentAt.length > 1 ? (sentAt.length - 1) / ((sentAt[sentAt.length - 1] - sentAt[0]) / 1000) : 0;
     const size = status.size ? status.size[0] + "×" + status.size[1] : "";
     const got = typeof status.fps === "number" ? status.fps.toFixed(1) : "…";
-    state("Streaming to the referee: " + got + " frames a second arrive (" + rate.toFixed(1) + " sent)" +
+    state(t("cam_streaming", { got, sent: rate.toFixed(1) }) +
       (size ? " · " + size : "") + (typeof status.kbps === "number" ? " · " + (status.kbps / 1000).toFixed(1) + " Mbit/s" : ""));
   }
 
@@ -269,15 +267,15 @@
     try { data = await response.json(); } catch (err) { data = null; }
     if (response.ok) { showStatus(data || {}); return; }
     const detail = (data && data.detail) || response.statusText;
-    if (response.status === 409) refused("Another phone took over the camera.", 4409);
+    if (response.status === 409) refused(t("cam_taken_over"), 4409);
     else if (response.status === 401) refused(String(detail), 4401);
     else if (response.status === 404) refused(String(detail), 4404);
-    else if (response.status === 400 || response.status === 413) state("The referee refused a frame: " + detail);
+    else if (response.status === 400 || response.status === 413) state(t("cam_refused_frame", { error: detail }));
     else { transport = null; retry(); }
   }
 
   // For tests and the curious: what this page has sent.
   window.cameraPage = { sent: () => sent, transport: () => transport, status: () => lastStatus };
 
-  startCamera();
+  I18N.load().then(startCamera);  // the words first: everything this page says is in them
 })();

@@ -63,7 +63,10 @@ const UNO = (() => {
   function ruleQuote(rule) {
     if (!rule || !rule.sheet) return [];
     const t = words ? words.t : (key) => key;
-    const cite = el("cite", { class: "rule-sheet", text: t("rule_sheet") + " " + rule.sheet });
+    // The sheet by its title ("Dutch rule sheet"); its file name is kept in the tooltip for who looks it up.
+    const key = "sheet_" + String(rule.sheet).slice(0, 3);
+    const title = t(key) === key ? rule.sheet : t(key);
+    const cite = el("cite", { class: "rule-sheet", title: rule.sheet, "data-i18n-raw": "", text: t("rule_sheet") + ": " + title });
     if (!rule.quote) return [el("p", { class: "alert-rule alert-rule-silent" }, t("sheet_silent") + " ", cite)];
     const quote = el("blockquote", { class: "alert-rule", lang: rule.lang || "en" },
       el("span", { class: "rule-quote", text: "“" + rule.quote + "”" }), " ", cite);

@@ -2,7 +2,7 @@
 "use strict";
 
 (() => {
-  const { el, cardFace, seatName, seatText, alertTitle } = UNO;
+  const { el, cardFace, seatName, alertTitle } = UNO;
   const { t } = I18N;
   const $ = (id) => document.getElementById(id);
   let state = null;
@@ -137,10 +137,17 @@
       seats.append(li);
     }
     renderActing();
-    const preset = state.preset ? " · " + state.preset : "";
+    const preset = state.preset ? " · " + presetWords(state.preset) : "";
+    if (state.hand_size) $("setup-hand").placeholder = String(state.hand_size);  // what this round dealt
     const target = state.target ? " · " + t("to_target", { n: state.target }) : "";
     $("match-info").textContent = t("match_info", { id: state.match_id }) + preset + " · " + t("round_n", { n: state.round || 1 }) + target;
     document.querySelectorAll(".extra-colour").forEach((b) => { b.hidden = !["lb"].includes(state.preset); });
+  }
+
+  /** A rule preset by the name people know it by ("Dutch rules"), its code name when the catalogue has none. */
+  function presetWords(preset) {
+    const said = t("preset_" + preset);
+    return said === "preset_" + preset ? preset : said;
   }
 
   const PHONE_WORDS = { connected: "phone_connected", waiting: "phone_waiting", stalled: "phone_stalled",
@@ -164,7 +171,7 @@
       ...count("dropped_n", status.dropped), ...count("corrupt_n", status.corrupt),
       ...count("reconnects_n", status.reconnects));
     if (typeof status.late_s === "number" && status.late_s >= 1) parts.push(t("late_n", { n: num(status.late_s) }));
-    if (status.camera && status.camera !== "live" && status.camera_message) parts.push(status.camera_message);
+    if (status.camera && status.camera !== "live" && status.camera_message) parts.push(I18N.sentence(status.camera_message));
     if (status.source) parts.push(t("source_is", { source: status.source }));
     return parts;
   }
@@ -183,7 +190,7 @@
     const pill = $("conn");
     pill.textContent = t(key);
     pill.className = "pill pill-" + kind;
-    pill.title = (connected && status.camera && status.camera !== "live" && status.camera_message) || t("conn_title");
+    pill.title = (connected && status.camera && status.camera !== "live" && I18N.sentence(status.camera_message)) || t("conn_title");
   }
 
   function renderStatus() {
@@ -193,7 +200,7 @@
     renderPill();
     // What the pipeline says plainly about itself ("falling behind: ..."), above everything else.
     const warning = $("pipeline-warning");
-    warning.textContent = status.warning || "";
+    warning.textContent = I18N.sentence(status.warning);
     warning.hidden = !status.warning;
   }
 
@@ -211,8 +218,8 @@
           el("span", { class: "alert-penalty", text: I18N.penaltyWords(alert.penalty_cards) })),
         ...(sentence ? [el("p", { class: "alert-sentence", text: sentence })] : []),
         ...UNO.ruleQuote(alert.rule),
-        el("p", { class: "alert-message", title: t("log_line"), text: seatText(state, alert.message) }),
-        ...(alert.unsure ? [el("p", { class: "alert-unsure-why", text: alert.unsure })] : []));
+        el("p", { class: "alert-message", title: t("log_line"), text: I18N.sentence(alert.message, state && state.names) }),
+        ...(alert.unsure ? [el("p", { class: "alert-unsure-why", text: I18N.sentence(alert.unsure) })] : []));
       list.append(item);
     }
     $("alert-count").textContent = String(alerts.length);
@@ -340,7 +347,9 @@
     const body = { mode, names, players: names.length, dealer: Number($("setup-dealer").value), options };
     if ($("setup-rules").value) body.rules = $("setup-rules").value;
     if ($("setup-target").value) body.target = Number($("setup-target").value);
+    // Left empty: a new round deals as this one did (the demo's table deals 4), a new match as its rules do.
     if ($("setup-hand").value) body.hand_size = Number($("setup-hand").value);
+    else if (mode === "round" && state && state.hand_size) body.hand_size = state.hand_size;
     try {
       await call("POST", "api/setup", body);
       say(t(mode === "match" ? "match_started" : "round_started"));
@@ -370,7 +379,7 @@
     for (const label of meta.labels) list.append(el("option", { value: label }));
     const rules = $("setup-rules");
     rules.append(el("option", { value: "", text: t("current_rules"), "data-i18n": "current_rules" }));
-    for (const preset of meta.presets) rules.append(el("option", { value: preset, text: preset }));
+    for (const preset of meta.presets) rules.append(el("option", { value: preset, text: presetWords(preset), "data-i18n": "preset_" + preset }));
   }).catch(() => {});
 
   // The language: the page's labels, the colour buttons and the setup's picker, then everything drawn.

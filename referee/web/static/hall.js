@@ -76,7 +76,7 @@
     const item = el("li", { "data-code": alert.code || "", "data-table": alert.table },
       el("span", { class: "feed-table", text: alert.table }),
       el("span", { class: "feed-code", text: alertTitle(alert.code) }),
-      el("span", { text: sentence || who(alert, names, "", ": ") + UNO.seatText({ names }, alert.message) }));
+      el("span", { text: sentence || who(alert, names, "", ": ") + I18N.sentence(alert.message, names) }));
     const feed = $("feed");
     feed.prepend(item);
     while (feed.children.length > FEED_MAX) feed.lastChild.remove();

@@ -5,7 +5,7 @@
 "use strict";
 
 (() => {
-  const { el, cardFace, seatName, seatText, alertTitle } = UNO;
+  const { el, cardFace, seatName, alertTitle } = UNO;
   const { t } = I18N;
   const $ = (id) => document.getElementById(id);
   const params = new URLSearchParams(location.search);
@@ -29,7 +29,9 @@
     $("colour").textContent = state.colour ? I18N.colourWords(state.colour) : "—";
     $("colour-dot").className = "dot" + (state.colour ? " bg-" + state.colour : "");
     $("direction").textContent = state.direction === -1 ? "↺" : "↻";
-    $("turn").textContent = state.round_over ? t("round_over") : seatName(state, state.turn);
+    // A round that is over has no turn: the line says so ("Round over"), not "Turn: round over".
+    $("turn-label").hidden = !!state.round_over;
+    $("turn").textContent = state.round_over ? t("turn_round_over") : seatName(state, state.turn);
     $("pending").textContent = state.pending_draw ? t("to_draw", { n: state.pending_draw }) : (state.pending_skip ? t("skip") : "");
     const players = $("players");
     players.replaceChildren();
@@ -66,7 +68,7 @@
     $("banner-code").textContent = alertTitle(alert.code);
     $("banner-who").textContent = seatName(state, alert.seat);
     $("banner-penalty").textContent = alert.penalty_cards ? I18N.penaltyWords(alert.penalty_cards) : "";
-    $("banner-message").textContent = I18N.alertSentence(alert, state && state.names) || seatText(state, alert.message);
+    $("banner-message").textContent = I18N.alertSentence(alert, state && state.names) || I18N.sentence(alert.message, state && state.names);
     const rule = $("banner-rule");
     // The sheet's own words; the English beside them only for an English-speaking audience.
     rule.replaceChildren(...UNO.ruleQuote(alert.rule).slice(0, I18N.lang === "en" ? 2 : 1));

@@ -14,7 +14,10 @@
   const { say, call } = UNO.adminPage();
 
   const photoPath = (label) => "api/deck/photos?label=" + encodeURIComponent(label);
-  const plural = (n, word) => n + " " + word + (n === 1 ? "" : "s");
+  const { t } = I18N;
+  const card = (label) => I18N.cardWords(label);  // "Red 0", never red_0
+  const photos = (n) => (n === 1 ? t("photo_one") : t("photos_many", { n }));
+  const cards = (n) => (n === 1 ? t("card_one") : t("cards_many", { n }));
 
   // A big phone photo (or a HEIC) as a JPEG of at most SHRINK_SIDE pixels a side; the file itself if
   // it is small already or the browser cannot decode it (the server then says what is wrong).
@@ -42,15 +45,16 @@
     let added = 0;
     try {
       for (const [i, file] of list.entries()) {
-        say(label + ": sending photo " + (i + 1) + " of " + list.length + "…");
+        say(t("sending_photo", { card: card(label), i: i + 1, n: list.length }));
         const body = await shrunk(file);
         const result = await call("POST", photoPath(label), body, body.type || "application/octet-stream");
         setCount(label, result.count);
         if (result.new) added++;
       }
-      say(label + ": " + plural(added, "photo") + " added" + (added < list.length ? " (" + (list.length - added) + " already there)" : "") + " ✓");
+      const already = added < list.length ? " " + t("already_there", { n: list.length - added }) : "";
+      say(t("photos_added", { card: card(label), photos: photos(added) + already }));
     } catch (err) {
-      say(label + ": " + err.message, true);
+      say(card(label) + ": " + err.message, true);
     } finally {
       if (tile) tile.classList.remove("busy");
       refresh();
@@ -59,12 +63,12 @@
 
   async function forget(label) {
     const count = (status && status.photos[label]) || 0;
-    if (!window.confirm("Forget the " + plural(count, "photo") + " of " + label + "?")) return;
+    if (!window.confirm(t("forget_confirm", { photos: photos(count), card: card(label) }))) return;
     try {
       const result = await call("DELETE", photoPath(label));
       setCount(label, 0);
-      say(label + ": " + plural(result.removed, "photo") + " forgotten ✓");
-    } catch (err) { say(label + ": " + err.message, true); }
+      say(t("photos_forgotten", { card: card(label), photos: photos(result.removed) }));
+    } catch (err) { say(card(label) + ": " + err.message, true); }
     refresh();
   }
 
@@ -73,10 +77,10 @@
     try {
       const views = new URLSearchParams(location.search).get("views");
       render(await call("POST", "api/deck/learn" + (views ? "?views=" + encodeURIComponent(views) : "")));
-      say("Learning the deck from the photos…");
+      say(t("learning_from_photos"));
       refresh();
     } catch (err) {
-      say("Learn: " + err.message, true);
+      say(t("learn_failed") + ": " + err.message, true);
       $("btn-learn").disabled = false;
     }
   }
@@ -90,8 +94,7 @@
   function setCount(label, count) {
     const tile = tileFor(label);
     if (!tile) return;
-    tile.querySelector(".count").textContent = String(count);
-    tile.querySelector(".count-word").textContent = count === 1 ? " photo" : " photos";
+    tile.querySelector(".count").textContent = photos(count);
     tile.classList.toggle("has", count > 0);
     tile.querySelector(".forget").hidden = count === 0;
   }
@@ -99,13 +102,12 @@
   function makeTile(label) {
     const face = el("div", { class: "card", "aria-hidden": "true" });
     cardFace(face, label);
-    const input = el("input", { type: "file", accept: "image/jpeg,image/png", multiple: "", hidden: "", "data-label": label, "aria-label": "photos of " + label });
-    const pick = el("button", { type: "button", class: "tile-pick", title: "add photos of " + label },
+    const input = el("input", { type: "file", accept: "image/jpeg,image/png", multiple: "", hidden: "", "data-label": label, "aria-label": t("photos_of", { card: card(label) }) });
+    const pick = el("button", { type: "button", class: "tile-pick", title: t("add_photos_of", { card: card(label) }) },
       face,
-      el("span", { class: "tile-label" }, ...label.split("_").flatMap((part, i) => (i ? ["_", el("wbr"), part] : [part]))),
-      el("span", { class: "tile-count" }, el("span", { class: "count", "data-count": label, text: "0" }),
-        el("span", { class: "count-word", text: " photos" })));
-    const drop = el("button", { type: "button", class: "link forget", title: "forget the photos of " + label, text: "✕", hidden: "" });
+      el("span", { class: "tile-label", text: card(label) }),
+      el("span", { class: "tile-count" }, el("span", { class: "count", "data-count": label, text: photos(0) })));
+    const drop = el("button", { type: "button", class: "link forget", title: t("forget_photos_of", { card: card(label) }), text: "✕", hidden: "" });
     const tile = el("li", { class: "tile", "data-label": label }, pick, drop, input);
     pick.addEventListener("click", () => input.click());
     input.addEventListener("change", () => { const files = Array.from(input.files); input.value = ""; upload(label, files); });
@@ -133,8 +135,8 @@
 
   function renderState() {
     const node = $("state");
-    const labels = { idle: "", learning: "Learning… ", ready: "✓ ", error: "✕ " };
-    node.textContent = (labels[status.state] || "") + (status.message || (status.state === "idle" ? "No deck learned yet." : ""));
+    const labels = { idle: "", learning: t("state_learning") + " ", ready: "✓ ", error: "✕ " };
+    node.textContent = (labels[status.state] || "") + (I18N.sentence(status.message) || (status.state === "idle" ? t("no_deck_yet") : ""));
     node.className = "state " + status.state;
     const learning = status.state === "learning";
     $("btn-learn").disabled = learning;
@@ -149,18 +151,18 @@
     $("in-use").hidden = !status.in_use;
     $("no-pipeline").hidden = status.live;
     const withPhotos = Object.keys(status.photos).length;
-    $("totals").textContent = plural(status.total_photos, "photo") + " of " + withPhotos + " of " + status.labels.length + " cards";
+    $("totals").textContent = t("teach_totals", { photos: photos(status.total_photos), n: withPhotos, total: status.labels.length });
     const s = status.summary;
     const summary = $("summary");
     summary.hidden = !s;
     if (s) {
-      const parts = ["Last learned: " + plural(s.labels_learned || 0, "card") + " from " + plural(s.photos || 0, "photo") + " in " + s.seconds + " s"];
+      const parts = [t("last_learned", { cards: cards(s.labels_learned || 0), photos: photos(s.photos || 0), s: s.seconds })];
       if (s.views_read_right_generic !== undefined && s.views_read_right_learned !== undefined) {
-        parts.push("views read right " + Math.round(s.views_read_right_generic * 100) + " % → " + Math.round(s.views_read_right_learned * 100) + " %");
+        parts.push(t("views_read_right", { a: Math.round(s.views_read_right_generic * 100), b: Math.round(s.views_read_right_learned * 100) }));
       }
-      if (s.palette && Object.keys(s.palette).length) parts.push("colours: " + Object.keys(s.palette).join(", "));
-      if (s.skipped && s.skipped.length) parts.push(plural(s.skipped.length, "photo") + " without a card found");
-      if (s.deck) parts.push("saved in " + s.deck);
+      if (s.palette && Object.keys(s.palette).length) parts.push(t("colours_list", { list: Object.keys(s.palette).map(I18N.colourWords).join(", ") }));
+      if (s.skipped && s.skipped.length) parts.push(t("photos_no_card", { photos: photos(s.skipped.length) }));
+      if (s.deck) parts.push(t("saved_in", { deck: s.deck }));
       summary.textContent = parts.join(" · ");
     }
   }
@@ -170,7 +172,8 @@
     status = Object.assign({}, status || {}, fresh);
     if (was === "learning" && status.state !== "learning") say("");  // the state line says how it ended
     if (!status.labels) return;
-    $("deck-name").textContent = status.deck ? "(" + status.deck + ")" : "";
+    const deckName = status.deck ? t("deckname_" + status.deck) : "";
+    $("deck-name").textContent = deckName && deckName !== "deckname_" + status.deck ? "· " + deckName : "";
     renderGrid();
     renderState();
     if (status.state === "learning" && polling === null) polling = setInterval(refresh, 1000);
@@ -183,11 +186,12 @@
       if (!response.ok) throw new Error("deck status " + response.status);
       render(await response.json());
     } catch (err) {
-      $("state").textContent = "Cannot reach the referee: " + err.message;
+      $("state").textContent = t("cannot_reach", { error: err.message });
       $("state").className = "state error";
     }
   }
 
   document.addEventListener("visibilitychange", () => { if (!document.hidden) refresh(); });
-  refresh();
+  // The words first: every tile names its card in them.
+  I18N.load().then(refresh);
 })();
