@@ -137,17 +137,11 @@
       seats.append(li);
     }
     renderActing();
-    const preset = state.preset ? " · " + presetWords(state.preset) : "";
+    const preset = state.preset ? " · " + I18N.presetWords(state.preset) : "";
     if (state.hand_size) $("setup-hand").placeholder = String(state.hand_size);  // what this round dealt
     const target = state.target ? " · " + t("to_target", { n: state.target }) : "";
     $("match-info").textContent = t("match_info", { id: state.match_id }) + preset + " · " + t("round_n", { n: state.round || 1 }) + target;
     document.querySelectorAll(".extra-colour").forEach((b) => { b.hidden = !["lb"].includes(state.preset); });
-  }
-
-  /** A rule preset by the name people know it by ("Dutch rules"), its code name when the catalogue has none. */
-  function presetWords(preset) {
-    const said = t("preset_" + preset);
-    return said === "preset_" + preset ? preset : said;
   }
 
   const PHONE_WORDS = { connected: "phone_connected", waiting: "phone_waiting", stalled: "phone_stalled",
@@ -379,7 +373,7 @@
     for (const label of meta.labels) list.append(el("option", { value: label }));
     const rules = $("setup-rules");
     rules.append(el("option", { value: "", text: t("current_rules"), "data-i18n": "current_rules" }));
-    for (const preset of meta.presets) rules.append(el("option", { value: preset, text: presetWords(preset), "data-i18n": "preset_" + preset }));
+    for (const preset of meta.presets) rules.append(el("option", { value: preset, text: I18N.presetWords(preset), "data-i18n": "preset_" + preset }));
   }).catch(() => {});
 
   // The language: the page's labels, the colour buttons and the setup's picker, then everything drawn.

@@ -46,7 +46,7 @@
     const info = el("div", { class: "tile-info" },
       el("span", { class: "tile-card-words", text: cardWords(tile.top_card, tile.colour) }),
       el("span", { class: "tile-turn", text: t("turn") + " " + turn }),
-      el("span", { class: "muted small", text: (tile.preset || "") + (tile.round ? " · " + t("round_n", { n: tile.round }) : "") +
+      el("span", { class: "muted small", text: I18N.presetWords(tile.preset) + (tile.round ? " · " + t("round_n", { n: tile.round }) : "") +
         (tile.match_over ? " · " + t("match_done") : "") }));
     const last = tile.last_alert;
     node.replaceChildren(

@@ -98,6 +98,12 @@ const I18N = (() => {
     return name && name !== "Player " + (seat + 1) ? name : generic;
   }
 
+  /** A rule preset by the name people know it by ("Dutch rules"); its code name when the catalogue has none. */
+  function presetWords(preset) {
+    const key = "preset_" + preset;
+    return preset ? (t(key) === key ? preset : t(key)) : "";
+  }
+
   function penaltyWords(cards) {
     const p = words ? words.penalty : { none: "no penalty cards", one: "draws 1 card", many: "draws {n} cards" };
     return !cards ? p.none : cards === 1 ? p.one : p.many.replace("{n}", String(cards));
@@ -177,7 +183,7 @@ const I18N = (() => {
   }
 
   return {
-    LANGS, t, fill, translate, load, choose, cardWords, colourWords, playerWords, penaltyWords,
+    LANGS, t, fill, translate, load, choose, cardWords, colourWords, playerWords, penaltyWords, presetWords,
     alertTitle, alertSentence, sentence,
     get lang() { return lang; },
     get words() { return words; },
