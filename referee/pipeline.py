@@ -304,10 +304,10 @@ class Pipeline:
         """Where the cards believed so far came to rest (camera pixels of ``image_size`` frames)."""
         return self.live_profile.landed(image_size)
 
-    def _recalibrate(self, profile: CalibrationProfile, image: np.ndarray, *, moved_with_camera: bool = False) -> None:
+    def _recalibrate(self, profile: CalibrationProfile, image: np.ndarray, *, camera: np.ndarray | None = None) -> None:
         """Switch to ``profile`` between frames: a new pile view and motion zones; the tracker's pile
         cards moved into the new view, the white balance fixed to the profile's gains when it has some.
-        ``moved_with_camera``: the zones moved with a bumped camera, so the pile view shows the cards
+        ``camera``: the 2x3 move of a bumped camera the zones moved with, so the pile view shows the cards
         where it did (they stay put). Only the seats changed: the motion detector keeps what it learnt."""
         old = self.profile
         self.profile_given = profile
@@ -322,9 +322,9 @@ class Pipeline:
         motion = self.motion
         self._prepare(image)
         assert self.profile is not None and self.motion is not None
-        if motion is not None and not moved_with_camera:
-            self.motion.learnt_from(motion)
-        if old is not None and old.image_size == self.profile.image_size and not moved_with_camera:
+        if motion is not None:
+            self.motion.learnt_from(motion, camera)
+        if old is not None and old.image_size == self.profile.image_size and camera is None:
             self.tracker.remap(view_mover(old, self.profile))
         self._last_detections = Detections.empty()
         self._since_detect = 10**9  # look at the new view at once
@@ -347,7 +347,7 @@ class Pipeline:
         if (recalibrated := self.live_profile.take()) is not None:
             self._recalibrate(recalibrated, frame.image)
         elif self.finder is not None and (found := self.finder.take()) is not None:
-            self._recalibrate(found.profile, frame.image, moved_with_camera=found.moved_with_camera)
+            self._recalibrate(found.profile, frame.image, camera=found.camera)
         self._frame_t = frame.t
         if self.profile is None or self.profile.image_size != frame.image.shape[1::-1]:
             self._prepare(frame.image)
@@ -385,6 +385,11 @@ class Pipeline:
         if self.finder is not None:
             self.finder.observe(frame.image, frame.t, self.profile, detections if fresh else Detections.empty(),
                                 self.motion.foreground, busy=motion.arm_over_pile)
+            if self.finder.camera_moving:
+                # The camera is knocked: the pile view shows the cards elsewhere until the zones follow it.
+                # The last readings stand meanwhile, and a hand seen at the stock is the view moving.
+                detections, fresh = self._last_detections, False
+                motion = replace(motion, draws=(), draw_started=())
         for event in self.tracker.update(detections, frame.t, frame.frame_index, motion, fresh=fresh):
             if isinstance(event, Start | Play):
                 self._note_landed()

@@ -74,19 +74,26 @@ BUMP_PX = 8.0
 BUMP_STEADY_PX = 3.0
 #: Checks in a row that must see the view moved the same way (the camera holds still after the bump).
 BUMP_CHECKS = 3
+#: The most a bumped view may seem to grow or shrink (a share): more is no bump but a poor match.
+MAX_ZOOM = 0.004
 #: Width of the grey images the camera's movement is measured on.
 FOLLOW_WIDTH = 640
 
 
 @dataclass(frozen=True)
 class Change:
-    """A profile for the pipeline to use from its next frame; ``moved_with_camera``: the camera moved
-    (the pile view's cards stay where they are in it), else the pile zone changed on the table (the
-    cards known on the pile are moved into the new view)."""
+    """A profile for the pipeline to use from its next frame; ``camera``: the camera moved by it (the pile
+    view's cards stay where they are in it, and what the motion detector learnt of the table moves too),
+    else the pile zone changed on the table (the cards known on the pile are moved into the new view)."""
 
     profile: CalibrationProfile
-    moved_with_camera: bool = False
+    #: The 2x3 similarity (camera pixels) the camera moved by, or ``None``: the zones changed on the table.
+    camera: npt.NDArray[np.float64] | None = None
     why: str = ""
+
+    @property
+    def moved_with_camera(self) -> bool:
+        return self.camera is not None
 
 
 def _angle(origin: Point, point: Point) -> float:
@@ -240,27 +247,41 @@ class CameraFollower:
         self.scale = FOLLOW_WIDTH / w
         self.size = (FOLLOW_WIDTH, max(16, round(h * self.scale)))
         self.every = max(1, every)
+        self._clahe = cv2.createCLAHE(clipLimit=3.0, tileGridSize=(8, 8))
         self._ref: npt.NDArray[np.uint8] | None = None
         self._points: npt.NDArray[np.float32] | None = None
         self._last: npt.NDArray[np.float64] | None = None
         self._frames = 0
         self._since_ref = 0
         self._steady = 0
+        self._moving_since: int | None = None
+        #: Frames the view may be seen moving before it is taken as it is (a camera carried, not knocked).
+        self.give_up = 90
 
     def _grey(self, image: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
         small = cv2.resize(image, self.size, interpolation=cv2.INTER_AREA)
-        out: npt.NDArray[np.uint8] = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
+        grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
+        # A plain table has little to hold on to beside the cards' strong corners: its grain, drawn out
+        # (local contrast), and the sensor's grain smoothed away.
+        out: npt.NDArray[np.uint8] = self._clahe.apply(cv2.GaussianBlur(grey, (3, 3), 0))
         return out
 
     def reference(self, image: npt.NDArray[np.uint8]) -> None:
         """Measure movement from this view on."""
         grey = self._grey(image)
-        points = cv2.goodFeaturesToTrack(grey, maxCorners=300, qualityLevel=0.01, minDistance=12, blockSize=7)
+        points = cv2.goodFeaturesToTrack(grey, maxCorners=300, qualityLevel=0.001, minDistance=10, blockSize=7)
         self._ref = grey
         self._points = None if points is None or len(points) < 12 else points.astype(np.float32)
         self._last = None
         self._since_ref = 0
         self._steady = 0
+        self._moving_since = None
+
+    @property
+    def moving(self) -> bool:
+        """The view is seen moved from its reference and not yet still: what it shows now is not where
+        the zones say."""
+        return self._moving_since is not None
 
     def update(self, image: npt.NDArray[np.uint8], *, busy: bool = False) -> npt.NDArray[np.float64] | None:
         """A 2x3 similarity (camera pixels, reference -> now) once the view holds still moved by more than
@@ -270,17 +291,22 @@ class CameraFollower:
         if self._ref is None:
             self.reference(image)
             return None
-        if self._frames % self.every or self._points is None:
-            return None
+        if self._points is None or (self._frames % self.every and self._last is None):
+            return None  # while the view is seen moved, every frame is checked
         grey = self._grey(image)
         moved, status, _ = cv2.calcOpticalFlowPyrLK(self._ref, grey, self._points, None, winSize=(21, 21), maxLevel=3)
-        ok = status.ravel() == 1
+        back, status_back, _ = cv2.calcOpticalFlowPyrLK(grey, self._ref, moved, None, winSize=(21, 21), maxLevel=3)
+        # Kept: points tracked there and back to where they were (a point on grain the noise hides is not).
+        ok = (status.ravel() == 1) & (status_back.ravel() == 1) & (
+            np.linalg.norm((back - self._points).reshape(-1, 2), axis=1) < 1.0)
         if ok.sum() < 12:
             return None
         matrix, inliers = cv2.estimateAffinePartial2D(self._points[ok], moved[ok], method=cv2.RANSAC,
                                                       ransacReprojThreshold=2.0)
         if matrix is None or inliers is None or inliers.sum() < max(12, 0.5 * ok.sum()):
             return None
+        if abs(math.hypot(matrix[0, 0], matrix[1, 0]) - 1.0) > MAX_ZOOM:
+            return None  # a knocked camera turns and shifts; it does not come nearer the table
         # The table moves as a whole: what agrees must lie all over the view, not on one hand.
         kept = self._points[ok][inliers.ravel() == 1].reshape(-1, 2)
         w, h = self.size
@@ -292,8 +318,15 @@ class CameraFollower:
         moved_px = float(np.abs(shift).max()) / self.scale
         if moved_px <= BUMP_PX:
             self._last = None
+            self._moving_since = None
             if self._since_ref > 150 and not busy:  # follow the light and the new cards, slowly
                 self.reference(image)
+            return None
+        if self._moving_since is None:
+            self._moving_since = self._frames
+        elif self._frames - self._moving_since > self.give_up:
+            log.warning("the view keeps moving: taken as it is now (the zones stay where they were)")
+            self.reference(image)
             return None
         last, self._last = self._last, matrix
         drift = None if last is None else corners @ (matrix - last)[:, :2].T + (matrix - last)[:, 2]
@@ -356,6 +389,12 @@ class TableFinder:
             return "table not found yet: looking for the pile; seats follow the turn order"
         return f"seats not found yet ({self.seat_finder.why}): seats follow the turn order"
 
+    @property
+    def camera_moving(self) -> bool:
+        """The camera is moving (knocked, not yet still): the pile view shows the cards elsewhere than the
+        tracker knows them, so the pipeline holds its last readings and sees no draws until it is followed."""
+        return self._follow is not None and self._follow.moving
+
     def take(self) -> Change | None:
         change, self._pending = self._pending, None
         return change
@@ -391,7 +430,8 @@ class TableFinder:
             log.info("no stock found in %.0f s: looking at the pile alone (draws unseen until it is)", STOCK_WAIT_S)
             self._switch(profile, "pile found (no stock)")
         if self._follow is None:
-            self._follow = CameraFollower((w, h), every=max(1, round(self.fps / 7.5)))
+            self._follow = CameraFollower((w, h), every=max(1, round(self.fps / 5)))
+            self._follow.give_up = round(3 * self.fps)
         bumped = self._follow.update(image, busy=busy)
         if bumped is not None:
             self._bumped(profile, bumped)
@@ -442,7 +482,7 @@ class TableFinder:
         stock = (self.profile.stock if self.profile is not None else None) or base.stock
         found = CalibrationProfile(base.image_size, pile, tuple(seats), stock=stock,
                                    white_balance=base.white_balance, method="found")
-        self._change(Change(found, moved_with_camera=False, why=why))
+        self._change(Change(found, why=why))
 
     # Each card believed.
     def landed(self, corners: Sequence[Point], t: float) -> None:
@@ -565,4 +605,4 @@ class TableFinder:
         seats = tuple((min(max(x, -w + 1), 2 * w - 1), min(max(y, -h + 1), 2 * h - 1)) for x, y in seats)
         moved = replace(profile, pile=quad(profile.pile), stock=None if profile.stock is None else quad(profile.stock),
                         seats=seats, pile_size=profile.pile_size)
-        self._change(Change(moved, moved_with_camera=True, why="followed the camera"))
+        self._change(Change(moved, camera=matrix, why="followed the camera"))

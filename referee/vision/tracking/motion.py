@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import cv2
 import numpy as np
 import numpy.typing as npt
 
@@ -148,13 +149,21 @@ class MotionDetector:
         self.profile = profile
         self._zones = Zones(profile, self.scale)
 
-    def learnt_from(self, other: MotionDetector) -> None:
+    def learnt_from(self, other: MotionDetector, camera: npt.NDArray[np.float64] | None = None) -> None:
         """Keep what ``other`` (the same camera's detector for other zones) learnt of the table: its picture
         of the table without hands and its last frame. A fresh one would learn the hands in view now into
-        the table, and see their ghosts as arms for seconds."""
-        if other.size == self.size:
-            self._background = other._background
-            self._prev = other._prev
+        the table, and see their ghosts as arms for seconds. ``camera``: the camera moved by this 2x3
+        similarity (camera pixels) since: the picture moves with it."""
+        if other.size != self.size:
+            return
+        self._background = other._background
+        self._prev = other._prev
+        if camera is not None and self._background.image is not None:
+            small = np.array(camera, np.float64)
+            small[:, 2] *= self.scale
+            self._background.image = cv2.warpAffine(self._background.image, small, self.size,
+                                                    flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+            self._prev = None
 
     def timed(self, fps: float) -> None:
         """Set the frame counts for ``fps`` frames judged a second, so each stands for the same time at
