@@ -421,3 +421,23 @@ def test_photos_sent_at_once_are_decoded_one_at_a_time(
             sender.join(30)
     assert answers == [200] * 6
     assert alive[1] <= hands_module.DECODE_AT_ONCE <= 2, alive
+
+
+def test_a_photo_over_the_decoding_bar_is_decoded_at_a_fraction_of_its_sides(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Memory: a 50-megapixel photo decoded whole is 150 MB of pixels; over MAX_DECODED_PIXELS the JPEG is
+    decoded straight to a half, quarter or eighth of its sides."""
+    import referee.web.hands as hands_module
+
+    photo = np.zeros((1200, 1600, 3), np.uint8)
+    cv2.rectangle(photo, (400, 300), (800, 900), (255, 255, 255), -1)
+    ok, jpeg = cv2.imencode(".jpg", photo)
+    assert ok
+    assert hands_module.decode_image(jpeg.tobytes()).shape[:2] == (1200, 1600)  # under the bar: whole
+    monkeypatch.setattr(hands_module, "MAX_DECODED_PIXELS", 600_000)  # 1.92 MP: a half of each side will do
+    assert hands_module.decode_image(jpeg.tobytes()).shape[:2] == (600, 800)
+    monkeypatch.setattr(hands_module, "MAX_DECODED_PIXELS", 200_000)  # over 4x the bar: a quarter
+    small = hands_module.decode_image(jpeg.tobytes())
+    assert small.shape[:2] == (300, 400)
+    assert small[150, 150].mean() > 200 and small[20, 20].mean() < 50  # the same picture, smaller
