@@ -12,6 +12,8 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from referee.web.ports import port_problem
+
 Handler = Callable[[argparse.Namespace], int]
 
 
@@ -85,29 +87,6 @@ def _game_flags(args: argparse.Namespace) -> None:
     for name, default in GAME_DEFAULTS:
         if getattr(args, name) is None:
             setattr(args, name, default)
-
-
-def port_problem(host: str, port: int) -> str | None:
-    """Why the dashboard could not listen on ``host:port`` (taken, no such address), else ``None``.
-
-    Checked before anything is printed, so the URL and admin token a command prints are ones that
-    work (the server binds the same way: SO_REUSEADDR, so only a live listener is in the way).
-    """
-    import socket
-
-    where = f"{host}:{port}"
-    if not 0 <= port <= 65535:
-        return f"cannot serve the dashboard on {where}: a port is 0..65535"
-    try:
-        family, kind, proto, _, address = socket.getaddrinfo(
-            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
-        with socket.socket(family, kind, proto) as sock:
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            sock.bind(address)
-    except (OSError, UnicodeError) as exc:  # socket.gaierror included; UnicodeError: a host name IDNA refuses
-        reason = getattr(exc, "strerror", None) or str(exc)
-        return f"cannot serve the dashboard on {where}: {reason} (another server on that port? try --port)"
-    return None
 
 
 def _cmd_eval(args: argparse.Namespace) -> int:
@@ -262,8 +241,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = add("learn-deck", _cmd_learn_deck,
             "teach the reader one physical deck from photos of its cards (class-named folders)")
-    p.add_argument("photos", type=Path, help="folder of class-named folders (red_7/, wild/, ...) of photos")
-    p.add_argument("--out", type=Path, required=True, help="the deck folder to write")
+    p.add_argument("photos", type=Path, help="folder of class-named folders (red_7/, wild/, ...) of photos; "
+                   "with --propose or --proposals, a folder of photos of the deck laid out in rows")
+    p.add_argument("--out", type=Path, default=None, help="the deck folder to write (needed but with --propose)")
+    p.add_argument("--propose", type=Path, default=None, metavar="FILE",
+                   help="photos of cards in rows: find every card and write the label proposed for each to FILE "
+                        "(one card a line: correct the wrong labels, then --proposals FILE); learns nothing")
+    p.add_argument("--proposals", type=Path, default=None, metavar="FILE",
+                   help="photos of cards in rows: learn from FILE (written by --propose, corrected)")
+    p.add_argument("--rules", default="official",
+                   help="with --propose: the preset whose deck the photos show (default official)")
     p.add_argument("--model", type=Path, default=None, help="detector that finds the card in each photo")
     p.add_argument("--classifier", type=Path, default=None,
                    help="face classifier to learn on (default: models/classifier.onnx)")

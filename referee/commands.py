@@ -1,5 +1,7 @@
-"""``referee run`` and ``referee demo`` (docs/contract.md, contract 5): :func:`run` and :func:`demo`, and what
-they share with ``eval`` and ``bench`` (the game's deck, the models, a learned deck).
+"""``referee run`` and ``referee demo`` (docs/contract.md, contract 5): :func:`run` and :func:`demo`.
+
+What they share with ``eval`` and ``bench`` (the game's deck, the models, a learned deck,
+:class:`CommandError`) is library code in :mod:`referee.readers`, re-exported here.
 
 With the web server, the pipeline runs on its own thread and uvicorn in the main thread; with
 ``--no-serve`` the pipeline runs in the main thread and the command ends with the footage. Every
@@ -22,18 +24,19 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from referee.cards import CLASSIC_COLOURS, Colour, DeckSpec
 from referee.clips import ClipStore, recorder_for
 from referee.pipeline import LogWriter, Pipeline, PipelineStats, Session
-from referee.rules import ObservationError, find_preset
-from referee.rules.contract import Line
-from referee.rules.observations import MAX_PLAYERS
+from referee.readers import CommandError as CommandError
+from referee.readers import apply_deck as apply_deck
+from referee.readers import deck_faces as deck_faces
+from referee.readers import deck_palette as deck_palette
+from referee.readers import deck_spec
+from referee.readers import open_classifier as open_classifier
+from referee.readers import open_detector as open_detector
+from referee.rules import ObservationError
+from referee.rules.contract import MAX_PLAYERS, Line
 from referee.vision.calibration import CalibrationError, CalibrationProfile
 from referee.vision.capture import DEFAULT_FPS, CameraState, Capture, SourceKind, parse_source, probe_fps
-from referee.vision.classify import (
-    FaceClassifier,
-)
-from referee.vision.detect import OnnxDetector, UltralyticsDetector
 from referee.vision.detections import Detector
 
 if TYPE_CHECKING:
@@ -51,10 +54,6 @@ DEFAULT_CALIBRATION = Path("calibration/table.json")
 PROGRESS_EVERY_S = 10.0
 
 
-class CommandError(Exception):
-    """A problem with the command's input (source, model, calibration, rules): message, exit 2."""
-
-
 def parse_options(items: Sequence[str]) -> dict[str, str]:
     options: dict[str, str] = {}
     for item in items:
@@ -63,73 +62,6 @@ def parse_options(items: Sequence[str]) -> dict[str, str]:
             raise CommandError(f"--option expects NAME=VALUE, got {item!r}")
         options[name.strip()] = value.strip()
     return options
-
-
-def _deck_spec(rules: str, options: Mapping[str, Any]) -> DeckSpec:
-    """The deck of preset ``rules`` with ``options``; an unknown preset or option is a :class:`CommandError`."""
-    try:
-        return find_preset(rules).with_overrides(options).deck_spec
-    except ObservationError as exc:
-        raise CommandError(str(exc)) from None
-
-
-def deck_faces(rules: str, options: Mapping[str, Any]) -> frozenset[str]:
-    """The faces the preset's deck prints (and the back): what a card on this table can be read as."""
-    return frozenset(card.value for card in _deck_spec(rules, options).copies) | {"back"}
-
-
-def deck_palette(rules: str, options: Mapping[str, Any]) -> tuple[Colour, ...]:
-    """The colours the preset's deck prints."""
-    return tuple(_deck_spec(rules, options).colours) or CLASSIC_COLOURS
-
-
-def open_detector(model: Path | None, palette: Sequence[Colour]) -> Detector:
-    """The detector at ``model`` (by default the shipped ``models/detector.onnx``) reading colours
-    against ``palette``; a model that cannot be loaded is a :class:`CommandError` saying why."""
-    from referee.vision.detect import DetectorError, load_detector
-
-    try:
-        return load_detector(model, palette=palette)
-    except DetectorError as exc:
-        raise CommandError(str(exc)) from None
-
-
-def open_classifier(path: Path | None, detector: Detector) -> FaceClassifier | None:
-    """The face classifier at ``path`` (by default ``models/classifier.onnx`` when it is there) for a
-    model detector; none for a double (it replays the footage's truth: nothing to read closer up)."""
-    from referee.vision.classify import load_classifier
-    from referee.vision.detect import DetectorError
-
-    if not isinstance(detector, OnnxDetector | UltralyticsDetector):
-        return None
-    try:
-        return load_classifier(path)
-    except DetectorError as exc:
-        raise CommandError(str(exc)) from None
-
-
-def apply_deck(path: Path | None, detector: Detector, classifier: FaceClassifier | None,
-               palette: Sequence[Colour]) -> None:
-    """Read with the deck learned at ``path`` (``referee learn-deck``): its faces through ``classifier``'s
-    head, its colours against its own palette where it learned every colour of ``palette``. A deck that
-    cannot be used is a :class:`CommandError` saying why; ``None`` changes nothing."""
-    if path is None:
-        return
-    from referee.vision.deck import DeckError, load_deck
-
-    try:
-        deck = load_deck(path)
-        if classifier is None:
-            raise DeckError("a learned deck needs the face classifier (models/classifier.onnx or --classifier)")
-        deck.apply(classifier)
-    except DeckError as exc:
-        raise CommandError(str(exc)) from None
-    if deck.palette is not None and set(palette) <= set(deck.palette.palette) and hasattr(detector, "deck"):
-        detector.deck = deck.palette
-    elif deck.palette is not None:
-        log.warning("the deck %s learned the colours %s, not all of %s: colours are read against the stock hues",
-                    path, ", ".join(c.value for c in deck.palette.palette), ", ".join(c.value for c in palette))
-    log.info("reading with the deck learned in %s (%d labels)", path, len(deck.labels))
 
 
 @contextmanager
@@ -232,8 +164,8 @@ def fit_setup(args: argparse.Namespace, setup: Mapping[str, Any], options: Mappi
     filmed_rules = setup.get("rules")
     if "rules" not in given or not isinstance(filmed_rules, str) or filmed_rules == args.rules:
         return
-    filmed_deck = _deck_spec(filmed_rules, dict(setup.get("options") or {}))
-    chosen_deck = _deck_spec(args.rules, {**dict(setup.get("options") or {}), **options})
+    filmed_deck = deck_spec(filmed_rules, dict(setup.get("options") or {}))
+    chosen_deck = deck_spec(args.rules, {**dict(setup.get("options") or {}), **options})
     if not set(filmed_deck.copies) <= set(chosen_deck.copies):
         raise CommandError(f"the footage ({name}) shows the {filmed_deck.name} deck of its rules {filmed_rules}; "
                            f"--rules {args.rules} plays the {chosen_deck.name} deck and cannot judge it")

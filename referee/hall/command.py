@@ -112,11 +112,11 @@ def add_hub_options(p: argparse.ArgumentParser) -> None:
 
 def hub(args: argparse.Namespace) -> int:
     """``referee hub``: follow every table on the broker; serve the hall until interrupted."""
-    from referee.cli import port_problem
     from referee.hall.hub_store import HubStore
     from referee.hall.receiver import HubReceiver
     from referee.hall.web import create_hub_app
     from referee.web.app import make_server
+    from referee.web.ports import port_problem
 
     try:
         url = parse_broker_url(args.broker)

@@ -591,7 +591,7 @@ def evaluate(data: Path, model: Path | None = None, *, imgsz: int | None = None,
         reader = _with_deck(deck, detector, load_classifier(classifier), palette)
         return {**evaluate_yolo(detector, data, limit, reader), **({"deck": str(deck)} if deck else {}),
                 **({} if tiles else {"tiles": False})}
-    from referee.commands import CommandError, deck_faces, deck_palette
+    from referee.readers import CommandError, deck_faces, deck_palette
 
     rules = rules or folder_rules(data)
     try:
@@ -616,7 +616,7 @@ def _with_deck(deck: Path | None, detector: OnnxDetector | UltralyticsDetector, 
     """``classifier`` reading with the learned ``deck`` (and the detector reading its palette)."""
     if deck is None:
         return classifier
-    from referee.commands import CommandError, apply_deck
+    from referee.readers import CommandError, apply_deck
 
     try:
         apply_deck(deck, detector, classifier, palette)

@@ -14,12 +14,12 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from referee.cli import port_problem
 from referee.hall.command import add_publish_options, publish_settings, start_publisher
 from referee.rules import ObservationError
 from referee.session import MatchSession
 from referee.store import Store, StoreError
 from referee.web.app import serve
+from referee.web.ports import port_problem
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

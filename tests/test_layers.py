@@ -1,0 +1,192 @@
+"""The package's imports go one way: down the layers, never from the library to a command, no circle.
+
+Every import counts, the ones inside functions too (a lazy import is still a dependency). Read from the
+source with :mod:`ast`, so nothing is imported to check it.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).parents[1] / "referee"
+
+#: The commands: argument parsing and a ``main`` for one ``referee ...`` subcommand each. They sit above
+#: everything else; the library (every other module) never imports one.
+COMMAND_MODULES = frozenset({
+    "referee.cli",
+    "referee.commands",
+    "referee.bench",
+    "referee.hall.command",
+    "referee.synth.command",
+    "referee.train",
+    "referee.train_classifier",
+    "referee.web.standalone",
+    "referee.web.__main__",
+})
+
+#: The pure core: what it imports of the package, and that in turn, import only the standard library.
+CORE_MODULES = ("referee.cards", "referee.rules")
+
+#: The layers, top first: a module imports only from its own layer and the ones below. Each layer is its
+#: module names (a name covers the package under it too).
+LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("commands", tuple(sorted(COMMAND_MODULES))),
+    ("web and hall", ("referee.web", "referee.hall")),
+    ("session and pipeline", ("referee.session", "referee.pipeline", "referee.store", "referee.clips",
+                              "referee.readers")),
+    ("synth", ("referee.synth",)),  # the generator draws cards and tables as vision reads them
+    ("vision and rules", ("referee.vision", "referee.rules")),
+    ("cards and words", ("referee", "referee.cards", "referee.words", "referee.phrases", "referee.yolo_env")),
+)
+#: Imports that still go up a layer, each with what it waits for. Nothing else may.
+KNOWN_UPWARD: dict[tuple[str, str], str] = {
+    ("referee.vision.evaluate", "referee.readers"):
+        "`referee eval` lives in vision; it moves up with the commands (issue 47: commands in one package)",
+}
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+MODULES: dict[str, Path] = {_module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def _resolve(name: str) -> str | None:
+    """The package module ``name`` is, or lies in (``referee.rules.Referee`` -> ``referee.rules``)."""
+    while name and name not in MODULES:
+        name = name.rpartition(".")[0]
+    return name or None
+
+
+def _imported(module: str) -> Iterator[str]:
+    """Every package module ``module`` imports, at any depth of its code."""
+    path = MODULES[module]
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                base = f"{anchor}.{base}" if base else anchor
+            # ``from referee.web import app`` imports the module referee.web.app; ``from referee.rules
+            # import Referee`` the package referee.rules.
+            names = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in MODULES else base for alias in node.names]
+        else:
+            continue
+        for name in names:
+            if name == "referee" or name.startswith("referee."):
+                found = _resolve(name)
+                if found is not None and found != module:
+                    yield found
+
+
+GRAPH: dict[str, frozenset[str]] = {module: frozenset(_imported(module)) for module in MODULES}
+
+
+def test_the_command_list_names_modules_that_exist() -> None:
+    assert set(MODULES) >= COMMAND_MODULES
+
+
+@pytest.mark.parametrize("module", sorted(set(MODULES) - COMMAND_MODULES))
+def test_no_library_module_imports_a_command(module: str) -> None:
+    assert not GRAPH[module] & COMMAND_MODULES, f"{module} imports {sorted(GRAPH[module] & COMMAND_MODULES)}"
+
+
+def _outside_imports(module: str) -> set[str]:
+    """The top-level names ``module`` imports from outside the package and the standard library."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(MODULES[module].read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            found.add(node.module.split(".")[0])
+    return found - set(sys.stdlib_module_names) - {"referee", "__future__"}
+
+
+def test_the_core_is_pure() -> None:
+    """``cards`` and ``rules``, and every package module they import, use the standard library only."""
+    reached = {m for m in MODULES if m.startswith(CORE_MODULES)}
+    todo = list(reached)
+    while todo:
+        for other in GRAPH[todo.pop()] - reached:
+            reached.add(other)
+            todo.append(other)
+    impure = {m: sorted(_outside_imports(m)) for m in sorted(reached) if _outside_imports(m)}
+    assert not impure, impure
+
+
+def _layer(module: str) -> int:
+    """The index of ``module``'s layer in :data:`LAYERS` (0: the top); the most specific name wins."""
+    best: tuple[int, int] | None = None  # (length of the name matched, layer)
+    for index, (_, names) in enumerate(LAYERS):
+        for name in names:
+            if (module == name or module.startswith(name + ".")) and (best is None or len(name) > best[0]):
+                best = (len(name), index)
+    assert best is not None, f"{module} is in no layer: add it to LAYERS"
+    return best[1]
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_imports_go_down_the_layers(module: str) -> None:
+    upward = sorted(other for other in GRAPH[module]
+                    if _layer(other) < _layer(module) and (module, other) not in KNOWN_UPWARD)
+    names = [LAYERS[_layer(other)][0] for other in upward]
+    assert not upward, f"{module} ({LAYERS[_layer(module)][0]}) imports {upward} from higher layers {names}"
+
+
+def test_vision_and_rules_know_nothing_of_each_other() -> None:
+    for module, imported in GRAPH.items():
+        for mine, theirs in (("referee.vision", "referee.rules"), ("referee.rules", "referee.vision")):
+            if module.startswith(mine):
+                assert not {m for m in imported if m.startswith(theirs)}, f"{module} imports {theirs}"
+
+
+def test_the_known_upward_imports_are_still_there() -> None:
+    """An exception that is no longer needed is taken off the list."""
+    for module, other in KNOWN_UPWARD:
+        assert other in GRAPH[module], f"{module} no longer imports {other}: drop it from KNOWN_UPWARD"
+
+
+def _cycle() -> list[str] | None:
+    """One import circle of the package, if there is one."""
+    state: dict[str, int] = {}  # 1: on the path being walked, 2: done
+    path: list[str] = []
+
+    def visit(module: str) -> list[str] | None:
+        state[module] = 1
+        path.append(module)
+        for other in sorted(GRAPH[module]):
+            if state.get(other) == 1:
+                return [*path[path.index(other):], other]
+            if other not in state and (found := visit(other)) is not None:
+                return found
+        path.pop()
+        state[module] = 2
+        return None
+
+    for module in sorted(GRAPH):
+        if module not in state and (found := visit(module)) is not None:
+            return found
+    return None
+
+
+def test_no_import_circle() -> None:
+    cycle = _cycle()
+    assert cycle is None, " -> ".join(cycle or [])
+
+
+def test_the_check_sees_a_circle_and_a_lazy_import() -> None:
+    """The walk finds imports inside functions (the circle the commands once made went through them)."""
+    assert "referee.vision.evaluate" in GRAPH["referee.cli"]  # imported inside _cmd_eval
+    assert "referee.rules.referee" in GRAPH["referee.rules"]
