@@ -834,6 +834,77 @@ PHRASES: dict[str, tuple[str, str, str, str]] = {
         "die Fotos von {card} vergessen",
         "d’Fotoe vun {card} vergiessen",
     ),
+    "rows_aria": ("From photos of rows", "Uit foto’s van rijen", "Aus Fotos von Reihen", "Aus Fotoe vu Reien"),
+    "rows_title": (
+        "Or: a few photos of the deck in rows",
+        "Of: een paar foto’s van het spel in rijen",
+        "Oder: ein paar Fotos des Spiels in Reihen",
+        "Oder: e puer Fotoe vum Spill a Reien",
+    ),
+    "rows_help": (
+        "Lay the deck out on the table in rows, the cards side by side and not overlapping, and take a few "
+        "photos (six photos of nine cards). The referee finds every card and proposes what it is; tap a card "
+        "marked to check and pick the right one, then learn.",
+        "Leg het spel in rijen op tafel, de kaarten naast elkaar zonder overlap, en maak een paar foto’s (zes "
+        "foto’s van negen kaarten). De scheidsrechter vindt elke kaart en stelt voor wat het is; tik op een "
+        "kaart die gecontroleerd moet worden en kies de juiste, en leer dan.",
+        "Leg das Spiel in Reihen auf den Tisch, die Karten nebeneinander und ohne Überlappung, und mach ein "
+        "paar Fotos (sechs Fotos von neun Karten). Der Schiedsrichter findet jede Karte und schlägt vor, welche "
+        "es ist; tippe auf eine zu prüfende Karte und wähle die richtige, dann lerne.",
+        "Leet d’Spill a Reien op den Dësch, d’Kaarten niewentenee an net iwwerenee, a maacht e puer Fotoen "
+        "(sechs Fotoe vun néng Kaarten). De Schiedsriichter fënnt all Kaart a proposéiert, wat et ass; tippt "
+        "op eng Kaart, déi nogekuckt muss ginn, a wielt déi richteg, da léiert.",
+    ),
+    "btn_rows": (
+        "Add photos of rows",
+        "Foto’s van rijen toevoegen",
+        "Fotos von Reihen hinzufügen",
+        "Fotoe vu Reien derbäisetzen",
+    ),
+    "btn_rows_use": (
+        "Learn from these cards",
+        "Leren van deze kaarten",
+        "Aus diesen Karten lernen",
+        "Vun dëse Kaarte léieren",
+    ),
+    "btn_rows_forget": ("Forget these photos", "Deze foto’s vergeten", "Diese Fotos vergessen", "Dës Fotoe vergiessen"),
+    "rows_totals": (
+        "{cards} found in {photos} · {n} to check",
+        "{cards} gevonden in {photos} · {n} te controleren",
+        "{cards} gefunden in {photos} · {n} zu prüfen",
+        "{cards} fonnt an {photos} · {n} nozekucken",
+    ),
+    "rows_reading": (
+        "Finding the cards in photo {i} of {n}…",
+        "De kaarten zoeken in foto {i} van {n}…",
+        "Die Karten in Foto {i} von {n} werden gesucht…",
+        "D’Kaarte ginn an der Foto {i} vun {n} gesicht…",
+    ),
+    "rows_used": (
+        "{cards} added to the deck’s photos ✓",
+        "{cards} toegevoegd aan de foto’s van het spel ✓",
+        "{cards} zu den Fotos des Spiels hinzugefügt ✓",
+        "{cards} bei d’Fotoe vum Spill derbäigesat ✓",
+    ),
+    "rows_forgotten": (
+        "Photos of rows forgotten ✓",
+        "Foto’s van rijen vergeten ✓",
+        "Fotos von Reihen vergessen ✓",
+        "Fotoe vu Reien vergiess ✓",
+    ),
+    "rows_check": ("check", "controleren", "prüfen", "nokucken"),
+    "rows_pick": (
+        "pick the right card for this one",
+        "kies de juiste kaart hiervoor",
+        "wähle die richtige Karte dafür",
+        "wielt déi richteg Kaart dofir",
+    ),
+    "rows_card_of": (
+        "card {n} of photo {photo}",
+        "kaart {n} van foto {photo}",
+        "Karte {n} von Foto {photo}",
+        "Kaart {n} vun der Foto {photo}",
+    ),
     "calibrate_title": (
         "Calibrate the table",
         "De tafel kalibreren",

@@ -34,6 +34,7 @@ from fastapi.responses import HTMLResponse, JSONResponse
 
 from referee.cards import CLASSIC, Card, CardError, DeckSpec, face_folder, find_deck, folder_label
 from referee.web.hands import ImageError, ImageTooLarge, decode_image, decoding
+from referee.web.teach_rows import RowsTeacher, register_rows
 
 if TYPE_CHECKING:
     from referee.session import MatchSession
@@ -121,6 +122,7 @@ class DeckTeacher:
         self._models: tuple[Any, FaceClassifier] | None = None
         self._lock = threading.Lock()
         self._files = threading.Lock()  # photo folders: one writer at a time
+        self._models_lock = threading.Lock()  # the models are loaded once, whoever asks first
         self._thread: threading.Thread | None = None
         self.state = "idle"
         self.message = ""
@@ -261,6 +263,11 @@ class DeckTeacher:
             self._progress = (len(listed), len(listed), "")
             self.message = "fitting the deck's reader…"
 
+    def loaded_models(self) -> tuple[Any, FaceClassifier]:
+        """The detector and the face classifier, loaded on first use (:class:`DeckError` without a classifier)."""
+        with self._models_lock:
+            return self._loaded()
+
     def _loaded(self) -> tuple[Any, FaceClassifier]:
         from referee.vision.deck import DeckError
 
@@ -352,9 +359,20 @@ def register_teach(
         return {**teacher.status(), "deck": deck.name, "labels": list(deck.labels()), "photos": counts,
                 "total_photos": sum(counts.values())}
 
+    rows = RowsTeacher(teacher)
+    app.state.deck_rows = rows
+    register_rows(app, rows, admin=admin, labels=lambda: session_deck(session).labels())
+
     @app.post(DECK_PHOTO_PATH, dependencies=list(admin))
-    async def deck_photo(request: Request, label: Annotated[str, Query(min_length=1, max_length=40)]) -> dict[str, Any]:
-        """One photo of the card ``label`` (JPEG/PNG body, or multipart field ``image``)."""
+    async def deck_photo(request: Request, label: Annotated[str | None, Query(min_length=1, max_length=40)] = None,
+                         layout: bool = False) -> dict[str, Any]:
+        """One photo of the card ``label`` (JPEG/PNG body, or multipart field ``image``); with ``layout=true``
+        instead, a photo of the deck laid out in rows (:mod:`referee.web.teach_rows`): the cards found in it."""
+        if layout:
+            return await _layout_photo(request)
+        if label is None:
+            raise HTTPException(status_code=422, detail="say which card the photo shows (?label=red_7), or send "
+                                                        "a photo of cards in rows with ?layout=true")
         card = parse_label(label)
         data = await read_upload(request, max_photo_bytes)
         suffix = image_suffix(data)
@@ -375,6 +393,35 @@ def register_teach(
             log.error("deck photo not saved: %s", exc)
             raise HTTPException(status_code=503, detail=f"the photo cannot be saved: {one_line(exc)}") from None
         return {"label": card, "count": count, "new": new, "width": int(width), "height": int(height)}
+
+    async def _layout_photo(request: Request) -> dict[str, Any]:
+        from referee.vision.deck import DeckError
+        from referee.vision.detect import DetectorError
+
+        data = await read_upload(request, max_photo_bytes)
+        suffix = image_suffix(data)
+        if suffix is None:
+            raise HTTPException(status_code=400, detail="not a JPEG or PNG photo: send the photo of the rows as one")
+        deck = session_deck(session)
+
+        def add() -> dict[str, Any]:
+            with decoding():  # the cards are found in the decoded photo: one at a time, as every photo
+                return rows.add(data, suffix, deck)
+
+        try:
+            await asyncio.to_thread(_decoded_size, data)
+            return await asyncio.to_thread(add)
+        except ImageTooLarge as exc:
+            raise HTTPException(status_code=413, detail=str(exc)) from None
+        except ImageError as exc:
+            raise HTTPException(status_code=400, detail=str(exc)) from None
+        except OverflowError as exc:
+            raise HTTPException(status_code=409, detail=str(exc)) from None
+        except (DeckError, DetectorError) as exc:
+            raise HTTPException(status_code=503, detail=one_line(exc)) from None
+        except OSError as exc:
+            log.error("photo of rows not saved: %s", exc)
+            raise HTTPException(status_code=503, detail=f"the photo cannot be saved: {one_line(exc)}") from None
 
     @app.delete(DECK_PHOTO_PATH, dependencies=list(admin))
     def forget_photos(label: Annotated[str, Query(min_length=1, max_length=40)]) -> dict[str, Any]:

@@ -191,7 +191,125 @@
     }
   }
 
+  // Photos of the deck laid out in rows: every card found, a label proposed for each; a tap on one lets the
+  // player pick the right card; "Learn from these cards" puts them among the deck's photos and learns.
+  const photoImages = {};
+  let rowCards = [];
+
+  function photoImage(name) {
+    if (!photoImages[name]) {
+      photoImages[name] = new Promise((resolve) => {
+        const img = new Image();
+        img.onload = () => resolve(img);
+        img.onerror = () => resolve(null);
+        img.src = "api/deck/rows/photo?name=" + encodeURIComponent(name);
+      });
+    }
+    return photoImages[name];
+  }
+
+  /** The card at ``box`` of its photo, drawn into a small canvas (the player sees the card itself). */
+  function cardPicture(found) {
+    const canvas = el("canvas", { width: "96", height: "132", "aria-hidden": "true" });
+    photoImage(found.photo).then((img) => {
+      if (!img) return;
+      const [x1, y1, x2, y2] = found.box;
+      const w = x2 - x1, h = y2 - y1;
+      const scale = Math.min(96 / w, 132 / h);
+      const ctx = canvas.getContext("2d");
+      ctx.drawImage(img, x1, y1, w, h, (96 - w * scale) / 2, (132 - h * scale) / 2, w * scale, h * scale);
+    });
+    return canvas;
+  }
+
+  function pickFor(found, tile) {
+    const labels = (status && status.labels) || [];
+    const first = (found.choices || []).map((c) => c[0]).filter((l) => labels.includes(l));
+    const order = first.concat(labels.filter((l) => !first.includes(l)));
+    const select = el("select", { "aria-label": t("rows_pick") },
+      ...order.map((label) => el("option", { value: label, text: card(label) })));
+    select.value = found.label;
+    select.addEventListener("change", async () => {
+      try {
+        const set = await call("PUT", "api/deck/rows/label?photo=" + encodeURIComponent(found.photo) + "&card="
+          + found.card + "&label=" + encodeURIComponent(select.value));
+        Object.assign(found, set);
+        tile.replaceWith(rowTile(found));
+        renderRowTotals();
+      } catch (err) { say(card(select.value) + ": " + err.message, true); }
+    });
+    return select;
+  }
+
+  function rowTile(found) {
+    const tile = el("li", { class: "tile" + (found.sure ? "" : " unsure") + (found.set ? " set" : ""),
+      "data-photo": found.photo, "data-card": String(found.card), "data-label": found.label });
+    const pick = el("button", { type: "button", class: "tile-pick", title: t("rows_pick") },
+      cardPicture(found),
+      el("span", { class: "tile-label", text: card(found.label) }),
+      ...(found.sure ? [] : [el("span", { class: "tile-check", text: t("rows_check") })]));
+    pick.addEventListener("click", () => { pick.replaceChildren(cardPicture(found), pickFor(found, tile)); });
+    tile.append(pick);
+    return tile;
+  }
+
+  function renderRowTotals() {
+    const unsure = rowCards.filter((c) => !c.sure).length;
+    const photosSeen = new Set(rowCards.map((c) => c.photo)).size;
+    $("rows-totals").textContent = rowCards.length
+      ? t("rows_totals", { cards: cards(rowCards.length), photos: photos(photosSeen), n: unsure }) : "";
+    $("rows-actions").hidden = !rowCards.length;
+  }
+
+  function renderRows(listing) {
+    rowCards = listing.cards || [];
+    $("rows-cards").replaceChildren(...rowCards.map(rowTile));
+    renderRowTotals();
+  }
+
+  async function addRows(files) {
+    const list = Array.from(files).filter((f) => f && f.size !== undefined);
+    for (const [i, file] of list.entries()) {
+      say(t("rows_reading", { i: i + 1, n: list.length }));
+      try {
+        const body = await shrunk(file);
+        renderRows(await call("POST", "api/deck/photos?layout=true", body, body.type || "application/octet-stream"));
+        say("");
+      } catch (err) { say(t("btn_rows") + ": " + err.message, true); return; }
+    }
+  }
+
+  $("btn-rows").addEventListener("click", () => $("rows-input").click());
+  $("rows-input").addEventListener("change", () => {
+    const files = Array.from($("rows-input").files);
+    $("rows-input").value = "";
+    addRows(files);
+  });
+  $("btn-rows-use").addEventListener("click", async () => {
+    try {
+      const used = await call("POST", "api/deck/rows/use");
+      say(t("rows_used", { cards: cards(used.cards) }));
+      await refresh();
+      learn();
+    } catch (err) { say(t("btn_rows_use") + ": " + err.message, true); }
+  });
+  $("btn-rows-forget").addEventListener("click", async () => {
+    try {
+      await call("DELETE", "api/deck/rows/photos");
+      for (const name of Object.keys(photoImages)) delete photoImages[name];
+      renderRows({ cards: [] });
+      say(t("rows_forgotten"));
+    } catch (err) { say(t("btn_rows_forget") + ": " + err.message, true); }
+  });
+
+  async function refreshRows() {
+    try {
+      const response = await fetch("api/deck/rows", { cache: "no-store" });
+      if (response.ok) renderRows(await response.json());
+    } catch (err) { /* the deck's state line says when the referee cannot be reached */ }
+  }
+
   document.addEventListener("visibilitychange", () => { if (!document.hidden) refresh(); });
   // The words first: every tile names its card in them.
-  I18N.load().then(refresh);
+  I18N.load().then(() => { refresh(); refreshRows(); });
 })();
