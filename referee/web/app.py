@@ -263,7 +263,7 @@ def create_app(
             raise HTTPException(status_code=404, detail=f"no static file {name!r}")
         return Response(asset[0], media_type=asset[1], headers={"Cache-Control": "no-cache"})
 
-    @app.get("/favicon.ico", include_in_schema=False)
+    @app.get("/favicon.ico")
     def favicon() -> Response:  # browsers ask for it whatever the page links: the pages' own icon
         return static("favicon.svg")
 
