@@ -263,11 +263,16 @@ def create_hub_app(receiver: HubReceiver, *, max_stream_fps: float = 5.0, sse_bu
         return StreamingResponse(frames(), media_type=f"multipart/x-mixed-replace; boundary={MJPEG_BOUNDARY}",
                                  headers={"Cache-Control": "no-cache, no-store"})
 
-    @app.api_route("/t/{name}/{rest:path}", methods=["GET", "POST", "PUT", "PATCH", "DELETE"])
     def table_control(name: str, rest: str, request: Request) -> JSONResponse:
         view_of(name)
         if request.method == "GET" and rest not in ADMIN_READS:
             raise HTTPException(status_code=404, detail=f"the hub does not serve {rest!r} for a table")
         return JSONResponse({"detail": READ_ONLY}, status_code=403)
+
+    # One route per method, so each is its own operation in the schema (one route of five methods gives
+    # five operations of one id).
+    for method in ("GET", "POST", "PUT", "PATCH", "DELETE"):
+        app.add_api_route("/t/{name}/{rest:path}", table_control, methods=[method],
+                          name=f"table_control_{method.lower()}", response_model=None)
 
     return app
