@@ -1,7 +1,8 @@
 """The package's imports go one way: down the layers, never from the library to a command, no circle.
 
-Every import counts, the ones inside functions too (a lazy import is still a dependency). Read from the
-source with :mod:`ast`, so nothing is imported to check it.
+Every import counts, the ones inside functions too (a lazy import is still a dependency), but those under
+``if TYPE_CHECKING:`` (the type checker's only). Read from the source with :mod:`ast`, so nothing is
+imported to check it.
 """
 
 from __future__ import annotations
@@ -43,10 +44,15 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("vision and rules", ("referee.vision", "referee.rules")),
     ("cards and words", ("referee", "referee.cards", "referee.words", "referee.phrases", "referee.yolo_env")),
 )
-#: Imports that still go up a layer, each with what it waits for. Nothing else may.
-KNOWN_UPWARD: dict[tuple[str, str], str] = {
+#: Imports that still break a rule below (up a layer, between vision and rules, or closing a circle), each
+#: with what it waits for. Nothing else may.
+KNOWN_EXCEPTIONS: dict[tuple[str, str], str] = {
     ("referee.vision.evaluate", "referee.readers"):
         "`referee eval` lives in vision; it moves up with the commands (issue 47: commands in one package)",
+    ("referee.vision.learn", "referee.rules"):
+        "`referee learn-deck --propose` reads a preset's deck; it moves up with the commands (issue 47)",
+    ("referee.web.teach_rows", "referee.web.teach"):
+        "a circle: teach_rows takes parse_label from teach inside a function; it wants a module both import",
 }
 
 
@@ -67,11 +73,23 @@ def _resolve(name: str) -> str | None:
     return name or None
 
 
+def _nodes(tree: ast.AST) -> Iterator[ast.AST]:
+    """Every node of ``tree`` but those under ``if TYPE_CHECKING:`` (names for the type checker only)."""
+    for node in ast.iter_child_nodes(tree):
+        if isinstance(node, ast.If) and ast.unparse(node.test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING"):
+            for orelse in node.orelse:
+                yield orelse
+                yield from _nodes(orelse)
+            continue
+        yield node
+        yield from _nodes(node)
+
+
 def _imported(module: str) -> Iterator[str]:
-    """Every package module ``module`` imports, at any depth of its code."""
+    """Every package module ``module`` imports when it runs, at any depth of its code."""
     path = MODULES[module]
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in _nodes(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -140,7 +158,7 @@ def _layer(module: str) -> int:
 @pytest.mark.parametrize("module", sorted(MODULES))
 def test_imports_go_down_the_layers(module: str) -> None:
     upward = sorted(other for other in GRAPH[module]
-                    if _layer(other) < _layer(module) and (module, other) not in KNOWN_UPWARD)
+                    if _layer(other) < _layer(module) and (module, other) not in KNOWN_EXCEPTIONS)
     names = [LAYERS[_layer(other)][0] for other in upward]
     assert not upward, f"{module} ({LAYERS[_layer(module)][0]}) imports {upward} from higher layers {names}"
 
@@ -149,13 +167,14 @@ def test_vision_and_rules_know_nothing_of_each_other() -> None:
     for module, imported in GRAPH.items():
         for mine, theirs in (("referee.vision", "referee.rules"), ("referee.rules", "referee.vision")):
             if module.startswith(mine):
-                assert not {m for m in imported if m.startswith(theirs)}, f"{module} imports {theirs}"
+                crossing = {m for m in imported if m.startswith(theirs) and (module, m) not in KNOWN_EXCEPTIONS}
+                assert not crossing, f"{module} imports {sorted(crossing)}"
 
 
-def test_the_known_upward_imports_are_still_there() -> None:
+def test_the_known_exceptions_are_still_there() -> None:
     """An exception that is no longer needed is taken off the list."""
-    for module, other in KNOWN_UPWARD:
-        assert other in GRAPH[module], f"{module} no longer imports {other}: drop it from KNOWN_UPWARD"
+    for module, other in KNOWN_EXCEPTIONS:
+        assert other in GRAPH[module], f"{module} no longer imports {other}: drop it from KNOWN_EXCEPTIONS"
 
 
 def _cycle() -> list[str] | None:
@@ -167,6 +186,8 @@ def _cycle() -> list[str] | None:
         state[module] = 1
         path.append(module)
         for other in sorted(GRAPH[module]):
+            if (module, other) in KNOWN_EXCEPTIONS:
+                continue
             if state.get(other) == 1:
                 return [*path[path.index(other):], other]
             if other not in state and (found := visit(other)) is not None:
