@@ -128,6 +128,14 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
 def _cmd_learn_deck(args: argparse.Namespace) -> int:
     from referee.vision.learn import main as learn_main
 
+    if getattr(args, "propose", None) is not None:  # the deck the rows show: the preset's (rules know it)
+        from referee.readers import CommandError, deck_spec
+
+        try:
+            args.layout_deck = deck_spec(args.rules, {})
+        except CommandError as exc:
+            print(f"referee learn-deck: {exc}", file=sys.stderr)
+            return 2
     return learn_main(args)
 
 

@@ -49,10 +49,6 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
 KNOWN_EXCEPTIONS: dict[tuple[str, str], str] = {
     ("referee.vision.evaluate", "referee.readers"):
         "`referee eval` lives in vision; it moves up with the commands (issue 47: commands in one package)",
-    ("referee.vision.learn", "referee.rules"):
-        "`referee learn-deck --propose` reads a preset's deck; it moves up with the commands (issue 47)",
-    ("referee.web.teach_rows", "referee.web.teach"):
-        "a circle: teach_rows takes parse_label from teach inside a function; it wants a module both import",
 }
 
 

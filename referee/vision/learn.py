@@ -10,6 +10,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from referee.cards import CLASSIC
 from referee.vision.classify import FaceClassifier, load_classifier
 from referee.vision.deck import DeckError, learn_deck
 from referee.vision.deck_rows import layout_photos, learn_rows, propose, read_proposals, write_proposals
@@ -29,12 +30,7 @@ def _shown(items: Iterable[Any]) -> Iterator[Any]:
 
 def _propose(args: argparse.Namespace, detector: Any, classifier: FaceClassifier, out: Path) -> int:
     """Find and label every card of the layout photos into ``out``; one JSON line saying what to check."""
-    from referee.rules import find_preset
-
-    try:
-        deck = find_preset(str(args.rules)).deck_spec
-    except ValueError as exc:
-        raise DeckError(str(exc)) from None
+    deck = getattr(args, "layout_deck", None) or CLASSIC  # the preset's deck (the command line found it)
     photos = layout_photos(Path(args.photos))
     found = propose(photos, detector, classifier, deck)
     write_proposals(found, out)

@@ -21,16 +21,26 @@ import shutil
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, Protocol
 
 from fastapi import FastAPI, HTTPException, Query
 from fastapi.responses import Response
 
-from referee.cards import DeckSpec, face_folder
+from referee.cards import Card, CardError, DeckSpec, face_folder, folder_label
 
 if TYPE_CHECKING:
+    from referee.vision.classify import FaceClassifier
     from referee.vision.deck_rows import CardProposal
-    from referee.web.teach import DeckTeacher
+
+
+class DeckFolders(Protocol):
+    """What the layout photos need of /teach's :class:`~referee.web.teach.DeckTeacher`."""
+
+    @property
+    def deck_dir(self) -> Path: ...
+    @property
+    def photos_dir(self) -> Path: ...
+    def loaded_models(self) -> tuple[Any, FaceClassifier]: ...
 
 __all__ = ["MAX_LAYOUT_PHOTOS", "RowsTeacher", "register_rows"]
 
@@ -46,7 +56,7 @@ _TYPES = {".jpg": "image/jpeg", ".png": "image/png"}
 class RowsTeacher:
     """The layout photos, the cards proposed in them and the player's corrections; thread-safe."""
 
-    def __init__(self, teacher: DeckTeacher) -> None:
+    def __init__(self, teacher: DeckFolders) -> None:
         self.teacher = teacher
         self._lock = threading.Lock()
         self._cards: list[CardProposal] = []
@@ -175,9 +185,10 @@ def register_rows(app: FastAPI, rows: RowsTeacher, *, admin: Sequence[Any],
     def rows_label(photo: Annotated[str, Query(min_length=1, max_length=40)],
                    card: Annotated[int, Query(ge=1, le=10_000)],
                    label: Annotated[str, Query(min_length=1, max_length=40)]) -> dict[str, Any]:
-        from referee.web.teach import parse_label
-
-        chosen = parse_label(label)
+        try:
+            chosen = Card.from_label(folder_label(label.strip().lower())).label
+        except CardError:
+            raise HTTPException(status_code=422, detail=f"{label!r} is not a card label (e.g. red_7, wild)") from None
         if chosen not in labels():
             raise HTTPException(status_code=422, detail=f"{chosen} is not a card of this game's deck")
         try:

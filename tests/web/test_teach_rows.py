@@ -89,6 +89,7 @@ def test_a_tap_on_a_card_of_the_rows_picks_its_label(session: MatchSession, tmp_
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         page.goto(live.url + "/teach?lang=nl#token=" + TOKEN)
         expect(page.locator("#labels .tile")).to_have_count(54)
+        expect(page.locator("#rows-actions")).to_be_hidden()  # nothing to learn from yet
         page.locator("#rows-input").set_input_files(str(rows))
         tiles = page.locator("#rows-cards .tile")
         expect(tiles).to_have_count(3)
