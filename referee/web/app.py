@@ -4,9 +4,12 @@
 lives at module level. Viewing is open; every control needs the admin token (``Authorization:
 Bearer <token>`` or ``X-Admin-Token``), checked by :class:`~referee.web.guard.RequestGuard` before
 the body is read, which also caps bodies, refuses non-finite JSON numbers and answers retried POSTs
-(``Idempotency-Key``, :mod:`referee.web.idempotency`). Request bodies are the strict models of
-:mod:`referee.web.models`. Pages and static files are read from the package once, at start: no path
-from a request ever reaches the file system. A record that cannot be written is a 503.
+(``Idempotency-Key``, :mod:`referee.web.idempotency`). The routes live in one module per concern, each
+adding its own to the app: what anyone may see (:mod:`referee.web.views`), the controls
+(:mod:`referee.web.controls`), ``/teach``, ``/calibrate``, ``/camera``, the instant replays and the
+words. (Not ``APIRouter``: FastAPI 0.16x keeps an included router as one lazy entry of ``app.routes``,
+which the guard's list of controls and the tests walk.)
+A record that cannot be written is a 503.
 
 Events reach browsers through :class:`EventHub`: the session calls the hub's listener from whatever
 thread submitted the observation; the listener only schedules the event on the server's event loop,
@@ -18,7 +21,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import importlib.resources
 import json
 import logging
 import math
@@ -26,12 +28,12 @@ import secrets
 import sqlite3
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
 import uvicorn
-from fastapi import Depends, FastAPI, Header, HTTPException, Query, Request
+from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
 
 from referee.cards import DECKS
@@ -42,64 +44,27 @@ from referee.store import Store, StoreError, StoreUnavailable
 from referee.vision.phone import MAX_FRAME_BYTES, PhoneLink
 from referee.web.calibrate import LiveTable, register_calibrate
 from referee.web.camera import CAMERA_FRAME_PATH, register_camera
+from referee.web.controls import ADMIN, MULTIPART_SLACK, read_upload, register_controls, require_admin
 from referee.web.fanout import Fanout
-from referee.web.guard import ADMIN_TOKEN_REQUIRED, RequestGuard, supplied_token, token_matches
-from referee.web.hands import (
-    DetectorLoader,
-    DetectorUnavailable,
-    HandReader,
-    ImageError,
-    ImageTooLarge,
-    image_from_multipart,
-    model_loader,
-    palette_for,
-)
-from referee.web.idempotency import IdempotentReplies, answer_in_transaction
-from referee.web.language import register_words, setup_language
-from referee.web.models import (
-    CorrectIn,
-    EventOut,
-    HandCardOut,
-    HandPhotoOut,
-    NamesIn,
-    Observation,
-    OkOut,
-    SetupIn,
-)
+from referee.web.guard import RequestGuard
+from referee.web.hands import DetectorLoader, HandReader, model_loader
+from referee.web.idempotency import IdempotentReplies
+from referee.web.language import register_words
 from referee.web.replay import register_replay
 from referee.web.teach import DECK_PHOTO_PATH, register_teach
+from referee.web.views import EVENT_ID_LIMIT as EVENT_ID_LIMIT
+from referee.web.views import MJPEG_BOUNDARY as MJPEG_BOUNDARY
+from referee.web.views import NO_FOREIGN_FRAMES as NO_FOREIGN_FRAMES
+from referee.web.views import load_assets, mjpeg_part, page, register_views
 
 __all__ = ["EventHub", "create_app", "load_assets", "make_server", "mjpeg_part", "serve"]
 
 log = logging.getLogger(__name__)
 
-MJPEG_BOUNDARY = "frame"
 #: The largest hand photo accepted (bytes).
 MAX_PHOTO_BYTES = 8 * 1024 * 1024
 #: The largest JSON body a control accepts (bytes): a reveal of 120 cards is about 4 KB.
 MAX_JSON_BYTES = 256 * 1024
-#: Room for a multipart upload's headers and boundaries around the photo itself (bytes).
-MULTIPART_SLACK = 64 * 1024
-#: Event ids are SQLite integers: ``after`` and ``Last-Event-ID`` stay below this.
-EVENT_ID_LIMIT = 2**63
-#: Sent with the dashboard (which holds the admin token): no other site may frame it. The overlay
-#: goes without, since OBS and other pages embed it.
-NO_FOREIGN_FRAMES = {"Content-Security-Policy": "frame-ancestors 'self'",
-                     "X-Frame-Options": "SAMEORIGIN"}
-_STATIC_TYPES = {".css": "text/css; charset=utf-8", ".js": "text/javascript; charset=utf-8",
-                 ".jpg": "image/jpeg", ".png": "image/png", ".svg": "image/svg+xml"}
-
-def load_assets() -> dict[str, tuple[bytes, str]]:
-    """The pages' static files and templates, loaded once: ``"static/NAME"`` -> (bytes, content type)."""
-    root = importlib.resources.files("referee.web")
-    assets: dict[str, tuple[bytes, str]] = {}
-    for folder in ("static", "templates"):
-        for entry in (root / folder).iterdir():
-            suffix = "." + entry.name.rsplit(".", 1)[-1]
-            if entry.is_file() and (suffix in _STATIC_TYPES or suffix == ".html"):
-                kind = "text/html; charset=utf-8" if suffix == ".html" else _STATIC_TYPES[suffix]
-                assets[f"{folder}/{entry.name}"] = (entry.read_bytes(), kind)
-    return assets
 
 
 # Event fan-out.
@@ -141,17 +106,6 @@ class EventHub(Fanout):
             loop.call_soon_threadsafe(self.publish, int(event["id"]), encode_event(event))
 
 
-def _placeholder(assets: dict[str, tuple[bytes, str]]) -> bytes:
-    return assets["static/placeholder.jpg"][0]
-
-
-def mjpeg_part(jpeg: bytes) -> bytes:
-    """One JPEG as a part of the ``multipart/x-mixed-replace`` MJPEG stream."""
-    head = (f"--{MJPEG_BOUNDARY}\r\nContent-Type: image/jpeg\r\n"
-            f"Content-Length: {len(jpeg)}\r\n\r\n").encode()
-    return head + jpeg + b"\r\n"
-
-
 def create_app(
     session: MatchSession,
     token: str | None = None,
@@ -188,6 +142,7 @@ def create_app(
     assets = load_assets()
     hub = EventHub(session, buffer_size=sse_buffer, keepalive_s=sse_keepalive_s)
     labels = sorted({label for deck in DECKS.values() for label in deck.labels()})
+    colours = sorted({c.value for d in DECKS.values() for c in d.colours})
     frame_interval = 1.0 / max(max_stream_fps, 0.1)
     hands = HandReader(hand_detector or model_loader())
 
@@ -205,26 +160,6 @@ def create_app(
     app.state.session = session
     app.state.token = admin_token
     app.state.hub = hub
-
-    def require_admin(
-        authorization: Annotated[str | None, Header()] = None,
-        x_admin_token: Annotated[str | None, Header()] = None,
-    ) -> None:
-        # RequestGuard checks the token before any body is read; this marks the route as a control
-        # (the guard's list is made from these routes) and checks again.
-        if not token_matches(supplied_token(authorization, x_admin_token), admin_token):
-            raise HTTPException(status_code=401, detail=ADMIN_TOKEN_REQUIRED,
-                                headers={"WWW-Authenticate": "Bearer"})
-
-    admin = [Depends(require_admin)]
-
-    def event_out(event: Event) -> EventOut:
-        return EventOut(id=event["id"], kind=event["kind"], seq=event.get("seq"),
-                        outputs=event.get("outputs", []))
-
-    def page(name: str, headers: dict[str, str] | None = None) -> HTMLResponse:
-        body, _ = assets[f"templates/{name}"]
-        return HTMLResponse(body, headers={"Cache-Control": "no-cache", **(headers or {})})
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
@@ -247,210 +182,17 @@ def create_app(
         return JSONResponse({"detail": f"record unavailable: {exc}; nothing was recorded"},
                             status_code=503, headers=retry)
 
-    # Pages.
-    @app.get("/", response_class=HTMLResponse)
-    def dashboard() -> HTMLResponse:
-        return page("dashboard.html", NO_FOREIGN_FRAMES)
-
-    @app.get("/overlay", response_class=HTMLResponse)
-    def overlay() -> HTMLResponse:
-        return page("overlay.html")
-
-    @app.get("/static/{name}")
-    def static(name: str) -> Response:
-        asset = assets.get(f"static/{name}")  # a dictionary lookup: never a file path
-        if asset is None:
-            raise HTTPException(status_code=404, detail=f"no static file {name!r}")
-        return Response(asset[0], media_type=asset[1], headers={"Cache-Control": "no-cache"})
-
-    @app.get("/favicon.ico")
-    def favicon() -> Response:  # browsers ask for it whatever the page links: the pages' own icon
-        return static("favicon.svg")
-
-    @app.get("/healthz")
-    async def healthz() -> dict[str, Any]:
-        # From memory only, on the event loop: no lock and no record, so it answers at once even
-        # while a write waits for a lock held elsewhere.
-        return {"ok": True, "match_id": session.match_id, "event_id": session.last_published_id,
-                "sse_clients": hub.clients}
-
-    # Views.
-    @app.get("/api/state")
-    def state() -> dict[str, Any]:
-        return session.snapshot()
-
-    @app.get("/api/meta")
-    def meta() -> dict[str, Any]:
-        from referee.rules import PRESETS
-
-        presets = [p if isinstance(p, str) else str(getattr(p, "name", p)) for p in PRESETS]
-        return {"presets": presets, "labels": labels,
-                "colours": sorted({c.value for d in DECKS.values() for c in d.colours})}
-
-    @app.get("/api/events")
-    async def events(
-        last_event_id: Annotated[int | None, Header(ge=0, lt=EVENT_ID_LIMIT)] = None,
-        after: Annotated[int | None, Query(ge=0, lt=EVENT_ID_LIMIT)] = None,
-    ) -> StreamingResponse:
-        start = last_event_id if last_event_id is not None else after
-        return StreamingResponse(
-            hub.stream(start), media_type="text/event-stream",
-            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
-        )
-
-    @app.get("/stream.mjpg")
-    async def stream_mjpg() -> StreamingResponse:
-        async def frames() -> AsyncIterator[bytes]:
-            loop = asyncio.get_running_loop()
-            last_index = -1
-            repeat_at = 0.0
-            due = loop.time()
-            while not hub.closing:
-                index, jpeg = session.frame()
-                now = loop.time()
-                if jpeg is not None and index != last_index:
-                    last_index = index
-                    repeat_at = now + 1.0
-                    yield mjpeg_part(jpeg)
-                elif now >= repeat_at:
-                    # Nothing new: repeat (the placeholder or the last frame) once a second.
-                    yield mjpeg_part(jpeg if jpeg is not None else _placeholder(assets))
-                    repeat_at = now + 1.0
-                # A fixed schedule, so sending time does not lower the rate.
-                due = max(due + frame_interval, loop.time())
-                await asyncio.sleep(due - loop.time())
-
-        return StreamingResponse(
-            frames(), media_type=f"multipart/x-mixed-replace; boundary={MJPEG_BOUNDARY}",
-            headers={"Cache-Control": "no-cache, no-store"},
-        )
-
-    # Controls.
-    # A control that records something saves a keyed request's answer in the same transaction.
-    def ok_out(event: Event) -> OkOut:
-        return OkOut(event_id=event["id"])
-
-    @app.post("/api/observations", response_model=EventOut, dependencies=admin)
-    def post_observation(
-        request: Request,
-        obs: Observation,
-        source: Annotated[str, Query(pattern=r"^[a-z][a-z0-9_-]{0,39}$")] = "operator",
-    ) -> EventOut:
-        return event_out(session.submit_event(obs.model_dump(exclude_none=True), source=source,
-                                              also=answer_in_transaction(request.scope, event_out)))
-
-    @app.post("/api/undo", response_model=OkOut, dependencies=admin)
-    def undo(request: Request) -> OkOut:
-        try:
-            session.undo(also=answer_in_transaction(request.scope, ok_out))
-        except ValueError as exc:
-            raise HTTPException(status_code=409, detail=str(exc)) from None
-        return OkOut(event_id=session.last_event_id)
-
-    @app.post("/api/correct", response_model=EventOut, dependencies=admin)
-    def correct(request: Request, body: CorrectIn) -> EventOut:
-        return event_out(session.correct(body.card, body.color,
-                                         also=answer_in_transaction(request.scope, event_out)))
-
-    @app.post("/api/setup", response_model=OkOut, dependencies=admin)
-    def setup(request: Request, body: SetupIn) -> OkOut:
-        players = body.players or len(body.names) or len(session.names)
-        if body.names and len(body.names) != players:
-            raise HTTPException(status_code=422,
-                                detail=f"{len(body.names)} names for {players} players")
-        if body.dealer >= players:
-            raise HTTPException(status_code=422,
-                                detail=f"dealer seat {body.dealer} out of range for {players}")
-        options: dict[str, Any] = dict(body.options)
-        lang = setup_language(options)  # the pages' language, saved with the setup (not a rule option)
-        if body.target is not None:
-            options["target"] = body.target
-        obs: dict[str, Any] = {"type": "setup", "players": players, "dealer": body.dealer,
-                               "options": options}
-        if lang is not None:
-            obs["lang"] = lang
-        if body.rules is not None:
-            obs["rules"] = body.rules
-        if body.hand_size is not None:
-            obs["hand_size"] = body.hand_size
-        # The answer rides on the last write (with names, a round's setup and its names are two).
-        answer = answer_in_transaction(request.scope, ok_out)
-        if body.mode == "match":
-            session.new_match(obs, body.names or None, also=answer)
-        else:
-            session.submit_event(obs, source="operator", also=None if body.names else answer)
-            if body.names:
-                session.set_names(body.names, also=answer)
-        return OkOut(event_id=session.last_event_id)
-
-    @app.post("/api/names", response_model=OkOut, dependencies=admin)
-    def names(request: Request, body: NamesIn) -> OkOut:
-        session.set_names(body.names, also=answer_in_transaction(request.scope, ok_out))
-        return OkOut(event_id=session.last_event_id)
-
-    @app.post("/api/hands/photo", response_model=HandPhotoOut, dependencies=admin)
-    async def hand_photo(
-        request: Request,
-        seat: Annotated[int, Query(ge=0, le=15)],
-        submit: bool = False,
-    ) -> HandPhotoOut:
-        """Propose a seat's hand from a photo (JPEG/PNG body or multipart field ``image``)."""
-        snap = await asyncio.to_thread(session.snapshot)  # off the loop: it may wait on the record
-        players = int(snap.get("players") or 0)
-        if seat >= players:
-            raise HTTPException(status_code=422,
-                                detail=f"seat {seat} out of range for {players} players")
-        data = await _read_upload(request, max_photo_bytes)
-        palette = palette_for(snap.get("options"))
-        try:
-            proposal = await asyncio.to_thread(hands.read, data, palette)
-        except ImageTooLarge as exc:
-            raise HTTPException(status_code=413, detail=str(exc)) from None
-        except ImageError as exc:
-            raise HTTPException(status_code=400, detail=str(exc)) from None
-        except DetectorUnavailable as exc:
-            log.warning("hand photo: %s", exc)
-            raise HTTPException(status_code=503,
-                                detail=f"no card detector available: {exc}") from None
-        found = proposal.detections
-        out = HandPhotoOut(
-            seat=seat, cards=proposal.cards, width=proposal.width, height=proposal.height,
-            backs=proposal.backs, duplicates=proposal.duplicates,
-            detections=[
-                HandCardOut(label=label, confidence=round(float(found.confidence[i]), 4),
-                            colour_confidence=round(float(found.colour_confidence[i]), 4)
-                            if len(found.colour_confidence) else 1.0,
-                            xyxy=[round(float(v), 1) for v in found.xyxy[i]])
-                for i, label in enumerate(found.labels)
-            ],
-        )
-        if submit:
-            if not out.cards:
-                raise HTTPException(status_code=422,
-                                    detail="no cards found in the photo: nothing submitted")
-            answer = answer_in_transaction(
-                request.scope, lambda e: out.model_copy(update={"submitted": event_out(e)}))
-            event = await asyncio.to_thread(  # off the loop: it may wait on the record
-                session.submit_event, {"type": "reveal", "seat": seat, "cards": out.cards},
-                source="photo", also=answer)
-            out.submitted = event_out(event)
-        return out
-
-    register_teach(app, session, admin=admin, page=lambda: page("teach.html", NO_FOREIGN_FRAMES),
-                   read_upload=_read_upload, max_photo_bytes=max_photo_bytes, on_deck=on_deck,
+    register_views(app, session, hub, assets, labels=labels, colours=colours, frame_interval=frame_interval)
+    register_controls(app, session, hands, max_photo_bytes=max_photo_bytes)
+    register_teach(app, session, admin=ADMIN, page=lambda: page(assets, "teach.html", NO_FOREIGN_FRAMES),
+                   read_upload=read_upload, max_photo_bytes=max_photo_bytes, on_deck=on_deck,
                    deck_dir=deck_dir)
-    register_replay(app, session, admin=admin, clips=clips)
-    register_calibrate(app, session, admin=admin, page=lambda: page("calibrate.html", NO_FOREIGN_FRAMES),
+    register_replay(app, session, admin=ADMIN, clips=clips)
+    register_calibrate(app, session, admin=ADMIN, page=lambda: page(assets, "calibrate.html", NO_FOREIGN_FRAMES),
                        table=table, calibration_file=calibration_file)
     register_words(app, session)
-    register_camera(app, phone=phone, token=admin_token, admin=admin,
-                    page=lambda: page("camera.html", NO_FOREIGN_FRAMES))
-
-    @app.get("/api/log", dependencies=admin)
-    def export_log() -> Response:
-        lines = "".join(json.dumps(o, separators=(",", ":")) + "\n" for o in session.export_log())
-        return Response(lines, media_type="application/x-ndjson", headers={
-            "Content-Disposition": f'attachment; filename="match-{session.match_id}.jsonl"'})
+    register_camera(app, phone=phone, token=admin_token, admin=ADMIN,
+                    page=lambda: page(assets, "camera.html", NO_FOREIGN_FRAMES))
 
     controls = {route.path for route in app.routes if isinstance(route, APIRoute)
                 and any(d.dependency is require_admin for d in route.dependencies)}
@@ -500,36 +242,6 @@ def _fold_journal(store: Store) -> None:
             log.warning("match record %s: part of the write-ahead log is still in use", store.path)
     except (StoreError, sqlite3.Error) as exc:  # a record its owner closed first, too
         log.warning("match record %s: not checkpointed at shutdown: %s", store.path, exc)
-
-
-async def _read_upload(request: Request, limit: int) -> bytes:
-    """The uploaded image's bytes: the raw body (``image/*``) or a multipart field; 413 past
-    ``limit``, 415 for other content types. (:class:`RequestGuard` has capped the body already.)"""
-    content_type = request.headers.get("content-type", "")
-    kind = content_type.split(";", 1)[0].strip().lower()
-    multipart = kind == "multipart/form-data"
-    if not (multipart or kind.startswith("image/") or kind == "application/octet-stream"):
-        raise HTTPException(status_code=415, detail=f"send the photo as image/jpeg, image/png or "
-                            f"multipart/form-data, not {kind or 'no content type'!r}")
-    too_big = HTTPException(status_code=413,
-                            detail=f"photo too large: at most {limit // (1024 * 1024)} MB")
-    declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > limit + (MULTIPART_SLACK if multipart else 0):
-        raise too_big
-    body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > limit + (MULTIPART_SLACK if multipart else 0):
-            raise too_big
-    if not multipart:
-        return bytes(body)
-    try:
-        data = image_from_multipart(content_type, bytes(body))
-    except ImageError as exc:
-        raise HTTPException(status_code=400, detail=str(exc)) from None
-    if len(data) > limit:
-        raise too_big
-    return data
 
 
 class _Server(uvicorn.Server):
