@@ -38,9 +38,9 @@ import numpy.typing as npt
 
 from referee.cards import CLASSIC_COLOURS, Card
 from referee.clips import ClipRecorder, recorder_for
+from referee.contract import Line
 from referee.pipeline import Pipeline
 from referee.readers import CommandError, apply_deck, open_classifier, open_detector
-from referee.rules.contract import Line
 from referee.vision.capture import Capture
 from referee.vision.detections import Detections, Detector
 

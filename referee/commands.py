@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from referee.clips import ClipStore, recorder_for
+from referee.contract import MAX_PLAYERS, Line
 from referee.pipeline import LogWriter, Pipeline, PipelineStats, Session
 from referee.readers import CommandError as CommandError
 from referee.readers import apply_deck as apply_deck
@@ -34,7 +35,6 @@ from referee.readers import deck_spec
 from referee.readers import open_classifier as open_classifier
 from referee.readers import open_detector as open_detector
 from referee.rules import ObservationError
-from referee.rules.contract import MAX_PLAYERS, Line
 from referee.vision.calibration import CalibrationError, CalibrationProfile
 from referee.vision.capture import DEFAULT_FPS, CameraState, Capture, SourceKind, parse_source, probe_fps
 from referee.vision.detections import Detector

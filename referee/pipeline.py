@@ -22,8 +22,8 @@ import numpy as np
 
 from referee.cards import CLASSIC_COLOURS, Colour
 from referee.clips import FrameRing
+from referee.contract import Line
 from referee.rules import ObservationError
-from referee.rules.contract import Line
 from referee.vision.calibration import CalibrationProfile, Quad, WhiteBalance
 from referee.vision.capture import Capture, Frame
 from referee.vision.classify import (

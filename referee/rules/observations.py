@@ -1,7 +1,7 @@
 """Contract-2 observations: parse and validate the dicts the referee is fed.
 
 Each observation type of docs/contract.md (contract 2) becomes a small frozen dataclass of
-:mod:`referee.rules.contract` (re-exported here); unknown extra fields are ignored (forward compatible),
+:mod:`referee.contract` (re-exported here); unknown extra fields are ignored (forward compatible),
 missing or malformed ones raise :class:`ObservationError` naming the field and the value.
 
 >>> parse_observation({"type": "play", "card": "red_7", "seat": 1, "t": 3.2})
@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from referee.cards import Card, CardError, Colour
-from referee.rules.contract import (
+from referee.contract import (
     MAX_DRAW_COUNT,
     MAX_HAND_SIZE,
     MAX_PLAYERS,

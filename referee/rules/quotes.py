@@ -16,7 +16,7 @@ Pure data and lookups, no I/O (the referee core imports it)::
 
 from __future__ import annotations
 
-from referee.rules.contract import ALERT_CODES
+from referee.contract import ALERT_CODES
 
 __all__ = ["ALERT_CODES", "JOIN", "QUOTES", "SHEET_LANGUAGES", "citation"]
 

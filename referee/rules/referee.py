@@ -63,7 +63,7 @@ from collections.abc import Callable
 from typing import Any
 
 from referee.cards import Card, Colour, DeckSpec
-from referee.rules.contract import MAX_DRAW_COUNT, Line
+from referee.contract import MAX_DRAW_COUNT, Line
 from referee.rules.observations import (
     PARSERS,
     Challenge,

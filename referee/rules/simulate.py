@@ -58,7 +58,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from referee.cards import FRACTIONS, Card, Colour, DeckSpec, find_deck
-from referee.rules.contract import ALERT_CODES, ObservationDict
+from referee.contract import ALERT_CODES, ObservationDict
 
 __all__ = [
     "ALERT_CODES",

@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
 
 from referee.cards import Colour
-from referee.rules.contract import MAX_DRAW_COUNT, MAX_HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS
+from referee.contract import MAX_DRAW_COUNT, MAX_HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS
 
 __all__ = ["ChallengeObs", "ColorObs", "CorrectIn", "DrawObs", "EventOut", "HandCardOut",
            "HandPhotoOut", "NamesIn", "Observation", "OkOut", "PassObs", "PlayObs", "RevealObs",

@@ -1,4 +1,4 @@
-"""The typed contract (referee.rules.contract): alert codes as JSON, one set of limits at every edge, purity."""
+"""The typed contract (referee.contract): alert codes as JSON, one set of limits at every edge, purity."""
 
 from __future__ import annotations
 
@@ -9,14 +9,14 @@ from typing import Any
 
 import pytest
 
+from referee import contract as c
 from referee.rules import ObservationError, Referee, parse_observation
-from referee.rules import contract as c
 from referee.rules.quotes import ALERT_CODES as QUOTED_CODES
 from referee.rules.quotes import QUOTES
 from referee.rules.simulate import ALERT_CODES as SIMULATED_CODES
 
 CONTRACT_FILE = Path(c.__file__)
-DOC = Path(__file__).parents[2] / "docs" / "contract.md"
+DOC = Path(__file__).parents[1] / "docs" / "contract.md"
 
 
 def test_alert_codes_are_the_contract_and_one_tuple() -> None:

@@ -14,7 +14,8 @@ web API and the hall agree on names and bounds:
 - the limits every edge checks (:data:`MAX_PLAYERS`, :data:`MAX_HAND_SIZE`, :data:`MAX_DRAW_COUNT`).
 
 JSON (``dict[str, Any]``: :data:`ObservationDict`, :data:`Line`) belongs at the edges: the log, the web
-API, MQTT. Pure: the standard library and :mod:`referee.cards` only.
+API, MQTT. Pure: the standard library and :mod:`referee.cards` only, so every layer may use it (the
+rules, vision's tracker, the session, the web).
 """
 
 from __future__ import annotations
