@@ -155,6 +155,10 @@ def create_hub_app(receiver: HubReceiver, *, max_stream_fps: float = 5.0, sse_bu
     def static(name: str) -> Response:
         return static_file(name)
 
+    @app.get("/favicon.ico")
+    def favicon() -> Response:  # browsers ask for it whatever the page links: the pages' own icon
+        return static_file("favicon.svg")
+
     @app.get("/healthz")
     async def healthz() -> dict[str, Any]:
         return {"ok": True, "broker": str(receiver.url), "connected": receiver.connected,

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from referee.hall.broker_url import BrokerUrl
@@ -34,6 +35,8 @@ def test_the_hall_says_only_what_the_catalogue_says(tmp_path: Path, url: BrokerU
             a.submit({"type": "play", "card": "blue_9", "seat": a.expected_seat()})  # an illegal card
             a.submit({"type": "play", "card": "red_7", "seat": 0})  # a play out of turn
             wait_for(lambda: same_events(receiver.store, "A", a), what="table A at the hub")
+            icon = httpx.get(base + "/favicon.ico", timeout=10)  # browsers ask for it: the pages' own icon
+            assert icon.status_code == 200 and icon.headers["content-type"] == "image/svg+xml"
             for lang in LANGUAGES:
                 for path, drawn in (("/", "#feed li"), ("/t/A/", "#alerts li"), ("/t/A/overlay", "#players li")):
                     page = browser.new_page(viewport={"width": 1280, "height": 800})

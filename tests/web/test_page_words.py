@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from referee.pipeline import Pipeline
@@ -66,6 +67,8 @@ def test_every_page_says_only_what_the_catalogue_says(lang: str, tmp_path: Path)
     with (live_server(session, table=_table(session), deck_dir=tmp_path / "teach",
                       calibration_file=tmp_path / "table.json") as live,
           chromium() as (browser, expect)):
+        icon = httpx.get(live.url + "/favicon.ico", timeout=10)  # browsers ask for it: the pages' own icon
+        assert icon.status_code == 200 and icon.headers["content-type"] == "image/svg+xml"
         for path in ("/", "/overlay", "/calibrate", "/teach", "/camera"):
             page = browser.new_page(viewport={"width": 1280, "height": 800})
             page.on("pageerror", lambda exc: errors.append(str(exc)))
