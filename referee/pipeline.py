@@ -83,23 +83,10 @@ class Session(Protocol):
 
 def card_query(session: Session, query: Literal["legal_now", "possible_now"]) -> Callable[[str], bool] | None:
     """A card query of the session's live referee, by name: ``legal_now`` or ``possible_now`` (for
-    the tracker's misread fixes). ``None`` when the session has no referee that answers it."""
-    direct = getattr(session, query, None)
-    if callable(direct):
-        return direct  # type: ignore[no-any-return]
-
-    def live_referee() -> Any:
-        # MatchSession keeps its Referee here and replaces it on undo/correct: look it up each time.
-        return getattr(getattr(session, "_game", None), "referee", None)
-
-    if not callable(getattr(live_referee(), query, None)):
-        return None
-
-    def check(label: str) -> bool:
-        referee = live_referee()
-        return bool(getattr(referee, query)(label)) if referee is not None else True
-
-    return check
+    the tracker's misread fixes; :meth:`MatchSession.legal_now` asks the referee of the moment, so
+    the query follows an undo). ``None`` when the session answers no such question."""
+    asked = getattr(session, query, None)
+    return asked if callable(asked) else None
 
 
 class LogWriter:

@@ -428,6 +428,16 @@ class MatchSession:
                 self._game = previous
                 raise
 
+    # The tracker's questions about the live referee (``pipeline.card_query``), asked every frame: no
+    # lock, they read the one referee there is (undo and correct replace it whole).
+    def legal_now(self, card: str) -> bool:
+        """Would the expected seat's playing ``card`` be legal now (:meth:`Referee.legal_now`)?"""
+        return self._game.referee.legal_now(card)
+
+    def possible_now(self, card: str) -> bool:
+        """Could ``card`` land on the pile now (:meth:`Referee.possible_now`)?"""
+        return self._game.referee.possible_now(card)
+
     def expected_seat(self) -> int | None:
         """The seat the referee expects to act next (``None`` outside a round)."""
         with self._lock:
