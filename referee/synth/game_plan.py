@@ -22,13 +22,14 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
+from referee.contract import ALERT_CODES
+from referee.contract import Line as Line  # synth.video takes it from here
 from referee.rules import Referee
-from referee.rules.simulate import ALERT_CODES, simulate_scripted_round
+from referee.rules.simulate import simulate_scripted_round
 
 __all__ = [
     "OPERATOR_DELAY",
@@ -44,7 +45,6 @@ __all__ = [
 ]
 
 Quad = NDArray[np.float64]
-Line = dict[str, Any]
 
 #: Seconds between a visible event and the operator line that follows it.
 OPERATOR_DELAY = 0.6
