@@ -681,6 +681,77 @@ PHRASES: dict[str, tuple[str, str, str, str]] = {
         "{learned}; die Live-Kamera liest jetzt damit",
         "{learned}; d’Live-Kamera liest elo domat",
     ),
+    "msg_admin_token": (
+        "admin token required: send 'Authorization: Bearer <token>' or 'X-Admin-Token: <token>'",
+        "beheerderstoken nodig: vul het token in dat de scheidsrechter bij de start toonde, of open zijn link",
+        "Admin-Token nötig: gib das Token ein, das der Schiedsrichter beim Start zeigte, oder öffne seinen Link",
+        "Admin-Token néideg: gitt den Token an, deen de Schiedsriichter beim Start gewisen huet, oder maacht säi "
+        "Link op",
+    ),
+    "msg_no_photos_yet": (
+        "no photos yet: add a photo of at least one card first",
+        "nog geen foto’s: voeg eerst een foto van minstens één kaart toe",
+        "noch keine Fotos: füge zuerst ein Foto von mindestens einer Karte hinzu",
+        "nach keng Fotoen: setzt fir d’éischt eng Foto vun op mannst enger Kaart derbäi",
+    ),
+    "msg_learning_already": (
+        "a deck is being learned already: wait for it to finish",
+        "er wordt al een spel geleerd: wacht tot het klaar is",
+        "es wird schon ein Spiel gelernt: warte, bis es fertig ist",
+        "et gëtt schonn e Spill geléiert: waart, bis et fäerdeg ass",
+    ),
+    "msg_no_rows_yet": (
+        "no cards found yet: add a photo of the cards laid out in rows first",
+        "nog geen kaarten gevonden: voeg eerst een foto van de kaarten in rijen toe",
+        "noch keine Karten gefunden: füge zuerst ein Foto der Karten in Reihen hinzu",
+        "nach keng Kaarte fonnt: setzt fir d’éischt eng Foto vun de Kaarten a Reien derbäi",
+    ),
+    "msg_zone_too_small": (
+        "the {zone} zone covers {pct}% of the frame: too small (at least {least}%)",
+        "de zone van de {zone} beslaat {pct}% van het beeld: te klein (minstens {least}%)",
+        "die Zone des {zone} deckt {pct}% des Bildes: zu klein (mindestens {least}%)",
+        "d’Zon vum {zone} deckt {pct}% vum Bild: ze kleng (op mannst {least}%)",
+    ),
+    "msg_zone_one_line": (
+        "the {zone} corners lie on one spot or one line: click the {zone}'s four corners",
+        "de hoeken van de {zone} liggen op één punt of één lijn: klik de vier hoeken van de {zone} aan",
+        "die Ecken des {zone} liegen auf einem Punkt oder einer Linie: klicke die vier Ecken des {zone} an",
+        "d’Ecke vum {zone} leien op engem Punkt oder enger Linn: klickt déi véier Ecke vum {zone} un",
+    ),
+    "msg_zone_not_convex": (
+        "the {zone} corners do not make a convex quadrilateral (one lies inside the other three): click the "
+        "{zone}'s four outer corners",
+        "de hoeken van de {zone} vormen geen bolle vierhoek (één ligt binnen de andere drie): klik de vier "
+        "buitenste hoeken van de {zone} aan",
+        "die Ecken des {zone} bilden kein konvexes Viereck (eine liegt innerhalb der anderen drei): klicke die "
+        "vier äußeren Ecken des {zone} an",
+        "d’Ecke vum {zone} maachen kee konvext Véiereck (eng läit bannent deenen aneren dräi): klickt déi véier "
+        "baussenzeg Ecke vum {zone} un",
+    ),
+    "msg_seats_clicked": (
+        "click where each of the {players} players sits ({n} clicked), or clear the seats to spread them around "
+        "the frame",
+        "klik waar elk van de {players} spelers zit ({n} aangeklikt), of wis de plaatsen om ze rond het beeld te "
+        "verdelen",
+        "klicke, wo jeder der {players} Spieler sitzt ({n} angeklickt), oder leere die Plätze, um sie um das Bild "
+        "zu verteilen",
+        "klickt, wou all eenzele vun de {players} Spiller sëtzt ({n} ugeklickt), oder maacht d’Plazen eidel, fir "
+        "se ronderëm d’Bild ze verdeelen",
+    ),
+    "msg_same_spot": (
+        "{player} and {other} sit at the same spot: click one seat for each player",
+        "{player} en {other} zitten op dezelfde plek: klik één plaats per speler aan",
+        "{player} und {other} sitzen an derselben Stelle: klicke einen Platz für jeden Spieler an",
+        "{player} an {other} sëtzen op der selwechter Plaz: klickt eng Plaz fir all Spiller un",
+    ),
+    "msg_reload_page": (
+        "the clicks are in a {clicked} frame, the camera gives {camera}: reload the page",
+        "de klikken horen bij een beeld van {clicked}, de camera geeft {camera}: laad de pagina opnieuw",
+        "die Klicks gehören zu einem Bild von {clicked}, die Kamera liefert {camera}: lade die Seite neu",
+        "d’Klicke gehéieren zu engem Bild vun {clicked}, d’Kamera gëtt {camera}: lued d’Säit nei",
+    ),
+    "zone_pile": ("pile", "stapel", "Stapels", "Stapel"),
+    "zone_stock": ("stock", "trekstapel", "Ziehstapels", "Zéistapel"),
     "msg_top": (
         "{card} (colour {colour})",
         "{card} (kleur {colour})",

@@ -157,8 +157,9 @@
       setLink(t("cam_link_streaming"), "on");
     } catch (err) {
       const text = String(err.message || err);
-      if (/admin token/i.test(text)) refused(text, 4401);
-      else if (/--source phone/.test(text)) refused(text, 4404);
+      const raw = String(err.raw || text);  // the server's own words (the message may be translated)
+      if (/admin token/i.test(raw)) refused(text, 4401);
+      else if (/--source phone/.test(raw)) refused(text, 4404);
       else retry();
     }
   }

@@ -148,7 +148,12 @@ const UNO = (() => {
       if (!response.ok) {
         let detail = data && data.detail;
         if (Array.isArray(detail)) detail = detail.map((d) => (d.loc || []).slice(1).join(".") + ": " + d.msg).join("; ");
-        throw new Error(detail || response.statusText || String(response.status));
+        detail = detail || response.statusText || String(response.status);
+        // Said in the page's language; the server's own words and the status stay on the error for code.
+        const error = new Error(words ? words.sentence(detail) : detail);
+        error.raw = detail;
+        error.status = response.status;
+        throw error;
       }
       return data;
     }

@@ -156,8 +156,8 @@ const I18N = (() => {
       return label ? cardWords(label) : value;
     }
     if (slot === "colour") return value === "unnamed" ? t("msg_unnamed") : colourWords(value);
-    if (slot === "source" || slot === "deck") {
-      const key = (slot === "source" ? "src_" : "deck_") + value;
+    if (slot === "source" || slot === "deck" || slot === "zone") {
+      const key = { source: "src_", deck: "deck_", zone: "zone_" }[slot] + value;
       return key in strings ? strings[key] : value;
     }
     if (slot === "top" || slot === "reason" || slot === "learned") return lineWords(value, names) ?? value;
