@@ -466,8 +466,9 @@ class Pipeline:
             if isinstance(event, Play):
                 seat = self.finder.seat_seen(event.t) if self.finder is not None else None
                 event = replace(event, seat=expected if seat is None else seat)
-            else:  # a draw: its hand's seat, or none (the referee gives it to the seat that owes it)
-                event = replace(event, seat=self.finder.draw_seat(event.t) if self.finder is not None else None)
+            else:  # a draw: its hand's seat when plain, else the seat that owes it (as the referee would pick)
+                seat = self.finder.draw_seat(event.t) if self.finder is not None else None
+                event = replace(event, seat=expected if seat is None else seat)
         match event:
             case TakeBack():
                 return self._take_back(event)

@@ -164,6 +164,12 @@ class MotionDetector:
             self._background.image = cv2.warpAffine(self._background.image, small, self.size,
                                                     flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
             self._prev = None
+        if camera is not None:
+            # The zones moved with the camera: the pile view shows what it did, so what was seen of it (the
+            # pile before the latest visit, the visits counted, the last hand's seat) still holds.
+            self._prev_pile, self._pile_quiet = other._prev_pile, other._pile_quiet
+            self._pile_before = other._pile_before
+            self._visits, self._away, self._seat = other._visits, other._away, other._seat
 
     def timed(self, fps: float) -> None:
         """Set the frame counts for ``fps`` frames judged a second, so each stands for the same time at
