@@ -131,7 +131,7 @@ def test_the_dashboard_in_german_and_a_setup_language_the_overlay_follows() -> N
         page.goto(live.url + "/?lang=de#token=" + TOKEN)
         expect(page.locator("#btn-undo")).to_have_text("Letztes rückgängig z")
         expect(page.locator("#btn-challenge")).to_have_text("Zieh Vier anzweifeln c")
-        expect(page.locator("#token")).to_have_attribute("placeholder", "für die Steuerung nötig")
+        expect(page.locator("#token")).to_have_attribute("placeholder", "für die Steuerung")
         alert = _illegal_play(page, live, expect)
         expect(alert.locator("strong")).to_have_text("Falsche Karte")
         expect(alert.locator(".alert-penalty")).to_have_text("zieht 1 Karte")  # the German sheet's misplay: 1

@@ -29,6 +29,20 @@ pytestmark = [
 
 NAMES = ("Ann", "Bob", "Cy")
 
+#: The placeholders and chosen options that do not fit their field ("standa" for "standaard").
+CUT_WORDS = """() => Array.from(document.querySelectorAll("input[placeholder], select"))
+  .filter((field) => field.checkVisibility())
+  .map((field) => {
+    const style = getComputedStyle(field);
+    const pen = document.createElement("canvas").getContext("2d");
+    pen.font = style.font;
+    const select = field.tagName === "SELECT";
+    const text = select ? ((field.options[field.selectedIndex] || {}).text || "") : field.placeholder;
+    const room = field.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - (select ? 20 : 0);
+    return [field.id || field.tagName, text, Math.round(pen.measureText(text).width), Math.round(room)];
+  })
+  .filter(([, , needs, room]) => needs > room)"""
+
 
 def _table(session: MatchSession) -> Pipeline:
     """A match with two alerts (an illegal card, a play out of turn), a camera frame, a file that ended."""
@@ -82,6 +96,12 @@ def test_every_page_says_only_what_the_catalogue_says(lang: str, tmp_path: Path)
                               ("English", english_leaks(pieces, lang))):
                 if bad:
                     found[f"{path} {kind}"] = bad
+            for width in (1280, 390):  # a phone's width too: every word whole, nothing wider than the screen
+                page.set_viewport_size({"width": width, "height": 844})
+                if cut := page.evaluate(CUT_WORDS):
+                    found[f"{path} cut at {width} px"] = cut
+                if (wide := page.evaluate("document.documentElement.scrollWidth")) > width:
+                    found[f"{path} wider than {width} px"] = [wide]
             page.close()
     assert found == {}, "\n".join(f"{k}: {v}" for k, v in found.items())
     assert errors == []
