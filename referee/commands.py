@@ -50,6 +50,24 @@ DEMO_FOOTAGE = Path("datasets/demo/demo.mp4")
 DEFAULT_CALIBRATION = Path("calibration/table.json")
 
 
+#: Where a run with no ``--calibration`` saves the table it found from the footage.
+FOUND_CALIBRATION = Path("calibration/found.json")
+
+
+def _saver(path: Path) -> Callable[[CalibrationProfile], None]:
+    """Saves each profile the table finder settles on at ``path`` (a failure is one log line, never fatal)."""
+
+    def save(profile: CalibrationProfile) -> None:
+        try:
+            profile.save(path)
+        except OSError as exc:
+            log.warning("cannot save the table found to %s: %s", path, exc)
+        else:
+            log.info("table found saved to %s", path)
+
+    return save
+
+
 #: How often a run without the dashboard says how far it got (seconds).
 PROGRESS_EVERY_S = 10.0
 
@@ -223,10 +241,16 @@ def execute(
                         profile.players, args.players)
             profile = CalibrationProfile.from_corners(profile.pile, *profile.image_size, players=args.players,
                                                       stock=profile.stock)
+    finder = None
     if profile is None:
-        log.warning("no calibration: the whole frame is the pile zone and the seats are spread evenly around its "
-                    "edges, so who played and who drew are guesses (calibrate on the dashboard's /calibrate page, "
-                    "then --calibration FILE)")
+        from referee.vision.table_finder import TableFinder
+
+        found = Path(getattr(args, "found_calibration", None) or FOUND_CALIBRATION)
+        log.warning("no calibration: the table is found from the footage (the pile where the first card lands, "
+                    "the stock, the seats from the players' arms and the turns); until the seats are found a play "
+                    "goes to the seat whose turn it is and its verdicts are marked unsure. What is found is saved "
+                    "to %s: next time --calibration %s (markers and /calibrate clicks stay overrides)", found, found)
+        finder = TableFinder(args.players, fps=probe_fps(spec) or DEFAULT_FPS, on_found=_saver(found))
     detector = detector or open_detector(getattr(args, "model", None), palette)
     classifier = open_classifier(getattr(args, "classifier", None), detector)
     apply_deck(getattr(args, "deck", None), detector, classifier, palette)
@@ -252,7 +276,7 @@ def execute(
                             faces=deck_faces(args.rules, options),
                             fps=probe_fps(spec) or DEFAULT_FPS, script=script, classifier=classifier,
                             replay=clips.ring if clips is not None else None,
-                            teach=bool(getattr(args, "teach", False)))
+                            teach=bool(getattr(args, "teach", False)), finder=finder)
         remove_writer = session.add_listener(writer.on_event)
         remove_pipeline = session.add_listener(pipeline.on_event)
         remove_clips = session.add_listener(clips.on_event) if clips is not None else (lambda: None)

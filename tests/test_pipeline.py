@@ -22,6 +22,7 @@ from referee.pipeline import LogWriter, Pipeline
 from referee.rules.replay import replay_file
 from referee.session import MatchSession
 from referee.store import Store
+from referee.vision.calibration import CalibrationProfile
 from referee.vision.capture import Capture, Frame
 from referee.vision.detections import Detections
 from referee.vision.tracking import Draw, PileTracker, Play, Reread, Start, TakeBack, TrackerConfig
@@ -105,6 +106,7 @@ def _args(tmp_path: Path, **kw: object) -> argparse.Namespace:
         "rules": "official", "players": 4, "dealer": 0, "option": [], "db": None, "model": None,
         "log": tmp_path / "out.jsonl", "no_serve": True, "calibration": None, "realtime": False,
         "host": "127.0.0.1", "port": 0, "token": None, "script": None,
+        "found_calibration": tmp_path / "found.json",
     }
     base.update(kw)
     return argparse.Namespace(**base)
@@ -121,7 +123,9 @@ def game_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_run_on_an_image_folder_logs_observations_and_verdicts_in_order(
     tmp_path: Path, game_folder: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    args = _args(tmp_path)
+    # The seats where this footage's hands come from: the whole frame's, spread around its edges.
+    CalibrationProfile.whole_frame(W, H, 4).save(tmp_path / "table.json")
+    args = _args(tmp_path, calibration=tmp_path / "table.json")
     assert execute(args, str(game_folder), realtime=False, detector=ColourDetector()) == 0
     lines = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
     summary = [(d["type"], d.get("code") or d.get("card"), d.get("seat")) for d in lines if d["type"] != "info"]
@@ -134,6 +138,16 @@ def test_run_on_an_image_folder_logs_observations_and_verdicts_in_order(
     # Standard output carries the same lines.
     printed = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert printed == lines
+
+
+def test_with_no_calibration_a_seat_not_yet_found_raises_no_sure_verdict(tmp_path: Path, game_folder: Path) -> None:
+    args = _args(tmp_path)
+    assert execute(args, str(game_folder), realtime=False, detector=ColourDetector()) == 0
+    lines = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
+    plays = [d for d in lines if d["type"] == "play"]
+    assert [(d["card"], d["seat"]) for d in plays] == [("red_7", 1)]  # the turn's seat, until the seats are found
+    assert "seats not found yet" in plays[0]["unsure"]
+    assert not [d for d in lines if d["type"] == "alert" and not d.get("unsure")]
 
 
 def test_pipeline_feeds_the_session_frames_and_status(game_folder: Path) -> None:
