@@ -15,6 +15,7 @@ from tests.hall.conftest import play_some, publisher, same_events, table, wait_f
 from tests.hall.test_web import live_hub
 from tests.web.page_words import english_leaks, machine_labels, read_page, unexplained
 from tests.web.test_browser import CHROMIUM, chromium
+from tests.web.test_page_words import CUT_WORDS
 
 pytestmark = [
     pytest.mark.browser,
@@ -50,6 +51,11 @@ def test_the_hall_says_only_what_the_catalogue_says(tmp_path: Path, url: BrokerU
                                       ("English", english_leaks(pieces, lang))):
                         if bad:
                             found[f"{lang} {path} {kind}"] = bad
+                    page.set_viewport_size({"width": 390, "height": 844})  # a phone: nothing cut, nothing wider
+                    if cut := page.evaluate(CUT_WORDS):
+                        found[f"{lang} {path} cut at 390 px"] = cut
+                    if (wide := page.evaluate("document.documentElement.scrollWidth")) > 390:
+                        found[f"{lang} {path} wider than 390 px"] = [wide]
                     page.close()
     finally:
         pub.stop()
