@@ -460,6 +460,10 @@ class Pipeline:
         to the session as its contract-2 dict; a refused one is logged, never fatal."""
         guess = self.finder.unsure if self.finder is not None and isinstance(event, Play | Draw) else None
         expected = self.session.expected_seat() if self.finder is not None else None
+        if self.finder is not None and guess is None and isinstance(event, Draw):
+            # The seats found: a draw goes to the seat whose arms come in where its arm does.
+            drawer = self.finder.draw_seat(event.t)
+            event = event if drawer is None else replace(event, seat=drawer)
         if guess is not None and isinstance(event, Play | Draw):
             # Where the players sit is not found yet: the seat whose turn it is, said to be a guess (a play
             # whose arm comes plainly from a seat already found is that seat's).

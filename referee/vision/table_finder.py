@@ -42,7 +42,6 @@ import numpy.typing as npt
 
 from referee.vision.calibration import CalibrationProfile, Point, Quad
 from referee.vision.detections import Detections
-from referee.vision.tracking.arms import Zones
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +65,8 @@ ARM_WINDOW = (0.7, 0.5)
 SEAT_OUTLIERS = 0.2
 #: An arm within this share of an even spread's gap of a seat's arms (and of no other's) is that seat's.
 PLAIN_SHARE = 0.3
+#: A draw's arm goes to the nearest seat along the view's edge only when that is under this share of the next.
+DRAW_PLAIN = 0.6
 #: Arms whose far ends lie closer than this share of the frame's width + height come from one seat.
 SAME_SEAT = 0.08
 #: A view moved by more than this (camera pixels at a corner) is a bump...
@@ -111,6 +112,21 @@ def _clamped_square(centre: Point, half: float, size: tuple[int, int]) -> Quad:
     cx = min(max(centre[0], half), w - half) if 2 * half <= w else w / 2
     cy = min(max(centre[1], half), h - half) if 2 * half <= h else h / 2
     return _square((cx, cy), half)
+
+
+def _along_edge(a: Point, b: Point, size: tuple[int, int]) -> float:
+    """How far apart two points are along the view's edge (each taken to its nearest edge point), pixels."""
+    w, h = size
+
+    def position(p: Point) -> float:
+        x, y = min(max(p[0], 0.0), w), min(max(p[1], 0.0), h)
+        d = {"top": y, "right": w - x, "bottom": h - y, "left": x}
+        edge = min(d, key=lambda k: d[k])
+        return {"top": x, "right": w + y, "bottom": w + h + (w - x), "left": 2 * w + h + (h - y)}[edge]
+
+    perimeter = 2.0 * (w + h)
+    gap = abs(position(a) - position(b)) % perimeter
+    return min(gap, perimeter - gap)
 
 
 def card_height(box: Sequence[float]) -> float:
@@ -226,6 +242,19 @@ class SeatFinder:
         self.seats = tuple(seats)
         self.why = ""
         return self.seats
+
+    def placed_entries(self) -> dict[int, Point]:
+        """Before the seats are sure: where the arms of each seat placed so far come in (see :meth:`plainly`)."""
+        if not self.samples:
+            return {}
+        origin = self.samples[-1][0]
+        out: dict[int, Point] = {}
+        for g in self.groups():
+            centre = self._centre(g)
+            seat = self.plainly(origin, centre)
+            if seat is not None and seat not in out:
+                out[seat] = centre
+        return out
 
     def nearest_seen(self, root: Point, origin: Point) -> int | None:
         """Before the seats are sure: the seat (placed by :meth:`plainly`'s rule) whose arms come in where
@@ -525,22 +554,37 @@ class TableFinder:
         return None if root is None else self.seat_finder.plainly(profile.pile_centre, root)
 
     def draw_seat(self, t: float) -> int | None:
-        """Before the seats are sure: the seat found so far whose place the arm reaching to the stock around
-        ``t`` comes from, seen from the stock (``None``: not plain; the referee gives the draw to the seat
-        that owes it)."""
+        """The seat whose arms come into the view where the arm reaching to the stock around ``t`` does (a
+        player's arms come in by their shoulder, wherever they reach): the seat found (or, before the seats
+        are sure, placed from the dealer's side) nearest along the view's edge, when plainly nearer than the
+        next. ``None``: not plain (the motion detector's seat stands; before the seats are found, the seat
+        that owes the draw)."""
         profile = self.profile
         if profile is None or profile.stock is None or profile.is_whole_frame or not self._history:
             return None
         shape = self._history[-1][1].shape
         zone = profile.mask(profile.stock, shape)
-        zones = Zones(profile, self._scale)
         roots = [r for ts, fg in self._history
-                 if t - 0.6 <= ts <= t + 0.3 and (r := zones.arm_root(fg, zone)) is not None]
+                 if t - 0.6 <= ts <= t + 0.3 and (r := self._arm_root(fg, zone)) is not None]
         if not roots:
             return None
-        stock = zones.centre(zone)
+        zy, zx = np.nonzero(zone)
+        stock = float(zx.mean()) / self._scale, float(zy.mean()) / self._scale
         root = max(roots, key=lambda r: math.hypot(r[0] - stock[0], r[1] - stock[1]))
-        return self.seat_finder.nearest_seen(root, stock)
+        if self.seats_sure and self.seat_finder.seats is not None:
+            entries = dict(enumerate(self.seat_finder.seats))
+        else:
+            entries = self.seat_finder.placed_entries()
+        if not entries:
+            return None
+        size = profile.image_size
+        ranked = sorted(entries, key=lambda s: _along_edge(entries[s], root, size))
+        near = _along_edge(entries[ranked[0]], root, size)
+        if len(ranked) > 1 and near > DRAW_PLAIN * _along_edge(entries[ranked[1]], root, size):
+            return None
+        if not self.seats_sure and len(entries) < self.players and near > self.seat_finder.reach:
+            return None  # an arm from a side not placed yet may be any of those seats'
+        return ranked[0]
 
     def played(self, seat: int, t: float, *, start: bool = False) -> None:
         """The card that came to rest at ``t`` was laid by ``seat`` (the start card: the dealer): its arm
@@ -568,15 +612,36 @@ class TableFinder:
             return None
         shape = self._history[-1][1].shape
         zone = profile.mask(profile.pile, shape)
-        zones = Zones(profile, self._scale)
         roots = [r for ts, fg in self._history if t - ARM_WINDOW[0] <= ts <= t + ARM_WINDOW[1]
-                 and (r := zones.arm_root(fg, zone)) is not None]
+                 and (r := self._arm_root(fg, zone)) is not None]
         if not roots:
             return None
         origin = profile.pile_centre
         angles = np.array([_angle(origin, r) for r in roots])
         spread = [float(np.abs(np.remainder(angles - a + math.pi, 2 * math.pi) - math.pi).sum()) for a in angles]
         return roots[int(np.argmin(spread))]
+
+    def _arm_root(self, foreground: npt.NDArray[np.bool_], zone: npt.NDArray[np.bool_]) -> Point | None:
+        """The far end (camera pixels) of the foreground reaching into ``zone`` from the view's edge: an arm
+        comes in from outside the view, however near the pile its player sits (a pile near one edge leaves
+        that side's arms too short for :meth:`Zones.arm_root`, which wants them past the zone's corners)."""
+        if not (foreground & zone).any():
+            return None
+        grown = cv2.dilate(foreground.astype(np.uint8), np.ones((3, 3), np.uint8))
+        count, labels = cv2.connectedComponents(grown)
+        touching = np.unique(labels[zone & (grown > 0)])
+        touching = touching[touching > 0]
+        if count < 2 or not touching.size:
+            return None
+        blob = np.isin(labels, touching)
+        h, w = blob.shape
+        if not (blob[0, :].any() or blob[-1, :].any() or blob[:, 0].any() or blob[:, -1].any()):
+            return None  # no arm from outside: a hand already in view, or no hand
+        ys, xs = np.nonzero(blob)
+        zy, zx = np.nonzero(zone)
+        cx, cy = float(zx.mean()), float(zy.mean())
+        far = int(np.argmax((xs - cx) ** 2 + (ys - cy) ** 2))
+        return float(xs[far]) / self._scale, float(ys[far]) / self._scale
 
     # The camera moved.
     def _bumped(self, profile: CalibrationProfile, matrix: npt.NDArray[np.float64]) -> None:
