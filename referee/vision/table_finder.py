@@ -634,7 +634,6 @@ class TableFinder:
         if count < 2 or not touching.size:
             return None
         blob = np.isin(labels, touching)
-        h, w = blob.shape
         if not (blob[0, :].any() or blob[-1, :].any() or blob[:, 0].any() or blob[:, -1].any()):
             return None  # no arm from outside: a hand already in view, or no hand
         ys, xs = np.nonzero(blob)
