@@ -459,6 +459,8 @@ class Pipeline:
         """Act on one tracker event: a take-back or re-read here, an observation (start, play, draw) handed
         to the session as its contract-2 dict; a refused one is logged, never fatal."""
         guess = self.finder.unsure if self.finder is not None and isinstance(event, Play | Draw) else None
+        if guess is None and self.finder is not None and isinstance(event, Play | Draw):
+            guess = self.finder.moved_near(event.t)
         expected = self.session.expected_seat() if self.finder is not None else None
         if self.finder is not None and guess is None and isinstance(event, Draw):
             # The seats found: a draw goes to the seat whose arms come in where its arm does.

@@ -77,6 +77,8 @@ BUMP_STEADY_PX = 3.0
 BUMP_CHECKS = 3
 #: The most a bumped view may seem to grow or shrink (a share): more is no bump but a poor match.
 MAX_ZOOM = 0.004
+#: Seconds either side of a bump followed in which a play's or draw's seat is not sure.
+BUMP_UNSURE_S = 1.5
 #: Width of the grey images the camera's movement is measured on.
 FOLLOW_WIDTH = 640
 
@@ -417,6 +419,14 @@ class TableFinder:
         if not self.pile_found:
             return "table not found yet: looking for the pile; seats follow the turn order"
         return f"seats not found yet ({self.seat_finder.why}): seats follow the turn order"
+
+    def moved_near(self, t: float) -> str | None:
+        """Why a play or draw that came to rest at ``t`` has no sure seat: the camera was knocked about then
+        (its hand was seen through a moving view, and the seats found move with the camera only once it is
+        still); ``None`` when it was not."""
+        if self.camera_moving or any(-BUMP_UNSURE_S <= b - t <= BUMP_UNSURE_S for b in self.bumps):
+            return "the camera moved as this card was laid: its seat follows the turn order"
+        return None
 
     @property
     def camera_moving(self) -> bool:
