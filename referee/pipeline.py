@@ -462,6 +462,12 @@ class Pipeline:
         if guess is None and self.finder is not None and isinstance(event, Play | Draw):
             guess = self.finder.moved_near(event.t)
         expected = self.session.expected_seat() if self.finder is not None else None
+        if (self.finder is not None and guess is None and isinstance(event, Play) and event.seat is not None
+                and (settling := self.finder.settling(int(event.seat), expected)) is not None):
+            # The seats just found, the turn order may still be one a guess before them threw off.
+            unsure_only = settling
+        else:
+            unsure_only = None
         if self.finder is not None and guess is None and isinstance(event, Draw):
             # The seats found: a draw goes to the seat whose arms come in where its arm does.
             drawer = self.finder.draw_seat(event.t)
@@ -471,6 +477,8 @@ class Pipeline:
             # whose arm comes plainly from a seat already found is that seat's).
             if isinstance(event, Play):
                 seat = self.finder.seat_seen(event.t) if self.finder is not None else None
+                if seat is None and self.finder is not None:
+                    self.finder.guessed()
                 event = replace(event, seat=expected if seat is None else seat)
             else:  # a draw: its hand's seat when plain, else the seat that owes it (as the referee would pick)
                 seat = self.finder.draw_seat(event.t) if self.finder is not None else None
@@ -489,6 +497,8 @@ class Pipeline:
         unsure = self.keeping_up.warning
         if guess is not None:
             unsure = guess if unsure is None else f"{unsure}; {guess}"
+        elif unsure_only is not None:
+            unsure = unsure_only if unsure is None else f"{unsure}; {unsure_only}"
         if unsure is not None:  # judged on too few frames: the referee's verdicts on it say so
             obs = {**obs, "unsure": unsure}
         try:

@@ -399,6 +399,8 @@ class TableFinder:
         self._history: deque[tuple[float, npt.NDArray[np.bool_]]] = deque()
         self._follow: CameraFollower | None = None
         self._scale = 1.0
+        #: Plays were given the turn's seat before the seats were found (the turn order may be off).
+        self._guessed = False
         #: Footage time each thing was found at (``pile``, ``stock``, ``seats``), and the bumps followed.
         self.found_at: dict[str, float] = {}
         self.bumps: list[float] = []
@@ -419,6 +421,17 @@ class TableFinder:
         if not self.pile_found:
             return "table not found yet: looking for the pile; seats follow the turn order"
         return f"seats not found yet ({self.seat_finder.why}): seats follow the turn order"
+
+    def settling(self, seat: int, expected: int | None) -> str | None:
+        """Once the seats are found: why a play from ``seat`` when the referee expected ``expected`` is not
+        sure yet. Seats given by the turn order before (guesses) may have thrown that order off by one, so
+        until a play comes from the seat expected, one that does not is said to be unsure; ``None``: sure."""
+        if not self.seats_sure or not self._guessed or expected is None:
+            return None
+        if seat == expected:
+            self._guessed = False
+            return None
+        return "seats just found: the turn order may still follow a guess made before them"
 
     def moved_near(self, t: float) -> str | None:
         """Why a play or draw that came to rest at ``t`` has no sure seat: the camera was knocked about then
@@ -553,6 +566,10 @@ class TableFinder:
         if len(recent) >= 4 and all(math.hypot(p[0] - pc[0], p[1] - pc[1]) > far for p in recent):
             self._landed = deque(recent, maxlen=self._landed.maxlen)
             self._switch(profile, "pile moved")
+
+    def guessed(self) -> None:
+        """A play was given the seat whose turn it was (the seats not found yet)."""
+        self._guessed = True
 
     def seat_seen(self, t: float) -> int | None:
         """Before the seats are sure: the seat already found (from earlier plays) that the arm laying the card
