@@ -13,9 +13,10 @@ from referee.commands import execute
 from referee.pipeline import Pipeline
 from referee.session import MatchSession
 from referee.store import Store
+from referee.vision.calibration import CalibrationProfile
 from referee.vision.capture import Capture
 from referee.web.app import create_app
-from tests.test_pipeline import ColourDetector, _args, _game
+from tests.test_pipeline import ColourDetector, H, W, _args, _game
 from tests.web.conftest import TestClient
 
 
@@ -29,7 +30,11 @@ def footage(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_an_alert_of_a_run_keeps_a_clip_beside_the_record(tmp_path: Path, footage: Path) -> None:
     db = tmp_path / "match.db"
-    assert execute(_args(tmp_path, db=db), str(footage), realtime=False, detector=ColourDetector()) == 0
+    # The seats where this footage's hands come from (with none, the first plays' seats are the turn's,
+    # unsure, and raise no alert): the whole frame's, spread around its edges.
+    CalibrationProfile.whole_frame(W, H, 4).save(tmp_path / "table.json")
+    args = _args(tmp_path, db=db, calibration=tmp_path / "table.json")
+    assert execute(args, str(footage), realtime=False, detector=ColourDetector()) == 0
     with Store(db) as store:
         match_id = store.matches()[-1].id
         alerts = store.alerts(match_id)
