@@ -432,10 +432,8 @@ class Pipeline:
             faces = [(face, p) for face, p in faces if face in self.faces]
         self.stats.detector_calls += 2  # the crop as it lies and turned
         if self.classifier is not None:
-            read = (self.classifier.read(self._frame_image, pose, view_to_image=self._view_to_image,
-                                         allowed=self.faces)
-                    if self._frame_image is not None and self._view_to_image is not None
-                    else self.classifier.read(self._pile_view, pose, allowed=self.faces))
+            image, view_to_image = self._classifier_view()
+            read = self.classifier.read(image, pose, view_to_image=view_to_image, allowed=self.faces)
             # A learned deck's reading is the deck's own look: sure, it speaks alone, whole card or not.
             faces = second_look(faces, read,
                                 alone=CLASSIFIER_ALONE_CONFIDENCE if whole or self.classifier.taught else None)
@@ -520,6 +518,14 @@ class Pipeline:
             self.stats.verdicts.append((obs, frame.captured_at, self.timer()))
         return outputs
 
+    def _classifier_view(self) -> tuple[np.ndarray, np.ndarray | None]:
+        """Where the classifier reads a card of the pile view: the camera frame through the map back onto
+        it (its full resolution), or the pile view itself when there is no such frame."""
+        if self._frame_image is not None and self._view_to_image is not None:
+            return self._frame_image, self._view_to_image
+        assert self._pile_view is not None
+        return self._pile_view, None
+
     def _teach(self, event: Start | Play) -> None:
         """Before ``event`` is judged: the last candidate view is learned if its play still stands (the game
         went on), and the card of ``event``, the tracker's top card, is looked at as the next candidate
@@ -532,10 +538,9 @@ class Pipeline:
             log.debug("the game taught the reader: %s", self.teacher.faces_learned)
         top = self.tracker.top
         look = None
-        if top is not None and top.label == event.card:
-            look = (self.classifier.look(self._frame_image, top.xyxy, view_to_image=self._view_to_image)
-                    if self._frame_image is not None and self._view_to_image is not None
-                    else self.classifier.look(self._pile_view, top.xyxy) if self._pile_view is not None else None)
+        if top is not None and top.label == event.card and self._pile_view is not None:
+            image, view_to_image = self._classifier_view()
+            look = self.classifier.look(image, top.xyxy, view_to_image=view_to_image)
         self.teacher.consider(event.card, round(event.t, 3), look, corrected=event.corrected_from is not None,
                               unsure=self.keeping_up.warning is not None)
 

@@ -170,13 +170,19 @@ class FaceClassifier:
             self._merged = (deck, self.game, deck.merged(self.game))
         return self._merged[2]
 
+    def _crop(self, image: Image, box: Sequence[float] | npt.NDArray[np.float32], pad: float,
+              view_to_image: npt.NDArray[np.float64] | None) -> Image | None:
+        """The square crop the model reads around ``box``: in ``image``, or through ``view_to_image``."""
+        if view_to_image is None:
+            return square_crop(image, box, pad=pad, side=self.side)
+        return square_crop_through(image, box, view_to_image, pad=pad, side=self.side)
+
     def look(self, image: Image, box: Sequence[float] | npt.NDArray[np.float32], *,
              view_to_image: npt.NDArray[np.float64] | None = None) -> TopCardLook | None:
         """The head's own probabilities and the embeddings of the card at ``box``, as it lies and turned half
         a turn (what :class:`referee.vision.teaching.GameTeacher` learns from); ``None`` where there is no crop
         or no embedding."""
-        crop = (square_crop(image, box, side=self.side) if view_to_image is None
-                else square_crop_through(image, box, view_to_image, side=self.side))
+        crop = self._crop(image, box, CROP_PAD, view_to_image)
         if crop is None or not self.has_embedding:
             return None
         logits, embedding = self.outputs([crop, np.ascontiguousarray(crop[::-1, ::-1])])
@@ -191,10 +197,7 @@ class FaceClassifier:
         maps onto it: :func:`square_crop_through`), surest first with their probabilities: the crop as
         it lies and turned half a turn, averaged; only the ``allowed`` faces (the deck's), their
         probabilities renormalised, when given. ``[]`` for a box too small to read."""
-        if view_to_image is None:
-            crop = square_crop(image, box, pad=pad, side=self.side)
-        else:
-            crop = square_crop_through(image, box, view_to_image, pad=pad, side=self.side)
+        crop = self._crop(image, box, pad, view_to_image)
         if crop is None:
             return []
         probs = self.probabilities([crop, np.ascontiguousarray(crop[::-1, ::-1])]).mean(axis=0)
