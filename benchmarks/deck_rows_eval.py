@@ -25,7 +25,7 @@ from typing import Any
 import cv2
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from deck_split import labelled
+from deck_split import labelled, one_photo
 
 
 def overlap(a: Any, b: Any) -> float:
@@ -91,14 +91,7 @@ def run(data: Path, work: Path, learn: bool) -> dict[str, Any]:
                                "labels": len({p.label for p in corrected})}
         if learn:
             summary = learn_rows(layout, corrected, folder / "deck", detector, classifier)
-            one = folder / "read"
-            (one / "images").mkdir(parents=True)
-            (one / "labels").mkdir()
-            (one / "images" / path.name).symlink_to(path.resolve())
-            (one / "labels" / f"{path.stem}.txt").symlink_to(dataset.label_file(path).resolve())
-            (one / "data.yaml").write_text("path: .\ntrain: images\nval: images\nnames:\n" + "".join(
-                f"  {i}: {name}\n" for i, name in enumerate(dataset.names)))
-            result = evaluate(one / "data.yaml", deck=folder / "deck")
+            result = evaluate(one_photo(folder / "read", path, dataset), deck=folder / "deck")
             cards = len(truth[path.stem])
             row.update(learned=result["card_accuracy"], cards=cards, learn_seconds=summary["seconds"])
             right += round(result["card_accuracy"] * cards)

@@ -25,6 +25,17 @@ from typing import Any
 import cv2
 
 
+def one_photo(folder: Path, path: Path, dataset: Any) -> Path:
+    """A data.yaml in ``folder`` of the one photo ``path`` of ``dataset`` (linked, with its labels)."""
+    (folder / "images").mkdir(parents=True)
+    (folder / "labels").mkdir()
+    (folder / "images" / path.name).symlink_to(path.resolve())
+    (folder / "labels" / f"{path.stem}.txt").symlink_to(dataset.label_file(path).resolve())
+    (folder / "data.yaml").write_text("path: .\ntrain: images\nval: images\nnames:\n" + "".join(
+        f"  {i}: {name}\n" for i, name in enumerate(dataset.names)))
+    return folder / "data.yaml"
+
+
 def labelled(dataset: Any, image_path: Path, shape: tuple[int, ...]) -> list[tuple[str, Any]]:
     """The labelled cards of one photo: (label, xyxy box)."""
     h, w = shape[:2]
@@ -86,17 +97,11 @@ def run(data: Path, deck_photos: Path, work: Path) -> dict[str, Any]:
             cv2.imwrite(str(photos / label / f"{other[0]}_standin.jpg"), cut(images[other[0]], other[1]))
             stand_ins += 1
         summary = learn_deck(photos, folder / "deck", detector, classifier)
-        one = folder / "read"
-        (one / "images").mkdir(parents=True)
-        (one / "labels").mkdir()
-        (one / "images" / path.name).symlink_to(path.resolve())
-        (one / "labels" / f"{stem}.txt").symlink_to(dataset.label_file(path).resolve())
-        (one / "data.yaml").write_text("path: .\ntrain: images\nval: images\nnames:\n" + "".join(
-            f"  {i}: {name}\n" for i, name in enumerate(dataset.names)))
+        one = one_photo(folder / "read", path, dataset)
         row: dict[str, Any] = {"photo": stem, "cards": len(cards[stem]), "stand_ins": stand_ins,
                                "labels_not_learned": unlearned, "learn_seconds": summary["seconds"]}
         for reader, deck in (("generic", None), ("learned", folder / "deck")):
-            result = evaluate(one / "data.yaml", deck=deck)
+            result = evaluate(one, deck=deck)
             right = round(result["card_accuracy"] * len(cards[stem]))
             totals[reader][0] += right
             totals[reader][1] += len(cards[stem])
