@@ -223,28 +223,23 @@ def load_classifier(path: Path | str | None = None) -> FaceClassifier | None:
 
 #: The bar of the tracker's closer look (``SecondLook.confidence``) when it is :func:`second_look` (the detector's
 #: crop and the classifier averaged; the detector alone has :data:`referee.vision.detect.DETECTOR_LOOK_CONFIDENCE`).
-#: Over every whole card of two dev hours of game footage, read once a second (``benchmarks/read_cards.py``, seeds
-#: 680-739 and 1000-1059, 5 824 readings), an average at 0.7 or more naming a face other than the pile view's put 14
-#: of its 19 misreadings right and spoiled none of its right ones; at the detector-alone 0.85 it put 11 right (dev
-#: seed 724's red 1, read as a 7 in the pile view, read as a 1 at 0.72 by both closer readers, stayed a 7). Lowered
-#: to 0.6 on dev hour 5000-5059 (footage rendered under OpenCV 5.0, where the pile view reads more 3s as 5s): over
-#: its cards at least 0.8 in view, read every other second (1 607 readings), 0.6 and 0.7 both put 14 of the 16
-#: misreadings right and spoiled none; over cards at least half in view (922), 9 against 8 right, 6 spoiled either
-#: way; in the pipeline, 0.6 named two plays, both right (a blue 3 read as a 5 at 0.86 in seed 5002, read as a 3 at
-#: 0.63 by the detector's crop and 0.79 by the classifier), and 0.7 none.
+#: An average this sure of a face other than the pile view's replaces the pile view's reading. Both readers must
+#: lean the same way to pass it, so it sits under the detector-alone bar: at that bar a misreading that both closer
+#: readers put right, but only moderately surely, would stand. Lowering it puts more misreadings of whole cards
+#: right; on half-hidden cards closer looks go wrong either way, which is why the tracker looks closer only at a
+#: card about to be believed, with no arm over the pile. Chosen on whole cards of generated game footage read once
+#: a second (``benchmarks/read_cards.py``): the figures and commands are in ``models/MODEL_CARD.md``, "How the
+#: pipeline uses the two models".
 SECOND_LOOK_CONFIDENCE = 0.6
 
 
 #: A card seen whole in a clear view (the top card, believed under the hand, judged once the pile is clear):
-#: the classifier this sure of a face speaks for it alone, whatever the detector's crop says. Over dev hour
-#: 5000-5059's cards at least 0.8 in view (``benchmarks/read_cards.py out/e2e_held5 --every 30 --min-visible
-#: 0.8 --sure 0.85``, 1 607 readings) the classifier alone at 0.85 put 10 of the pile view's 16 misreadings
-#: right and spoiled none; over half-hidden cards it spoils many (18 at 0.7), so never there. Dev seed 5002:
-#: a red 3 start card believed under the arm, read as a 5 at 0.95 in clear view, was read as a 3 at 0.87 by
-#: the classifier and as a 5 at 0.4 by the detector's crop, and stayed a 5. Lowered to 0.55 with classifier
-#: round 4, which reads real photos alone better than the detector's crop does (the shared photos 0.9981 against
-#: 0.9963 averaged): on both real sets as the pipeline reads them (``referee eval``), 0.85 / 0.7 / 0.55 read the
-#: second printing's 84 table cards 0.9524 / 0.9643 / 0.9762 and the shared photos 0.9963 at each.
+#: the classifier this sure of a face speaks for it alone, whatever the detector's crop says. On a whole card the
+#: classifier reads better than the detector's crop, and averaged with an unsure crop read a sure classifier falls
+#: under :data:`SECOND_LOOK_CONFIDENCE`, so the pile view's misreading would stand. On half-hidden cards the
+#: classifier alone spoils many right readings, so it never speaks alone there. Chosen on both real photo sets as
+#: the pipeline reads them (``referee eval``): the figures and commands are in ``models/MODEL_CARD.md``, "How the
+#: pipeline uses the two models".
 CLASSIFIER_ALONE_CONFIDENCE = 0.55
 
 
