@@ -41,7 +41,9 @@ import numpy as np
 import numpy.typing as npt
 
 from referee.vision.calibration import CalibrationProfile, Point, Quad
+from referee.vision.camera_follower import BUMP_PX, CameraFollower
 from referee.vision.detections import Detections
+from referee.vision.table_seats import DRAW_PLAIN, SAME_SEAT, SeatFinder, along_edge, angle
 
 log = logging.getLogger(__name__)
 
@@ -61,26 +63,8 @@ STOCK_WAIT_S = 4.0
 ARM_HISTORY_S = 3.0
 #: The window around a card's rest time whose arms laid it (seconds before, after).
 ARM_WINDOW = (0.7, 0.5)
-#: Largest share of plays whose arm points at another seat than their turn's, for the seats to be sure.
-SEAT_OUTLIERS = 0.2
-#: An arm within this share of an even spread's gap of a seat's arms (and of no other's) is that seat's.
-PLAIN_SHARE = 0.3
-#: A draw's arm goes to the nearest seat along the view's edge only when that is under this share of the next.
-DRAW_PLAIN = 0.6
-#: Arms whose far ends lie closer than this share of the frame's width + height come from one seat.
-SAME_SEAT = 0.08
-#: A view moved by more than this (camera pixels at a corner) is a bump...
-BUMP_PX = 8.0
-#: ...once two checks this close to each other (pixels) agree that it holds still there.
-BUMP_STEADY_PX = 3.0
-#: Checks in a row that must see the view moved the same way (the camera holds still after the bump).
-BUMP_CHECKS = 3
-#: The most a bumped view may seem to grow or shrink (a share): more is no bump but a poor match.
-MAX_ZOOM = 0.004
 #: Seconds either side of a bump followed in which a play's or draw's seat is not sure.
 BUMP_UNSURE_S = 1.5
-#: Width of the grey images the camera's movement is measured on.
-FOLLOW_WIDTH = 640
 
 
 @dataclass(frozen=True)
@@ -99,10 +83,6 @@ class Change:
         return self.camera is not None
 
 
-def _angle(origin: Point, point: Point) -> float:
-    return math.atan2(point[1] - origin[1], point[0] - origin[0])
-
-
 def _square(centre: Point, half: float) -> Quad:
     cx, cy = centre
     return ((cx - half, cy - half), (cx + half, cy - half), (cx + half, cy + half), (cx - half, cy + half))
@@ -116,263 +96,11 @@ def _clamped_square(centre: Point, half: float, size: tuple[int, int]) -> Quad:
     return _square((cx, cy), half)
 
 
-def _along_edge(a: Point, b: Point, size: tuple[int, int]) -> float:
-    """How far apart two points are along the view's edge (each taken to its nearest edge point), pixels."""
-    w, h = size
-
-    def position(p: Point) -> float:
-        x, y = min(max(p[0], 0.0), w), min(max(p[1], 0.0), h)
-        d = {"top": y, "right": w - x, "bottom": h - y, "left": x}
-        edge = min(d, key=lambda k: d[k])
-        return {"top": x, "right": w + y, "bottom": w + h + (w - x), "left": 2 * w + h + (h - y)}[edge]
-
-    perimeter = 2.0 * (w + h)
-    gap = abs(position(a) - position(b)) % perimeter
-    return min(gap, perimeter - gap)
-
-
 def card_height(box: Sequence[float]) -> float:
     """A card's height from its upright box (``x1, y1, x2, y2``) at an unknown turn: the box's sides
     add up to between one and 1.41 times the card's height plus width; taken at 1.15."""
     w, h = float(box[2] - box[0]), float(box[3] - box[1])
     return (w + h) / (1 + CARD_ASPECT) / 1.15
-
-
-class SeatFinder:
-    """Who sits where, from arms: each arm's far end (camera pixels, at the view's edge where the arm comes
-    in), seen from the pile's centre, with the seat the referee judged its card for and whether it turned
-    the start card.
-
-    The arms' far ends fall into one group per seat (:data:`SAME_SEAT` apart at most). Once there are as
-    many groups as players, apart from each other, they go round clockwise in seat order, so one number
-    places them all: which group is whose. The dealer turned the start card: their group is the dealer's
-    seat, and the others follow clockwise. Without the start card's arm, the seats the plays were judged for
-    vote (an out-of-turn play among them, or the turn order thrown off by one, is outvoted)."""
-
-    def __init__(self, players: int) -> None:
-        self.players = players
-        #: (origin, far end, seat judged, the start card)
-        self.samples: deque[tuple[Point, Point, int, bool]] = deque(maxlen=24 * players)
-        self.seats: tuple[Point, ...] | None = None
-        self.why = "no play seen yet"
-        self.reach = 160.0  # SAME_SEAT of the frame's width + height, set by the finder
-
-    def add(self, origin: Point, root: Point, seat: int, *, start: bool = False) -> None:
-        self.samples.append((origin, root, seat % self.players, start))
-
-    def moved(self, move: Callable[[Point], Point]) -> None:
-        """The camera moved: every sample (and the seats) with it."""
-        self.samples = deque(((move(o), move(r), s, st) for o, r, s, st in self.samples), maxlen=self.samples.maxlen)
-        if self.seats is not None:
-            self.seats = tuple(move(p) for p in self.seats)
-
-    def groups(self) -> list[list[int]]:
-        """The samples' indices grouped by where their arms come in, clockwise (by angle from the pile)."""
-        roots = [r for _, r, _, _ in self.samples]
-        groups: list[list[int]] = []
-        for i, r in enumerate(roots):
-            home = next((g for g in groups
-                         if math.hypot(*np.subtract(np.median([roots[j] for j in g], axis=0), r)) < self.reach), None)
-            if home is None:
-                groups.append([i])
-            else:
-                home.append(i)
-        if not self.samples:
-            return groups
-        origin = self.samples[-1][0]
-        return sorted(groups, key=lambda g: self._angle(origin, g))
-
-    def _centre(self, g: Sequence[int]) -> Point:
-        pts = np.array([self.samples[j][1] for j in g], np.float64)
-        return float(np.median(pts[:, 0])), float(np.median(pts[:, 1]))
-
-    def _angle(self, origin: Point, g: Sequence[int]) -> float:
-        return _angle(origin, self._centre(g))
-
-    def _placed(self, groups: list[list[int]]) -> dict[int, int] | None:
-        """Group index -> seat: the dealer's group from the start card, else the judged seats' vote."""
-        n = self.players
-        starts = [(k, self.samples[j][2]) for k, g in enumerate(groups) for j in g if self.samples[j][3]]
-        if starts:
-            k, dealer = starts[-1]
-            return {(k + i) % len(groups): (dealer + i) % n for i in range(len(groups))}
-        if len(groups) != n:
-            return None
-        votes = [sum(self.samples[j][2] == (k + r) % n for k, g in enumerate(groups) for j in g) for r in range(n)]
-        best = int(np.argmax(votes))
-        return {k: (k + best) % n for k in range(n)}
-
-    def plainly(self, origin: Point, root: Point) -> int | None:
-        """Before the seats are sure: the seat of an arm coming in at ``root`` when plain: from the dealer's
-        group, or from a group as many even steps round from the dealer's as its seat is (within
-        :data:`PLAIN_SHARE` of a step). ``None``: not plain (the referee's turn order stands)."""
-        groups = self.groups()
-        starts = [(g, self.samples[j][2]) for g in groups for j in g if self.samples[j][3]]
-        if not starts:
-            return None
-        dealer_group, dealer = starts[-1]
-        gap = 2 * math.pi / self.players
-        if math.hypot(*np.subtract(self._centre(dealer_group), root)) < self.reach:
-            return dealer
-        steps = ((_angle(origin, root) - self._angle(origin, dealer_group)) % (2 * math.pi)) / gap
-        k = round(steps)
-        if abs(steps - k) < PLAIN_SHARE and 0 < k < self.players:
-            return (dealer + k) % self.players
-        return None
-
-    def solve(self) -> tuple[Point, ...] | None:
-        """The seats' points when sure (else ``None``, and :attr:`why` says what is missing)."""
-        n = self.players
-        groups = self.groups()
-        if len(groups) < n:
-            self.why = f"arms seen from {len(groups)} of {n} sides"
-            return None
-        if len(groups) > n:
-            self.why = f"arms seen from {len(groups)} sides for {n} players"
-            return None
-        placed = self._placed(groups)
-        if placed is None:
-            self.why = "the dealer's side not seen"
-            return None
-        agree = sum(self.samples[j][2] == placed[k] for k, g in enumerate(groups) for j in g)
-        if agree < (1 - SEAT_OUTLIERS) * len(self.samples):
-            self.why = f"only {agree} of {len(self.samples)} plays came from their turn's side"
-            return None
-        seats: list[Point] = [(0.0, 0.0)] * n
-        for k, g in enumerate(groups):
-            seats[placed[k]] = self._centre(g)
-        self.seats = tuple(seats)
-        self.why = ""
-        return self.seats
-
-    def placed_entries(self) -> dict[int, Point]:
-        """Before the seats are sure: where the arms of each seat placed so far come in (see :meth:`plainly`)."""
-        if not self.samples:
-            return {}
-        origin = self.samples[-1][0]
-        out: dict[int, Point] = {}
-        for g in self.groups():
-            centre = self._centre(g)
-            seat = self.plainly(origin, centre)
-            if seat is not None and seat not in out:
-                out[seat] = centre
-        return out
-
-    def nearest_seen(self, root: Point, origin: Point) -> int | None:
-        """Before the seats are sure: the seat (placed by :meth:`plainly`'s rule) whose arms come in where
-        ``root`` does; ``None`` when none does plainly."""
-        groups = self.groups()
-        if not groups or not self.samples:
-            return None
-        near = [g for g in groups if math.hypot(*np.subtract(self._centre(g), root)) < self.reach]
-        if len(near) != 1:
-            return None
-        return self.plainly(self.samples[-1][0], self._centre(near[0]))
-
-
-class CameraFollower:
-    """Notices the camera moved as a whole (a bump): features tracked from a reference view."""
-
-    def __init__(self, image_size: tuple[int, int], every: int = 2) -> None:
-        w, h = image_size
-        self.scale = FOLLOW_WIDTH / w
-        self.size = (FOLLOW_WIDTH, max(16, round(h * self.scale)))
-        self.every = max(1, every)
-        self._clahe = cv2.createCLAHE(clipLimit=3.0, tileGridSize=(8, 8))
-        self._ref: npt.NDArray[np.uint8] | None = None
-        self._points: npt.NDArray[np.float32] | None = None
-        self._last: npt.NDArray[np.float64] | None = None
-        self._frames = 0
-        self._since_ref = 0
-        self._steady = 0
-        self._moving_since: int | None = None
-        #: Frames the view may be seen moving before it is taken as it is (a camera carried, not knocked).
-        self.give_up = 90
-
-    def _grey(self, image: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
-        small = cv2.resize(image, self.size, interpolation=cv2.INTER_AREA)
-        grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
-        # A plain table has little to hold on to beside the cards' strong corners: its grain, drawn out
-        # (local contrast), and the sensor's grain smoothed away.
-        out: npt.NDArray[np.uint8] = self._clahe.apply(cv2.GaussianBlur(grey, (3, 3), 0))
-        return out
-
-    def reference(self, image: npt.NDArray[np.uint8]) -> None:
-        """Measure movement from this view on."""
-        grey = self._grey(image)
-        points = cv2.goodFeaturesToTrack(grey, maxCorners=300, qualityLevel=0.001, minDistance=10, blockSize=7)
-        self._ref = grey
-        self._points = None if points is None or len(points) < 12 else points.astype(np.float32)
-        self._last = None
-        self._since_ref = 0
-        self._steady = 0
-        self._moving_since = None
-
-    @property
-    def moving(self) -> bool:
-        """The view is seen moved from its reference and not yet still: what it shows now is not where
-        the zones say."""
-        return self._moving_since is not None
-
-    def update(self, image: npt.NDArray[np.uint8], *, busy: bool = False) -> npt.NDArray[np.float64] | None:
-        """A 2x3 similarity (camera pixels, reference -> now) once the view holds still moved by more than
-        :data:`BUMP_PX`; ``None`` otherwise. ``busy``: a hand is over the table (the reference is not renewed)."""
-        self._frames += 1
-        self._since_ref += 1
-        if self._ref is None:
-            self.reference(image)
-            return None
-        if self._points is None or (self._frames % self.every and self._last is None):
-            return None  # while the view is seen moved, every frame is checked
-        grey = self._grey(image)
-        moved, status, _ = cv2.calcOpticalFlowPyrLK(self._ref, grey, self._points, None, winSize=(21, 21), maxLevel=3)
-        back, status_back, _ = cv2.calcOpticalFlowPyrLK(grey, self._ref, moved, None, winSize=(21, 21), maxLevel=3)
-        # Kept: points tracked there and back to where they were (a point on grain the noise hides is not).
-        ok = (status.ravel() == 1) & (status_back.ravel() == 1) & (
-            np.linalg.norm((back - self._points).reshape(-1, 2), axis=1) < 1.0)
-        if ok.sum() < 12:
-            return None
-        matrix, inliers = cv2.estimateAffinePartial2D(self._points[ok], moved[ok], method=cv2.RANSAC,
-                                                      ransacReprojThreshold=2.0)
-        if matrix is None or inliers is None or inliers.sum() < max(12, 0.5 * ok.sum()):
-            return None
-        if abs(math.hypot(matrix[0, 0], matrix[1, 0]) - 1.0) > MAX_ZOOM:
-            return None  # a knocked camera turns and shifts; it does not come nearer the table
-        # The table moves as a whole: what agrees must lie all over the view, not on one hand.
-        kept = self._points[ok][inliers.ravel() == 1].reshape(-1, 2)
-        w, h = self.size
-        if np.ptp(kept[:, 0]) < 0.5 * w or np.ptp(kept[:, 1]) < 0.5 * h:
-            return None
-        w, h = self.size
-        corners = np.array([(0, 0), (w, 0), (w, h), (0, h)], np.float64)
-        shift = corners @ matrix[:, :2].T + matrix[:, 2] - corners
-        moved_px = float(np.abs(shift).max()) / self.scale
-        if moved_px <= BUMP_PX:
-            self._last = None
-            self._moving_since = None
-            if self._since_ref > 150 and not busy:  # follow the light and the new cards, slowly
-                self.reference(image)
-            return None
-        if self._moving_since is None:
-            self._moving_since = self._frames
-        elif self._frames - self._moving_since > self.give_up:
-            log.warning("the view keeps moving: taken as it is now (the zones stay where they were)")
-            self.reference(image)
-            return None
-        last, self._last = self._last, matrix
-        drift = None if last is None else corners @ (matrix - last)[:, :2].T + (matrix - last)[:, 2]
-        if drift is None or float(np.abs(drift).max()) / self.scale > BUMP_STEADY_PX:
-            self._steady = 0
-            return None  # still moving
-        self._steady += 1
-        if self._steady < BUMP_CHECKS - 1:
-            return None
-        # To camera pixels: scale down, move, scale up.
-        s = self.scale
-        full: npt.NDArray[np.float64] = np.array(matrix, np.float64)
-        full[:, 2] /= s
-        self.reference(image)
-        return full
 
 
 class TableFinder:
@@ -605,9 +333,9 @@ class TableFinder:
         if not entries:
             return None
         size = profile.image_size
-        ranked = sorted(entries, key=lambda s: _along_edge(entries[s], root, size))
-        near = _along_edge(entries[ranked[0]], root, size)
-        if len(ranked) > 1 and near > DRAW_PLAIN * _along_edge(entries[ranked[1]], root, size):
+        ranked = sorted(entries, key=lambda s: along_edge(entries[s], root, size))
+        near = along_edge(entries[ranked[0]], root, size)
+        if len(ranked) > 1 and near > DRAW_PLAIN * along_edge(entries[ranked[1]], root, size):
             return None
         if not self.seats_sure and len(entries) < self.players and near > self.seat_finder.reach:
             return None  # an arm from a side not placed yet may be any of those seats'
@@ -644,7 +372,7 @@ class TableFinder:
         if not roots:
             return None
         origin = profile.pile_centre
-        angles = np.array([_angle(origin, r) for r in roots])
+        angles = np.array([angle(origin, r) for r in roots])
         spread = [float(np.abs(np.remainder(angles - a + math.pi, 2 * math.pi) - math.pi).sum()) for a in angles]
         return roots[int(np.argmin(spread))]
 

@@ -1,0 +1,179 @@
+"""Who sits where, found from the arms that lay the cards (part of :mod:`referee.vision.table_finder`).
+
+Each play's arm comes into the view by its player's shoulder: the arms' far ends fall into one group per
+seat, and once there are as many groups as players they go round clockwise in seat order, placed by the
+dealer's start card (or the judged seats' vote). Points are camera pixels.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from referee.vision.calibration import Point
+
+__all__ = ["DRAW_PLAIN", "PLAIN_SHARE", "SAME_SEAT", "SEAT_OUTLIERS", "SeatFinder", "along_edge", "angle"]
+
+#: Largest share of plays whose arm points at another seat than their turn's, for the seats to be sure.
+SEAT_OUTLIERS = 0.2
+#: An arm within this share of an even spread's gap of a seat's arms (and of no other's) is that seat's.
+PLAIN_SHARE = 0.3
+#: A draw's arm goes to the nearest seat along the view's edge only when that is under this share of the next.
+DRAW_PLAIN = 0.6
+#: Arms whose far ends lie closer than this share of the frame's width + height come from one seat.
+SAME_SEAT = 0.08
+
+
+def angle(origin: Point, point: Point) -> float:
+    return math.atan2(point[1] - origin[1], point[0] - origin[0])
+
+
+
+def along_edge(a: Point, b: Point, size: tuple[int, int]) -> float:
+    """How far apart two points are along the view's edge (each taken to its nearest edge point), pixels."""
+    w, h = size
+
+    def position(p: Point) -> float:
+        x, y = min(max(p[0], 0.0), w), min(max(p[1], 0.0), h)
+        d = {"top": y, "right": w - x, "bottom": h - y, "left": x}
+        edge = min(d, key=lambda k: d[k])
+        return {"top": x, "right": w + y, "bottom": w + h + (w - x), "left": 2 * w + h + (h - y)}[edge]
+
+    perimeter = 2.0 * (w + h)
+    gap = abs(position(a) - position(b)) % perimeter
+    return min(gap, perimeter - gap)
+
+
+class SeatFinder:
+    """Who sits where, from arms: each arm's far end (camera pixels, at the view's edge where the arm comes
+    in), seen from the pile's centre, with the seat the referee judged its card for and whether it turned
+    the start card.
+
+    The arms' far ends fall into one group per seat (:data:`SAME_SEAT` apart at most). Once there are as
+    many groups as players, apart from each other, they go round clockwise in seat order, so one number
+    places them all: which group is whose. The dealer turned the start card: their group is the dealer's
+    seat, and the others follow clockwise. Without the start card's arm, the seats the plays were judged for
+    vote (an out-of-turn play among them, or the turn order thrown off by one, is outvoted)."""
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+        #: (origin, far end, seat judged, the start card)
+        self.samples: deque[tuple[Point, Point, int, bool]] = deque(maxlen=24 * players)
+        self.seats: tuple[Point, ...] | None = None
+        self.why = "no play seen yet"
+        self.reach = 160.0  # SAME_SEAT of the frame's width + height, set by the finder
+
+    def add(self, origin: Point, root: Point, seat: int, *, start: bool = False) -> None:
+        self.samples.append((origin, root, seat % self.players, start))
+
+    def moved(self, move: Callable[[Point], Point]) -> None:
+        """The camera moved: every sample (and the seats) with it."""
+        self.samples = deque(((move(o), move(r), s, st) for o, r, s, st in self.samples), maxlen=self.samples.maxlen)
+        if self.seats is not None:
+            self.seats = tuple(move(p) for p in self.seats)
+
+    def groups(self) -> list[list[int]]:
+        """The samples' indices grouped by where their arms come in, clockwise (by angle from the pile)."""
+        roots = [r for _, r, _, _ in self.samples]
+        groups: list[list[int]] = []
+        for i, r in enumerate(roots):
+            home = next((g for g in groups
+                         if math.hypot(*np.subtract(np.median([roots[j] for j in g], axis=0), r)) < self.reach), None)
+            if home is None:
+                groups.append([i])
+            else:
+                home.append(i)
+        if not self.samples:
+            return groups
+        origin = self.samples[-1][0]
+        return sorted(groups, key=lambda g: self._angle(origin, g))
+
+    def _centre(self, g: Sequence[int]) -> Point:
+        pts = np.array([self.samples[j][1] for j in g], np.float64)
+        return float(np.median(pts[:, 0])), float(np.median(pts[:, 1]))
+
+    def _angle(self, origin: Point, g: Sequence[int]) -> float:
+        return angle(origin, self._centre(g))
+
+    def _placed(self, groups: list[list[int]]) -> dict[int, int] | None:
+        """Group index -> seat: the dealer's group from the start card, else the judged seats' vote."""
+        n = self.players
+        starts = [(k, self.samples[j][2]) for k, g in enumerate(groups) for j in g if self.samples[j][3]]
+        if starts:
+            k, dealer = starts[-1]
+            return {(k + i) % len(groups): (dealer + i) % n for i in range(len(groups))}
+        if len(groups) != n:
+            return None
+        votes = [sum(self.samples[j][2] == (k + r) % n for k, g in enumerate(groups) for j in g) for r in range(n)]
+        best = int(np.argmax(votes))
+        return {k: (k + best) % n for k in range(n)}
+
+    def plainly(self, origin: Point, root: Point) -> int | None:
+        """Before the seats are sure: the seat of an arm coming in at ``root`` when plain: from the dealer's
+        group, or from a group as many even steps round from the dealer's as its seat is (within
+        :data:`PLAIN_SHARE` of a step). ``None``: not plain (the referee's turn order stands)."""
+        groups = self.groups()
+        starts = [(g, self.samples[j][2]) for g in groups for j in g if self.samples[j][3]]
+        if not starts:
+            return None
+        dealer_group, dealer = starts[-1]
+        gap = 2 * math.pi / self.players
+        if math.hypot(*np.subtract(self._centre(dealer_group), root)) < self.reach:
+            return dealer
+        steps = ((angle(origin, root) - self._angle(origin, dealer_group)) % (2 * math.pi)) / gap
+        k = round(steps)
+        if abs(steps - k) < PLAIN_SHARE and 0 < k < self.players:
+            return (dealer + k) % self.players
+        return None
+
+    def solve(self) -> tuple[Point, ...] | None:
+        """The seats' points when sure (else ``None``, and :attr:`why` says what is missing)."""
+        n = self.players
+        groups = self.groups()
+        if len(groups) < n:
+            self.why = f"arms seen from {len(groups)} of {n} sides"
+            return None
+        if len(groups) > n:
+            self.why = f"arms seen from {len(groups)} sides for {n} players"
+            return None
+        placed = self._placed(groups)
+        if placed is None:
+            self.why = "the dealer's side not seen"
+            return None
+        agree = sum(self.samples[j][2] == placed[k] for k, g in enumerate(groups) for j in g)
+        if agree < (1 - SEAT_OUTLIERS) * len(self.samples):
+            self.why = f"only {agree} of {len(self.samples)} plays came from their turn's side"
+            return None
+        seats: list[Point] = [(0.0, 0.0)] * n
+        for k, g in enumerate(groups):
+            seats[placed[k]] = self._centre(g)
+        self.seats = tuple(seats)
+        self.why = ""
+        return self.seats
+
+    def placed_entries(self) -> dict[int, Point]:
+        """Before the seats are sure: where the arms of each seat placed so far come in (see :meth:`plainly`)."""
+        if not self.samples:
+            return {}
+        origin = self.samples[-1][0]
+        out: dict[int, Point] = {}
+        for g in self.groups():
+            centre = self._centre(g)
+            seat = self.plainly(origin, centre)
+            if seat is not None and seat not in out:
+                out[seat] = centre
+        return out
+
+    def nearest_seen(self, root: Point, origin: Point) -> int | None:
+        """Before the seats are sure: the seat (placed by :meth:`plainly`'s rule) whose arms come in where
+        ``root`` does; ``None`` when none does plainly."""
+        groups = self.groups()
+        if not groups or not self.samples:
+            return None
+        near = [g for g in groups if math.hypot(*np.subtract(self._centre(g), root)) < self.reach]
+        if len(near) != 1:
+            return None
+        return self.plainly(self.samples[-1][0], self._centre(near[0]))
