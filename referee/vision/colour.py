@@ -53,7 +53,7 @@ def white_balance_gains(
 
     ``cards``: boxes (x1, y1, x2, y2) of cards in ``image``; only their pixels are looked at. Without
     them the whole image is, and a light table (beige wood is bright and little saturated) passes
-    for white: its gains turn a teal-green card blue (dev seed 137).
+    for white, and its gains turn a teal-green card blue.
     """
     h, w = image.shape[:2]
     small = cv2.resize(image, (64, 64), interpolation=cv2.INTER_AREA) if image.shape[0] > 64 else image
@@ -115,16 +115,16 @@ class DeckColours:
 
     Printers differ: one deck's green is a teal at hue 84-86, another's a grass green at 62, and under
     warm light corrected by the white balance the teal drifts to 88, past the midpoint (87) between
-    the stock green (68) and blue (106) centres (dev seed 402: every green card after a light change
-    read blue, 0.7 sure). But a deck prints each colour one way, so each card read surely (``sure``
+    the stock green (68) and blue (106) centres, so every green card reads blue, and surely. But a
+    deck prints each colour one way, so each card read surely (``sure``
     of the votes) teaches its colour's centre the hue it showed: the mean of the first reads, then a
     moving average (``rate``), at most ``reach`` of the way to a neighbouring colour's stock centre.
 
     A colour gives ground only to a neighbour that has shown its own printing: a learned centre moves
     towards a neighbour (on the hue circle) only once that neighbour is learned too (``min_reads``
     sure reads). Otherwise a deck whose blue is printed at 100 would pull blue towards green before
-    any green card came, and its greens at 85 would read blue, surely, teaching blue more of them
-    (dev seed 147: every green card of the game read blue).
+    any green card came, and its greens at 85 would read blue, surely, teaching blue more of them,
+    until every green card of the game reads blue.
 
     No colour can walk into another: a learned centre stays within ``reach`` of the way from its stock
     centre to the stock boundary with each neighbour (where the two are equally far in units of their
@@ -214,8 +214,8 @@ def box_middle(
     image: npt.NDArray[np.uint8], xyxy: Sequence[float] | npt.NDArray[np.float32], shrink: float
 ) -> npt.NDArray[np.uint8] | None:
     """The middle of box ``xyxy``, ``shrink`` of its size cut off each side, at most 96 x 96 pixels
-    (``None``: too small). A box's corners hold table, or the card under it, when the card lies turned
-    (by 15 % a green card turned on a red one on blue cloth read green at only 0.55, dev seed 131)."""
+    (``None``: too small). A box's corners hold table, or the card under it, when the card lies turned,
+    and their hues would outvote the card's own where the card below or the cloth has a strong colour."""
     h_img, w_img = image.shape[:2]
     x1, y1, x2, y2 = (float(v) for v in xyxy)
     dx, dy = (x2 - x1) * shrink, (y2 - y1) * shrink

@@ -386,10 +386,9 @@ def look_closer(
     scoring 0 left out (``[]``: nothing read there in both).
 
     A card read small, on a pile seen whole, can read better two times bigger, the size of the close-ups
-    the model also learned from (dev seed 450 with round 7's model: a rounded blue 3 upside down, read
-    as an 8 at 0.81 in the pile view, reads as a 3 at 0.96 in a crop of it, and at 0.93 turned). One
-    read alone can be wrong where the other is right (dev seed 419: a red 1 read as a 7 at 0.92 in
-    the crop, as a 1 turned), so both must agree.
+    the model also learned from: a digit's telling strokes (a 3's open mouths, an 8's closed loops) are
+    a pixel or two wide in the pile view. One read alone can be wrong where the other is right (a 1
+    read as a 7 as it lies, as a 1 turned), so both must agree.
     """
     x1, y1, x2, y2 = (float(v) for v in box)
     w, h = x2 - x1, y2 - y1

@@ -2306,7 +2306,8 @@ def test_a_card_found_but_not_read_is_read_as_unsure() -> None:
 
 def test_a_card_found_but_never_read_is_believed_only_as_the_closer_look_names_it() -> None:
     """A fractions card the detector has no class for scatters its scores (a 3/9 at 0.07): the closer look
-    names it, surely, or it is no card."""
+    names it, surely, or it is no card (``e2e_eval.py --rules breuken``, seed 303: a card found at 0.07
+    was played that nobody laid)."""
     from referee.vision.tracking import CloserLook
     from referee.vision.tracking.closer import name_unread
 

@@ -34,8 +34,8 @@ log = logging.getLogger(__name__)
 #: closer look names a black card for a coloured one only under it, a coloured card for a black one only
 #: at it or over it. On the whole-table views of four held-out printings (``benchmarks/printings_eval.py``,
 #: read by :func:`referee.vision.colour.read_colour` in each card's box) the 15 black cards' largest share was
-#: 0.29-0.51 and the 465 coloured cards' 0.73-1.0 (1 % under 0.78); a fractions card read as a wild by both
-#: closer readers (``e2e_eval.py --rules breuken``, seed 303) was one colour.
+#: 0.29-0.51 and the 465 coloured cards' 0.73-1.0 (1 % under 0.78). A fractions card that both closer readers
+#: take for a wild is still one colour, so it stays a coloured card.
 ONE_COLOUR = 0.6
 
 
@@ -130,8 +130,8 @@ def name_unread(
     :func:`~referee.vision.tracking.frame.readable`): the closer look must be sure of a face there (its
     own ``confidence``), the pile view's or another (:func:`closer_label`), or it is no card to believe
     (``None``). A fractions deck's card the detector has no class for scatters its scores (a 3/9 read at
-    0.07), and what it scattered them on must be read, not guessed (``e2e_eval.py --rules breuken``,
-    seed 303: a card found at 0.07 was played that nobody laid)."""
+    0.07), and what it scattered them on must be read, not guessed: a face guessed from such scores is a
+    play that nobody made."""
     if look is None or arm_over_pile:
         return None
     return named_surely(label, look(pose, whole=whole), look.confidence, across=look.across,
