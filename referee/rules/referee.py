@@ -113,7 +113,7 @@ class Referee:
     >>> ref.observe({"type": "start", "card": "red_5"})
     []
     >>> [line["code"] for line in ref.observe({"type": "play", "card": "blue_7", "seat": 1})]
-    ['illegal_card']
+    [<AlertCode.ILLEGAL_CARD: 'illegal_card'>]
     """
 
     def __init__(self, rules: str | None = None) -> None:
