@@ -15,6 +15,37 @@ from referee.vision.tracking.boxes import Box, Mask, low_res_area
 
 #: Share of the stock zone standing out from the table that is a hand there (``MotionDetector._slow_hand``).
 _HELD_SHARE = 0.02
+#: Frames a stock visit's arm must be seen reaching on to the pile for the visit to be no draw.
+_PASSED_FRAMES = 2
+
+
+def passed_on(foreground: Mask, stock: Mask, pile: Mask) -> bool:
+    """The arm over the ``stock`` zone goes on past it: its hand (the end of the blob away from where it
+    comes into the view) lies in the ``pile`` zone. An arm crossing the stock to lay a card or hover over
+    the pile looks like a hand at the stock, and its player drew nothing; an arm reaching over the pile to
+    the stock has its hand at the stock. Zones are masks at the foreground's resolution; ``False`` when
+    the blob does not come in from the view's edge (where it comes from is unknown) or the pile zone is
+    the whole view."""
+    if not (foreground & stock).any() or pile.all():
+        return False
+    grown = cv2.dilate(foreground.astype(np.uint8), np.ones((3, 3), np.uint8))
+    count, labels = cv2.connectedComponents(grown)
+    touching = np.unique(labels[stock & (grown > 0)])
+    touching = touching[touching > 0]
+    if count < 2 or not touching.size:
+        return False
+    blob = np.isin(labels, touching)
+    if not (blob & pile).any():
+        return False
+    edge = np.zeros_like(blob)
+    edge[0, :] = edge[-1, :] = edge[:, 0] = edge[:, -1] = True
+    ey, ex = np.nonzero(blob & edge)
+    if not ey.size:
+        return False
+    root = float(ex.mean()), float(ey.mean())
+    ys, xs = np.nonzero(blob)
+    tip = int(np.argmax((xs - root[0]) ** 2 + (ys - root[1]) ** 2))
+    return bool(pile[ys[tip], xs[tip]]) and not bool(stock[ys[tip], xs[tip]])
 
 
 @dataclass(frozen=True)
@@ -76,6 +107,8 @@ class Episode:
     #: Frames something stood out from the table in the zone, from the run of them it began in
     #: (see ``MotionDetector._slow_hand``).
     held: int = 0
+    #: Frames the arm over the stock reached on past it, its hand at the pile (see ``passed_on``).
+    passed: int = 0
 
 
 class MotionDetector:
@@ -261,6 +294,11 @@ class MotionDetector:
         if self._stock_ep is not None:
             ep = self._stock_ep
             ep.held = self._held_run if ep.start_frame == self._frame else ep.held + held
+            ep.passed += passed_on(self._foreground, self.stock_zone, self.pile_zone)
+        if stock_ended is not None and stock_ended.passed >= _PASSED_FRAMES:
+            # A hand that crossed the stock on its way to the pile (or back from it) drew nothing, whatever
+            # seat its arm seems to point at from the stock: a hand that draws stops at the stock.
+            return (), ()
         if (
             stock_ended is not None
             and stock_ended.touched
