@@ -50,8 +50,6 @@ __all__ = [
     "card_from_label",
     "draw_fields",
     "intern_card",
-    "known_card",
-    "known_colour",
     "parse_observation",
     "play_fields",
     "seat_fields",
@@ -90,17 +88,12 @@ def card_from_label(label: object, field_name: str = "card") -> Card:
 
 _COLOURS: dict[str, Colour] = {c.value: c for c in Colour}
 
-#: Lookups of the common case: a label parsed before -> its (interned) card, a colour's exact name
-#: -> the colour. Both give None for anything else, which the parsers then judge (and reject with a
-#: clear error).
-known_card: Callable[[str], Card | None] = _CARD_CACHE.get
-known_colour: Callable[[str], Colour | None] = _COLOURS.get
-
 # -- the common case, read cheaply ------------------------------------------------------------------
 # The fields of a well-formed observation, in its dataclass's order, or None for anything else (an odd
-# value, a label not seen before, an error to report), which the full parser below then reads. The
-# parsers start with these; the referee calls them itself to judge a well-formed dict without building
-# the observation (that took about half of the time spent judging). ``players`` bounds the seats.
+# value, a label not parsed before, a colour not named exactly, an error to report), which the full
+# parser below then reads. The parsers start with these; the referee calls them itself to judge a
+# well-formed dict without building the observation (that took about half of the time spent judging).
+# ``players`` bounds the seats.
 
 PlayFields = tuple[Card, int | None, Colour | None, int | None, float | None]
 
