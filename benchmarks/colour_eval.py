@@ -7,7 +7,10 @@ range printers use (green from teal to lime, yellow lemon to amber, red scarlet 
 navy: ``wide_colour_share`` 1) under warm and cool light. Every coloured card at least ``--min-visible``
 in view is read by:
 
-- ``stock``: :func:`referee.vision.colour.read_colour` on the image as it is;
+- ``stock``: :func:`referee.vision.colour.read_colour` on the image as it is (each card balanced on its own
+  whites, its pixels surely on the card);
+- ``box_middle_raw``: the same on the box's middle half as the camera shows it, the reading before each card
+  was balanced on its own whites (``whites=False``);
 - ``white_balanced``: the same after the pipeline's white balance from the cards' whites
   (:func:`referee.vision.colour.white_balance_gains` over the true boxes);
 - ``stock_hues_old``: as ``stock`` with the hue centres and nearest-centre vote of the code before
@@ -54,7 +57,8 @@ def run(scenes: int, seed: int, min_visible: float) -> dict[str, Any]:
             reads = {
                 "stock": colour.read_colour(scene.image, box.xyxy)[0],
                 "white_balanced": colour.read_colour(balanced, box.xyxy)[0],
-                "stock_hues_old": colour.read_colour(scene.image, box.xyxy, widths=False)[0],
+                "box_middle_raw": colour.read_colour(scene.image, box.xyxy, whites=False)[0],
+                "stock_hues_old": colour.read_colour(scene.image, box.xyxy, widths=False, whites=False)[0],
             }
             for name, read in reads.items():
                 hits[name][truth.value] += read is truth

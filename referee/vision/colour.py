@@ -9,6 +9,7 @@ the hue of its saturated, well-lit pixels against the palette's hue centres.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Protocol
 
 import cv2
@@ -101,12 +102,15 @@ def read_colour(
     palette: Sequence[Colour] = CLASSIC_COLOURS,
     *,
     widths: bool = True,
+    whites: bool = True,
 ) -> tuple[Colour, float]:
     """The palette colour of the card in box ``xyxy`` of BGR ``image`` and the share of votes it won
     (``widths``: each hue named in units of each colour's spread, :data:`HUE_WIDTHS`; without, by the
-    nearest centre, for comparison)."""
+    nearest centre; ``whites``: read on the card balanced on its own whites; without, the box's middle as
+    the camera shows it: both for comparison)."""
     spread = [HUE_WIDTHS[c] if widths else 1.0 for c in palette]
-    colour, share, _ = _vote(_card_hues(image, xyxy), palette, [HUE_CENTRES[c] for c in palette], spread)
+    colour, share, _ = _vote(_card_hues(image, xyxy, whites=whites), palette, [HUE_CENTRES[c] for c in palette],
+                             spread)
     return colour, share
 
 
@@ -229,14 +233,116 @@ def box_middle(
     return crop
 
 
-def _card_hues(
-    image: npt.NDArray[np.uint8], xyxy: Sequence[float] | npt.NDArray[np.float32]
-) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]] | None:
-    """Hue and weight of the saturated, well-lit pixels in the middle of box ``xyxy`` (``None``: too small)."""
-    crop = box_middle(image, xyxy, 0.25)
-    if crop is None:
+#: A card's short side over its long side (the classic 56 x 87 mm; printings differ by a few hundredths).
+CARD_ASPECT = 0.645
+#: The card's share, each way, that its colour is read from (:func:`on_card`): its white border left out,
+#: and the detector's box a little loose.
+HUE_REGION = 0.75
+#: The same for the whites the crop is balanced on: the border in.
+WHITE_REGION = 0.95
+#: The card's own whites, by which :func:`balanced_on_whites` corrects a crop: its pixels at most this
+#: saturated (OpenCV's 0..255) among its brightest. White under a strong cast is still fairly unsaturated
+#: (a failed webcam balance that doubles red over blue in linear light gives white a saturation of about
+#: 70), and a UNO colour is well over 120 even when washed out.
+_WHITE_SATURATION = 120
+#: At least this share of the card must be such whites for a correction: a card whose white is hidden is
+#: read as it shows.
+_WHITE_SHARE = 0.02
+#: How far one channel may be scaled: a cast stronger than this is beyond what the card's white can tell.
+_GAIN_RANGE = (0.6, 1.7)
+
+
+def on_card(shape: tuple[int, int], box_size: tuple[float, float], share: float) -> npt.NDArray[np.bool_]:
+    """Which pixels of a crop of ``shape`` (h, w), resized from a box of ``box_size`` (w, h), lie on the
+    card surely: within ``share`` of the card's size of its centre, whichever way it is turned.
+
+    A card turned by an angle fills its box only in part, and the box's corners hold the table (or the
+    card below), whose hues can outvote a pale card's. The box and the card's aspect (:data:`CARD_ASPECT`)
+    give the card's size and its angle up to a mirror (turned by +a or -a, the box is the same); the pixels
+    within both candidate rectangles, shrunk to ``share``, are the card's whatever the mirror. The region
+    depends on the box's shape only, so it is kept for each shape met (to a hundredth of its aspect)."""
+    bw, bh = (max(float(v), 1.0) for v in box_size)
+    return _on_card(shape, round(bw / bh, 2), share)
+
+
+@lru_cache(maxsize=1024)
+def _on_card(shape: tuple[int, int], aspect: float, share: float) -> npt.NDArray[np.bool_]:
+    bw, bh = aspect, 1.0
+    r = CARD_ASPECT
+    # |W| = a cos t + b sin t and |H| = a sin t + b cos t for a card of sides a > b = r a, turned by t from
+    # lying long side across: W + H = (1 + r) a (cos t + sin t), W - H = (1 - r) a (cos t - sin t).
+    u_a, v_a = (bw + bh) / (1 + r), (bw - bh) / (1 - r)
+    a = min(float(np.sqrt((u_a * u_a + v_a * v_a) / 2.0)), float(np.hypot(bw, bh)))
+    t = float(np.clip(np.arctan2(u_a - v_a, u_a + v_a), 0.0, np.pi / 2))
+    b = r * a
+    h, w = shape
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    x = (xs + 0.5) / w * bw - bw / 2
+    y = (ys + 0.5) / h * bh - bh / 2
+    inside = np.ones(shape, bool)
+    for angle in (t, -t):
+        c, s_ = np.cos(angle), np.sin(angle)
+        along, across = x * c + y * s_, -x * s_ + y * c
+        inside &= (np.abs(along) <= share * a / 2) & (np.abs(across) <= share * b / 2)
+    inside.setflags(write=False)
+    return inside
+
+
+def _box_crop(image: npt.NDArray[np.uint8], xyxy: Sequence[float] | npt.NDArray[np.float32]
+              ) -> tuple[npt.NDArray[np.uint8], tuple[float, float]] | None:
+    """The whole box, every n-th pixel each way so at most about 80 x 80 (colour statistics need no more,
+    and skipping is ten times cheaper than resizing a close-up), and the box's size (``None``: too small)."""
+    h_img, w_img = image.shape[:2]
+    x1, y1, x2, y2 = (float(v) for v in xyxy)
+    xa, ya, xb, yb = max(int(x1), 0), max(int(y1), 0), min(int(np.ceil(x2)), w_img), min(int(np.ceil(y2)), h_img)
+    if xb - xa < 4 or yb - ya < 4:
         return None
-    hsv = cv2.cvtColor(crop, cv2.COLOR_BGR2HSV).reshape(-1, 3)
+    step = max(1, -(-max(xb - xa, yb - ya) // 80))
+    return image[ya:yb:step, xa:xb:step], (xb - xa, yb - ya)
+
+
+def balance_gains(pixels: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32] | None:
+    """Channel gains that make the brightest unsaturated of ``pixels`` (N x 3 BGR, one card's) neutral
+    grey: the card's white border, oval, ring, disc or numerals. Colour constancy with the one reference
+    every printing carries: a camera whose white balance failed tints the whole view (a green cast under
+    fluorescent tubes turns yellow green and red brown; a cool one, red violet and yellow green), and a
+    light over one part of the table tints the cards there; a channel gain in the camera's linear light is
+    a channel gain in its gamma-encoded pixels too, so one gain per channel undoes it. ``None`` where too
+    little white shows."""
+    hsv = cv2.cvtColor(pixels.reshape(-1, 1, 3), cv2.COLOR_BGR2HSV).reshape(-1, 3)
+    value = hsv[:, 2]
+    white = (hsv[:, 1] <= _WHITE_SATURATION) & (value >= max(100.0, float(np.percentile(value, 80))))
+    if white.sum() < max(10, _WHITE_SHARE * len(value)):
+        return None
+    mean = pixels.reshape(-1, 3)[white].astype(np.float32).mean(axis=0)
+    gains: npt.NDArray[np.float32] = np.clip(mean.mean() / np.maximum(mean, 1.0), *_GAIN_RANGE).astype(np.float32)
+    return gains
+
+
+def _card_hues(
+    image: npt.NDArray[np.uint8], xyxy: Sequence[float] | npt.NDArray[np.float32], *, whites: bool = True
+) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]] | None:
+    """Hue and weight of the saturated, well-lit pixels surely on the card in box ``xyxy`` (:func:`on_card`;
+    ``None``: too small), balanced on the card's own whites first (:func:`balance_gains`). Without
+    ``whites``, those of the box's middle half as the camera shows them (the reading before, to compare)."""
+    if whites:
+        found = _box_crop(image, xyxy)
+        if found is None:
+            return None
+        crop, size = found
+        shape = (crop.shape[0], crop.shape[1])
+        pixels = crop[on_card(shape, size, HUE_REGION)]
+        if len(pixels) < 10:
+            return None
+        gains = balance_gains(crop[on_card(shape, size, WHITE_REGION)])
+        if gains is not None:
+            pixels = np.clip(pixels.astype(np.float32) * gains, 0, 255).astype(np.uint8)
+    else:
+        middle = box_middle(image, xyxy, 0.25)
+        if middle is None:
+            return None
+        pixels = middle.reshape(-1, 3)
+    hsv = cv2.cvtColor(pixels.reshape(-1, 1, 3), cv2.COLOR_BGR2HSV).reshape(-1, 3)
     sat = hsv[:, 1].astype(np.float32)
     val = hsv[:, 2].astype(np.float32)
     keep = (sat >= _MIN_SATURATION) & (val >= _MIN_VALUE)

@@ -1,0 +1,84 @@
+"""A card's colour read against its own white, from the pixels surely on it.
+
+A webcam whose white balance failed tints the whole view; the card's white border and symbols are white in
+every printing, so they tell the tint. ``benchmarks/camera_casts.py`` measures the same on real photos under
+each cast: before this reading, the shared single-card photos under a warm cast had 39 colours wrong and the
+second printing's table photos under a cool cast 17 (both 0 and 2 after).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from referee.cards import Colour
+from referee.synth.render import _hsv_to_bgr
+from referee.vision.colour import CARD_ASPECT, HUE_REGION, balance_gains, on_card, read_colour
+
+#: Channel gains (B, G, R) in linear light of failed white balances (as benchmarks/camera_casts.py).
+CASTS = {"warm": (0.62, 0.95, 1.25), "green": (0.85, 1.2, 0.8), "cool": (1.3, 1.0, 0.78)}
+
+
+def _cast(image: np.ndarray, gains: tuple[float, float, float]) -> np.ndarray:
+    linear = (image.astype(np.float32) / 255.0) ** 2.2
+    return ((np.clip(linear * np.asarray(gains, np.float32), 0, 1) ** (1 / 2.2)) * 255 + 0.5).astype(np.uint8)
+
+
+def _card(hue: float, *, table: tuple[int, int, int] = (90, 90, 90), angle: float = 0.0, sat: float = 220.0,
+          val: float = 210.0) -> tuple[np.ndarray, tuple[float, float, float, float], np.ndarray]:
+    """A card of ``hue`` (white border, coloured body, white oval) lying turned by ``angle`` on ``table``:
+    the image, the card's box and its outline."""
+    image = np.full((260, 260, 3), table, np.uint8)
+    long_side = 150.0
+    size = (long_side * CARD_ASPECT, long_side)
+    outline = cv2.boxPoints(((130.0, 130.0), size, angle))
+    cv2.fillConvexPoly(image, outline.astype(np.int32), (242, 242, 242))
+    body = cv2.boxPoints(((130.0, 130.0), (size[0] - 14, size[1] - 14), angle))
+    cv2.fillConvexPoly(image, body.astype(np.int32), _hsv_to_bgr(hue, sat, val))
+    cv2.ellipse(image, (130, 130), (22, 40), angle + 30, 0, 360, (242, 242, 242), -1)
+    x, y, w, h = cv2.boundingRect(outline.astype(np.int32))
+    return image, (float(x), float(y), float(x + w), float(y + h)), outline
+
+
+@pytest.mark.parametrize("angle", [0.0, 10.0, 30.0, 45.0, 60.0, 80.0, 90.0, -35.0])
+def test_the_region_read_lies_on_the_card_however_it_is_turned(angle: float) -> None:
+    image, box, outline = _card(27.0, angle=angle)
+    x1, y1, x2, y2 = box
+    size = (int(y2 - y1), int(x2 - x1))
+    mask = on_card(size, (x2 - x1, y2 - y1), HUE_REGION)
+    card = np.zeros(image.shape[:2], np.uint8)
+    cv2.fillConvexPoly(card, outline.astype(np.int32), 1)
+    on = card[int(y1):int(y1) + size[0], int(x1):int(x1) + size[1]].astype(bool)
+    assert mask.sum() > 0.1 * mask.size  # enough of the card to read
+    assert not (mask & ~on).any()  # and never the table
+
+
+@pytest.mark.parametrize("cast", sorted(CASTS))
+@pytest.mark.parametrize(("hue", "colour"), [(96.0, Colour.BLUE), (106.0, Colour.BLUE), (40.0, Colour.GREEN),
+                                             (31.0, Colour.YELLOW), (24.0, Colour.YELLOW), (176.0, Colour.RED),
+                                             (68.0, Colour.GREEN)])
+def test_a_card_under_a_cast_reads_its_colour(cast: str, hue: float, colour: Colour) -> None:
+    image, box, _ = _card(hue, angle=20.0)
+    assert read_colour(_cast(image, CASTS[cast]), box)[0] is colour
+
+
+def test_without_its_white_a_cast_misreads_the_card() -> None:
+    """The comparison that shows what the white is for: the box's middle as the camera shows it."""
+    image, box, _ = _card(96.0)  # a cyan blue, under tungsten light: green as the camera shows it
+    warm = _cast(image, CASTS["warm"])
+    assert read_colour(warm, box, whites=False)[0] is Colour.GREEN
+    assert read_colour(warm, box)[0] is Colour.BLUE
+
+
+def test_a_pale_card_turned_on_a_wooden_table_reads_its_own_colour() -> None:
+    """A washed-out lime green card, turned, on wood: the wood in its box's corners is more saturated
+    than the card, and read from the box's middle it made the card yellow (a second-printing table photo)."""
+    wood = _hsv_to_bgr(14.0, 150.0, 170.0)
+    image, box, _ = _card(42.0, table=wood, angle=35.0, sat=75.0, val=225.0)
+    assert read_colour(image, box)[0] is Colour.GREEN
+
+
+def test_no_white_no_correction() -> None:
+    body = np.full((400, 3), _hsv_to_bgr(106.0, 220.0, 210.0), np.uint8)
+    assert balance_gains(body) is None
