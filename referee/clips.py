@@ -70,6 +70,8 @@ CLIP_SUFFIX = ".webm"
 PART_SUFFIX = ".part.mkv"
 #: How long (wall seconds) a cut waits for its after-part when no frame comes (a camera that stalled).
 MAX_WAIT_S = 10.0
+#: How long :meth:`ClipRecorder.close` waits for the writer to finish the clip it is encoding (seconds).
+CLOSE_TIMEOUT_S = 120.0
 #: A rate for a clip whose frames' times say none (one frame, or all at the same ``t``).
 FALLBACK_FPS = 10.0
 #: Cuts waiting for the writer at most: past this (a writer far behind) new ones are skipped, so the
@@ -379,16 +381,20 @@ class ClipRecorder:
             cut = self._queue.get()
             if cut is None:
                 return
-            try:
-                self._write(cut)
-            except Exception:
-                log.exception("clip of observation %d (match %d) not written", cut.seq, cut.match_id)
-            finally:
-                with self.store.lock:
-                    self._targets.pop((cut.match_id, cut.seq), None)
-                with self._idle:
-                    self._pending -= 1
-                    self._idle.notify_all()
+            self._process(cut)
+
+    def _process(self, cut: _Cut) -> None:
+        """Write ``cut`` (a failure is logged, never raised) and count it done."""
+        try:
+            self._write(cut)
+        except Exception:
+            log.exception("clip of observation %d (match %d) not written", cut.seq, cut.match_id)
+        finally:
+            with self.store.lock:
+                self._targets.pop((cut.match_id, cut.seq), None)
+            with self._idle:
+                self._pending -= 1
+                self._idle.notify_all()
 
     def _write(self, cut: _Cut) -> None:
         self.ring.wait_until(cut.t1, self.max_wait_s)
@@ -404,7 +410,7 @@ class ClipRecorder:
             with self.store.lock:  # corrected meanwhile: written as the corrected play's
                 seq = self._targets.pop((cut.match_id, cut.seq), cut.seq)
                 self.store.put(cut.match_id, seq, part)
-            self.written += 1
+                self.written += 1
         finally:
             with contextlib.suppress(FileNotFoundError):
                 part.unlink()
@@ -414,12 +420,31 @@ class ClipRecorder:
         with self._idle:
             return self._idle.wait_for(lambda: self._pending == 0, timeout)
 
-    def close(self, timeout: float = 30.0) -> None:
-        """The footage ended: write what is queued with the frames there are, stop the writer, and
-        remove a temporary folder."""
+    def close(self, timeout: float = CLOSE_TIMEOUT_S) -> None:
+        """The footage ended: write what is queued with the frames there are, stop the writer and wait
+        for it, and remove a temporary folder.
+
+        The caller writes queued cuts itself, beside the writer: the frame loop is over, so they need not
+        wait for the lowest priority's share of a busy machine (where a writer at niceness 19 could take
+        longer than any timeout, and a thread still encoding when the process exits aborts it in native
+        code: ``terminate called without an active exception``). The writer finishes the cut it holds
+        (bounded: the ring has ended, so no cut waits for frames) and is joined; ``timeout`` only bounds a
+        writer stuck in its encoder, which is then logged."""
         self.ring.end()
+        while True:
+            try:
+                cut = self._queue.get_nowait()
+            except queue.Empty:
+                break
+            if cut is None:  # closed twice
+                break
+            self._process(cut)
         self._queue.put(None)
-        self._thread.join(timeout)
+        if self._thread is not threading.current_thread():
+            self._thread.join(timeout)
+            if self._thread.is_alive():
+                log.error("the clip writer is still writing after %.0f s: the process may abort at exit", timeout)
+                return  # its folder is still in use
         if self._temporary is not None:
             self._temporary.cleanup()
             self._temporary = None

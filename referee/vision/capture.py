@@ -41,6 +41,9 @@ log = logging.getLogger(__name__)
 Image = npt.NDArray[np.uint8]
 Clock = Callable[[], float]
 
+#: How long :meth:`Capture.stop` waits for the reader thread (seconds): a file's reader ends at once, a
+#: camera's within a frame; only a stream stuck in a read takes longer.
+STOP_TIMEOUT_S = 15.0
 IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"})
 DEFAULT_FPS = 30.0
 
@@ -337,12 +340,17 @@ class Capture:
             self._thread.start()
         return self
 
-    def stop(self) -> None:
+    def stop(self, timeout: float = STOP_TIMEOUT_S) -> None:
+        """Stop reading and wait for the reader thread to end (it releases the source as it does): a thread
+        left running at the process's exit, inside the decoder, aborts it. ``timeout`` bounds a reader stuck
+        in a read (a stream that stopped answering), which is then logged."""
         self._stop.set()
         with self._cond:
             self._cond.notify_all()
         if self._thread is not None and self._thread is not threading.current_thread():
-            self._thread.join(timeout=5.0)
+            self._thread.join(timeout)
+            if self._thread.is_alive():
+                log.warning("capture %s: the reader is still in a read after %.0f s", self.spec, timeout)
         if self._state not in (CameraState.ENDED, CameraState.FAILED):
             self._set_state(CameraState.STOPPED, "stopped")
 
