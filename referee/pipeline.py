@@ -457,6 +457,7 @@ class Pipeline:
         """Act on one tracker event: a take-back or re-read here, an observation (start, play, draw) handed
         to the session as its contract-2 dict; a refused one is logged, never fatal."""
         guess = self.finder.unsure if self.finder is not None and isinstance(event, Play | Draw) else None
+        seats_unsure = guess is not None
         if guess is None and self.finder is not None and isinstance(event, Play | Draw):
             guess = self.finder.moved_near(event.t)
         expected = self.session.expected_seat() if self.finder is not None else None
@@ -470,6 +471,7 @@ class Pipeline:
             # The seats found: a draw goes to the seat whose arms come in where its arm does.
             drawer = self.finder.draw_seat(event.t)
             event = event if drawer is None else replace(event, seat=drawer)
+        plain = False
         if guess is not None and isinstance(event, Play | Draw):
             # Where the players sit is not found yet: the seat whose turn it is, said to be a guess (a play
             # whose arm comes plainly from a seat already found is that seat's).
@@ -477,10 +479,16 @@ class Pipeline:
                 seat = self.finder.seat_seen(event.t) if self.finder is not None else None
                 if seat is None and self.finder is not None:
                     self.finder.guessed()
+                elif seats_unsure and self.finder is not None and self.finder.plain_so_far:
+                    # Its arm plainly from a seat already placed, and so was every play's before it: the
+                    # referee's turn order rests on no guess, and neither does its verdict.
+                    plain = True
                 event = replace(event, seat=expected if seat is None else seat)
             else:  # a draw: its hand's seat when plain, else the seat that owes it (as the referee would pick)
                 seat = self.finder.draw_seat(event.t) if self.finder is not None else None
                 event = replace(event, seat=expected if seat is None else seat)
+        if plain:
+            guess = None
         match event:
             case TakeBack():
                 return self._take_back(event)
@@ -510,7 +518,7 @@ class Pipeline:
             # Where the card came from tells where its player sits: the start card the dealer's, a play its
             # turn's (once the seats are found, only a play from the seat the referee expected).
             seat = self.session.snapshot().get("dealer") if isinstance(event, Start) else event.seat
-            if seat is not None and (guess is not None or isinstance(event, Start) or seat == expected):
+            if seat is not None and (guess is not None or plain or isinstance(event, Start) or seat == expected):
                 self.finder.played(int(seat), event.t, start=isinstance(event, Start))
         if teaching and self.teacher is not None:
             self.teacher.judged([str(o.get("code")) for o in outputs if o.get("type") == "alert"])

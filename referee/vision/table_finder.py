@@ -200,6 +200,7 @@ class TableFinder:
         h, w = image.shape[:2]
         self._scale = foreground.shape[1] / w
         self.seat_finder.reach = SAME_SEAT * (w + h)
+        self.seat_finder.view = (w, h)
         self._history.append((t, foreground.copy()))
         while self._history and self._history[0][0] < t - ARM_HISTORY_S:
             self._history.popleft()
@@ -298,6 +299,12 @@ class TableFinder:
     def guessed(self) -> None:
         """A play was given the seat whose turn it was (the seats not found yet)."""
         self._guessed = True
+
+    @property
+    def plain_so_far(self) -> bool:
+        """No play has been given the turn's seat for want of a seat seen (:meth:`guessed`): every play's
+        seat came from its arm, so the referee's turn order rests on no guess."""
+        return not self._guessed
 
     def seat_seen(self, t: float) -> int | None:
         """Before the seats are sure: the seat already found (from earlier plays) that the arm laying the card

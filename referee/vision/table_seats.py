@@ -65,6 +65,19 @@ class SeatFinder:
         self.seats: tuple[Point, ...] | None = None
         self.why = "no play seen yet"
         self.reach = 160.0  # SAME_SEAT of the frame's width + height, set by the finder
+        #: The view's size (set by the finder): where round the table an arm comes in is its angle from the
+        #: view's middle, the view's width and height taken as one (the players sit round the table the
+        #: camera frames, wherever the pile lies on it). ``None``: its angle from the pile.
+        self.view: tuple[int, int] | None = None
+
+    def around(self, origin: Point, point: Point) -> float:
+        """Where round the table ``point`` lies (an angle, clockwise on screen): seen from the view's middle
+        with its width and height made equal (an arm coming in at a corner is halfway between the sides),
+        else from ``origin`` (the pile)."""
+        if self.view is None:
+            return angle(origin, point)
+        w, h = self.view
+        return math.atan2((point[1] - h / 2) / (h / 2), (point[0] - w / 2) / (w / 2))
 
     def add(self, origin: Point, root: Point, seat: int, *, start: bool = False) -> None:
         self.samples.append((origin, root, seat % self.players, start))
@@ -96,7 +109,7 @@ class SeatFinder:
         return float(np.median(pts[:, 0])), float(np.median(pts[:, 1]))
 
     def _angle(self, origin: Point, g: Sequence[int]) -> float:
-        return angle(origin, self._centre(g))
+        return self.around(origin, self._centre(g))
 
     def _placed(self, groups: list[list[int]]) -> dict[int, int] | None:
         """Group index -> seat: the dealer's group from the start card, else the judged seats' vote."""
@@ -123,11 +136,38 @@ class SeatFinder:
         gap = 2 * math.pi / self.players
         if math.hypot(*np.subtract(self._centre(dealer_group), root)) < self.reach:
             return dealer
-        steps = ((angle(origin, root) - self._angle(origin, dealer_group)) % (2 * math.pi)) / gap
+        steps = ((self.around(origin, root) - self._angle(origin, dealer_group)) % (2 * math.pi)) / gap
         k = round(steps)
         if abs(steps - k) < PLAIN_SHARE and 0 < k < self.players:
             return (dealer + k) % self.players
-        return None
+        return self._last_side(origin, root, groups, dealer_group, dealer)
+
+    def _last_side(self, origin: Point, root: Point, groups: list[list[int]], dealer_group: list[int],
+                   dealer: int) -> int | None:
+        """An arm from a side not seen yet when every other seat's side is placed (the dealer's, and the
+        others plainly): the one seat left, if the arm comes in between its neighbours' sides (the seats go
+        round clockwise). ``None`` otherwise."""
+        n = self.players
+        if len(groups) != n - 1 or any(math.hypot(*np.subtract(self._centre(g), root)) < self.reach for g in groups):
+            return None
+        gap = 2 * math.pi / n
+        base = self._angle(origin, dealer_group)
+        placed: dict[int, float] = {}  # steps round from the dealer -> where that side is
+        for g in groups:
+            steps = ((self._angle(origin, g) - base) % (2 * math.pi)) / gap
+            k = 0 if g is dealer_group else round(steps)
+            if g is not dealer_group and (abs(steps - k) >= PLAIN_SHARE or not 0 < k < n):
+                return None
+            placed[k] = steps
+        missing = [k for k in range(n) if k not in placed]
+        if len(placed) != n - 1 or len(missing) != 1:
+            return None
+        k = missing[0]
+        here = ((self.around(origin, root) - base) % (2 * math.pi)) / gap
+        before, after = placed.get((k - 1) % n, 0.0), placed.get((k + 1) % n, float(n))
+        if (k + 1) % n == 0:
+            after = float(n)
+        return (dealer + k) % n if before < here < after else None
 
     def solve(self) -> tuple[Point, ...] | None:
         """The seats' points when sure (else ``None``, and :attr:`why` says what is missing)."""
