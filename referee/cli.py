@@ -211,7 +211,10 @@ def build_parser() -> argparse.ArgumentParser:
     _add_serve_options(p)
     _add_teach_option(p)
     p.add_argument("--calibration", type=Path, default=None,
-                   help="calibration profile JSON (without one the whole frame is the pile zone)")
+                   help="calibration profile JSON (without one the table is found from the footage)")
+    p.add_argument("--found-calibration", type=Path, default=None, metavar="FILE",
+                   help="with no --calibration: where the table found from the footage is saved, for "
+                        "--calibration next time (default calibration/found.json)")
     p.add_argument("--script", type=Path, default=None,
                    help="operator log (JSON lines) fed in at the footage's times: what the camera cannot see")
     p.add_argument("--no-serve", action="store_true", help="no web server; end with the footage")
