@@ -157,15 +157,22 @@ def annotate(
     names = list(state.get("names") or []) if state else []
     counts = list(state.get("hand_counts") or []) if state else []
     radius = max(12, round(18 * scale))
+    guessed = seats_guessed(status)
     for seat, (px, py) in enumerate(profile.seats):
         x = int(min(max(px, radius + 4), w - radius - 4))  # the whole marker, its outline too, in the frame
         y = int(min(max(py, radius + 4), h - radius - 4))
         active = seat == turn
-        cv2.circle(scene, (x, y), radius, (0, 215, 255) if active else (90, 90, 90), -1 if active else 2, cv2.LINE_AA)
+        if guessed:  # where the seats are not found yet: a broken ring, and the number asks
+            _dashed_circle(scene, (x, y), radius, (0, 215, 255) if active else (150, 150, 150))
+        else:
+            cv2.circle(scene, (x, y), radius, (0, 215, 255) if active else (90, 90, 90), -1 if active else 2,
+                       cv2.LINE_AA)
         name = player_words(seat, lang, names)  # as people count seats: Player 1 is seat 0
         if seat < len(counts) and counts[seat] is not None:
             name += f" ({counts[seat]})"
-        _text(scene, str(seat + 1), (x - radius // 3, y + radius // 3), scale * 0.6, (255, 255, 255))
+        mark = f"{seat + 1}?" if guessed else str(seat + 1)
+        _text(scene, mark, (x - radius // 3 - (radius // 4 if guessed else 0), y + radius // 3), scale * 0.6,
+              (255, 255, 255))
         # Above the marker, or below it when the marker is at the frame's top; inside the frame either way.
         (tw, th), _ = cv2.getTextSize(plain(name), FONT, scale * 0.7, max(1, round(scale * 1.4)))
         above = y - radius - 6
@@ -183,6 +190,20 @@ def annotate(
         parts = [f"{fps:.1f} fps" if isinstance(fps, (int, float)) else "", str(camera or "")]
         _text(scene, "  ".join(p for p in parts if p), (8, h - 10), scale * 0.6, (230, 230, 230))
     return scene
+
+
+def seats_guessed(status: Mapping[str, Any] | None) -> bool:
+    """The pipeline is finding the table from the footage and has not found the seats yet (its status's
+    ``table`` is why, else ``"found"``): the seats drawn are guesses."""
+    table = status.get("table") if status else None
+    return isinstance(table, str) and table != "found"
+
+
+def _dashed_circle(scene: Image, centre: tuple[int, int], radius: int, colour: tuple[int, int, int]) -> None:
+    """A ring of 8 dashes: a seat drawn where it is guessed, not found."""
+    for k in range(8):
+        start = k * 45
+        cv2.ellipse(scene, centre, (radius, radius), 0, start, start + 24, colour, 2, cv2.LINE_AA)
 
 
 def _draw_panel(scene: Image, state: Mapping[str, Any], scale: float, lang: str = "en") -> None:
