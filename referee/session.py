@@ -20,15 +20,26 @@ at once even while a write waits for the record (locked by another process, say)
 from __future__ import annotations
 
 import copy
-import json
 import logging
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from referee.cards import Colour
 from referee.rules import ObservationError, Referee
+from referee.session_game import (
+    Game,
+    RefereeFailure,
+    check_colour,
+    check_observation,
+    check_source,
+    default_names,
+    game_state,
+    judge,
+    rebuild,
+    replay,
+    seat_names,
+)
 from referee.store import Store, StoredObservation, Transaction
 
 __all__ = ["AlsoInTransaction", "Event", "Listener", "MatchSession", "RefereeFailure"]
@@ -42,50 +53,6 @@ AlsoInTransaction = Callable[[Transaction, Event], None]
 
 #: Alerts kept in the snapshot (the dashboard's feed on load; older ones are in the store).
 SNAPSHOT_ALERTS = 50
-MAX_SOURCE_LENGTH = 40
-
-
-class RefereeFailure(ObservationError):
-    """The referee itself failed on an observation (a bug, not bad input); nothing was recorded.
-
-    A subclass of ObservationError so that a caller that handles rejected input (the pipeline's
-    capture thread) keeps running; the web app answers it with a 500.
-    """
-
-
-@dataclass
-class _Game:
-    """What replaying a match's observations gives: the referee and what it said."""
-
-    referee: Referee
-    observations: list[StoredObservation] = field(default_factory=list)
-    outputs: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
-    rounds: list[dict[str, Any]] = field(default_factory=list)
-    match_winner: int | None = None
-
-    def apply(self, stored: StoredObservation, outputs: Sequence[Mapping[str, Any]]) -> None:
-        """Account for an observation the referee has accepted and the lines it produced."""
-        self.observations.append(stored)
-        if stored.observation.get("type") == "setup":
-            self.rounds.append(
-                {"number": len(self.rounds) + 1, "setup_seq": stored.seq, "winner": None,
-                 "points": None, "scores": None}
-            )
-        for out in outputs:
-            line = dict(out)
-            self.outputs.append((stored.seq, line))
-            kind = line.get("type")
-            if kind == "round_end" and self.rounds:
-                self.rounds[-1]["winner"] = line.get("winner")
-                self.rounds[-1]["points"] = line.get("points")
-            elif kind == "scores" and self.rounds:
-                self.rounds[-1]["scores"] = line.get("scores")
-            elif kind == "match_end":
-                self.match_winner = line.get("winner")
-
-    @property
-    def match_over(self) -> bool:
-        return self.match_winner is not None or bool(self.referee.snapshot().get("match_over"))
 
 
 @dataclass(frozen=True)
@@ -97,59 +64,6 @@ class _View:
     observations: tuple[StoredObservation, ...]
     outputs: tuple[dict[str, Any], ...]
     names: tuple[str, ...]
-
-
-def _check_observation(obs: object) -> dict[str, Any]:
-    """A deep, JSON-clean copy of ``obs``; raises ObservationError if it cannot be one."""
-    if not isinstance(obs, Mapping):
-        raise ObservationError(f"observation must be a JSON object, not {type(obs).__name__}")
-    if not isinstance(obs.get("type"), str):
-        raise ObservationError(f"observation without a 'type': {dict(obs)!r}")
-    try:
-        clean: dict[str, Any] = json.loads(json.dumps(dict(obs), allow_nan=False))
-    except (TypeError, ValueError) as exc:
-        raise ObservationError(f"observation is not plain JSON ({exc}): {obs!r}") from None
-    return clean
-
-
-def _replay(store: Store, match_id: int) -> _Game:
-    return _rebuild(store.observations(match_id), f"match {match_id}")
-
-
-def _rebuild(observations: Sequence[StoredObservation], what: str) -> _Game:
-    game = _Game(Referee())
-    for stored in observations:
-        try:
-            outputs = _marked(stored.observation, game.referee.observe(copy.deepcopy(stored.observation)))
-        except Exception as exc:
-            # Accepted when it was written; a referee that changed since may refuse it. The record
-            # keeps it either way; the live state goes on without it (as `referee replay` does).
-            log.error("%s: stored observation %d refused on replay: %s", what, stored.seq, exc)
-            continue
-        game.apply(stored, outputs)
-    return game
-
-
-def _marked(obs: Mapping[str, Any], outputs: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """``outputs`` with the alerts marked ``unsure`` when ``obs`` was: the camera says why it is not sure
-    of what it saw (``"falling behind: 9 fps processed of 30, verdicts may be wrong"``), so an alert it
-    led to is shown as possibly wrong rather than as a confident one."""
-    unsure = obs.get("unsure")
-    if not isinstance(unsure, str) or not unsure:
-        return outputs
-    return [{**o, "unsure": unsure} if o.get("type") == "alert" else o for o in outputs]
-
-
-def _judge(referee: Referee, obs: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """``referee.observe`` on a copy; a referee bug becomes :class:`RefereeFailure`."""
-    try:
-        return _marked(obs, referee.observe(copy.deepcopy(dict(obs))))
-    except ObservationError:
-        raise
-    except Exception as exc:
-        log.exception("the referee failed on %s", obs)
-        raise RefereeFailure(f"internal referee error ({type(exc).__name__}: {exc}); "
-                             "observation not recorded") from exc
 
 
 class MatchSession:
@@ -195,8 +109,8 @@ class MatchSession:
             else:
                 row = store.match(match_id)
                 self._match_id = match_id
-                self._names = list(row.names) or _default_names(row.players)
-                self._game = _replay(store, match_id)
+                self._names = list(row.names) or default_names(row.players)
+                self._game = replay(store, match_id)
                 log.info("match %d resumed: %d observations replayed", match_id,
                          len(self._game.observations))
             self._view = self._viewed()
@@ -238,14 +152,14 @@ class MatchSession:
         source: str,
         close: tuple[int, int | None] | None = None,
         also: AlsoInTransaction | None = None,
-    ) -> tuple[int, list[str], _Game]:
-        setup = _check_observation(setup)
+    ) -> tuple[int, list[str], Game]:
+        setup = check_observation(setup)
         if setup.get("type") != "setup":
             raise ObservationError(f"a match starts with a setup observation, not {setup!r}")
-        game = _Game(Referee())
-        outputs = _judge(game.referee, setup)
+        game = Game(Referee())
+        outputs = judge(game.referee, setup)
         players = int(game.referee.snapshot().get("players") or setup.get("players") or 0)
-        clean_names = _clean_names(names, players)
+        clean_names = seat_names(names, players)
         with self.store.transaction() as tx:
             if close is not None:
                 tx.set_finished(close[0], True, close[1])
@@ -271,7 +185,7 @@ class MatchSession:
         """Close the current match and start another from a setup observation; returns its id."""
         with self._lock:
             self._match_id, self._names, self._game = self._create_match(
-                dict(setup), names, _check_source(source),
+                dict(setup), names, check_source(source),
                 close=(self._match_id, self._game.match_winner), also=also,
             )
             self._view = self._viewed()
@@ -281,7 +195,7 @@ class MatchSession:
     def set_names(self, names: Sequence[str], *, also: AlsoInTransaction | None = None) -> None:
         """Name the seats (clockwise from seat 0)."""
         with self._lock:
-            clean = _clean_names(names, self._players())
+            clean = seat_names(names, self._players())
             with self.store.transaction() as tx:
                 tx.set_names(self._match_id, clean)
                 event = self._event_payload("names", self._match_id, clean, self._game)
@@ -307,20 +221,20 @@ class MatchSession:
                      also: AlsoInTransaction | None = None) -> Event:
         """:meth:`submit`, returning the whole event (``id``, ``seq``, ``outputs``, ``state``);
         ``also`` writes more in the same transaction (see the module's docstring)."""
-        clean = _check_observation(obs)
-        source = _check_source(source)
+        clean = check_observation(obs)
+        source = check_source(source)
         with self._lock:
             try:
-                outputs = _judge(self._game.referee, clean)
+                outputs = judge(self._game.referee, clean)
             except RefereeFailure:
                 # A referee bug: its state may be half-changed, so rebuild it from the record.
-                self._game = _replay(self.store, self._match_id)
+                self._game = replay(self.store, self._match_id)
                 raise
             try:
                 return self._record(clean, source, outputs, kind="observation", also=also)
             except BaseException:
                 # The referee moved on but the record did not: put the referee back.
-                self._game = _replay(self.store, self._match_id)
+                self._game = replay(self.store, self._match_id)
                 raise
 
     def _record(
@@ -345,7 +259,7 @@ class MatchSession:
             if clean.get("type") == "setup":
                 players = self._players()
                 if players != players_before:
-                    names = _clean_names(names, players)
+                    names = seat_names(names, players)
                     tx.set_names(self._match_id, names)
             tx.set_rounds(self._match_id, game.rounds)
             if game.match_over:
@@ -413,16 +327,16 @@ class MatchSession:
                 raise ObservationError("the last observation is not a play: nothing to correct")
             last = active[-1]
             if color is not None:
-                _check_colour(color, last.observation)
+                check_colour(color, last.observation)
             fixed = dict(last.observation, card=card)
             if color is not None:
                 fixed["color"] = color
-            fixed = _check_observation(fixed)
+            fixed = check_observation(fixed)
             game = self._rebuilt(active[:-1])
-            outputs = _judge(game.referee, fixed)
+            outputs = judge(game.referee, fixed)
             previous, self._game = self._game, game
             try:
-                return self._record(fixed, _check_source(source), outputs, kind="correct",
+                return self._record(fixed, check_source(source), outputs, kind="correct",
                                     undone_seq=last.seq, also=also)
             except BaseException:
                 self._game = previous
@@ -458,18 +372,18 @@ class MatchSession:
                 return None
             return game.referee.expected_seat
 
-    def _rebuilt(self, observations: Sequence[StoredObservation]) -> _Game:
-        return _rebuild(observations, f"match {self._match_id}")
+    def _rebuilt(self, observations: Sequence[StoredObservation]) -> Game:
+        return rebuild(observations, f"match {self._match_id}")
 
     # Views.
     def _event_payload(
-        self, kind: str, match_id: int, names: Sequence[str], game: _Game, **fields: Any
+        self, kind: str, match_id: int, names: Sequence[str], game: Game, **fields: Any
     ) -> Event:
         event: Event = {"kind": kind, "match_id": match_id}
         event.update(fields)
         if "outputs" in event:
             event["outputs"] = [dict(o) for o in event["outputs"]]
-        event["state"] = _state(match_id, names, game)
+        event["state"] = game_state(match_id, names, game)
         return event
 
     def _viewed(self, state: dict[str, Any] | None = None) -> _View:
@@ -478,7 +392,7 @@ class MatchSession:
         game = self._game
         alerts = [dict(out, seq=seq) for seq, out in game.outputs if out.get("type") == "alert"]
         return _View(
-            state=copy.deepcopy(state) if state is not None else _state(self._match_id, self._names, game),
+            state=copy.deepcopy(state) if state is not None else game_state(self._match_id, self._names, game),
             alerts=tuple(alerts[-SNAPSHOT_ALERTS:]),
             observations=tuple(game.observations),
             outputs=tuple(out for _, out in game.outputs),
@@ -535,68 +449,3 @@ class MatchSession:
         """Pipeline health (fps, camera state, detections...), shown in ``/api/state``."""
         with self._status_lock:
             self._status.update(fields)
-
-
-def _state(match_id: int, names: Sequence[str], game: _Game) -> dict[str, Any]:
-    state = dict(game.referee.snapshot())
-    state["match_id"] = match_id
-    state["names"] = list(names)
-    state["rounds"] = copy.deepcopy(game.rounds)
-    state["seq"] = game.observations[-1].seq if game.observations else 0
-    state["last_play_seat"] = _last_play_seat(game)
-    state["lang"] = _language(game)
-    state["hand_size"] = _hand_size(game)
-    return state
-
-
-def _hand_size(game: _Game) -> int:
-    """Cards dealt to each player this round: the latest setup's ``hand_size``, else its preset's."""
-    for stored in reversed(game.observations):
-        if stored.observation.get("type") == "setup":
-            size = stored.observation.get("hand_size")
-            if isinstance(size, int):
-                return size
-            break
-    return int(game.referee.options.hand_size)
-
-
-def _language(game: _Game) -> str | None:
-    """The language the match's latest setup chose for the people at the table (None: none chosen)."""
-    for stored in reversed(game.observations):
-        lang = stored.observation.get("lang") if stored.observation.get("type") == "setup" else None
-        if isinstance(lang, str):
-            return lang
-    return None
-
-
-def _last_play_seat(game: _Game) -> int | None:
-    for stored in reversed(game.observations):
-        if stored.observation.get("type") == "play":
-            seat = stored.observation.get("seat")
-            return seat if isinstance(seat, int) else None
-    return None
-
-
-def _default_names(players: int) -> list[str]:
-    return [f"Player {i + 1}" for i in range(players)]
-
-
-def _clean_names(names: Sequence[str] | None, players: int) -> list[str]:
-    given = [str(n).strip()[:40] for n in (names or [])]
-    return [given[i] if i < len(given) and given[i] else f"Player {i + 1}" for i in range(players)]
-
-
-def _check_colour(color: object, observation: Mapping[str, Any]) -> None:
-    """Refuse a colour that is not one, or one given for a start card (whose ``start`` line has no
-    ``color``: the referee would not read it, and the record would keep it unchecked)."""
-    known = [c.value for c in Colour]
-    if not isinstance(color, str) or color not in known:
-        raise ObservationError(f"color: unknown colour {color!r} (known: {', '.join(known)})")
-    if observation.get("type") == "start":
-        raise ObservationError("a start card takes no colour: name it with a 'color' observation")
-
-
-def _check_source(source: str) -> str:
-    if not isinstance(source, str) or not source or len(source) > MAX_SOURCE_LENGTH:
-        raise ObservationError(f"source must be a short non-empty string: {source!r}")
-    return source

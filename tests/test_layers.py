@@ -38,8 +38,8 @@ CORE_MODULES = ("referee.cards", "referee.contract", "referee.rules")
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("commands", tuple(sorted(COMMAND_MODULES))),
     ("web and hall", ("referee.web", "referee.hall")),
-    ("session and pipeline", ("referee.session", "referee.pipeline", "referee.store", "referee.clips",
-                              "referee.readers")),
+    ("session and pipeline", ("referee.session", "referee.session_game", "referee.pipeline", "referee.store",
+                              "referee.store_rows", "referee.clips", "referee.readers")),
     ("synth", ("referee.synth",)),  # the generator draws cards and tables as vision reads them
     ("vision and rules", ("referee.vision", "referee.rules")),
     ("cards, contract and words", ("referee", "referee.cards", "referee.contract", "referee.words", "referee.phrases",

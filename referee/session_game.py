@@ -1,0 +1,191 @@
+"""A match's game as :class:`~referee.session.MatchSession` keeps it: the referee replayed over the stored
+observations, what it said (outputs and rounds), the state a view shows, and the checks on what a session
+is given (an observation, a colour, a source, the seats' names).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.cards import Colour
+from referee.rules import ObservationError, Referee
+from referee.store import Store, StoredObservation
+
+__all__ = ["MAX_SOURCE_LENGTH", "Game", "RefereeFailure", "check_colour", "check_observation", "check_source",
+           "default_names", "game_state", "judge", "rebuild", "replay", "seat_names"]
+
+log = logging.getLogger(__name__)
+
+MAX_SOURCE_LENGTH = 40
+
+
+class RefereeFailure(ObservationError):
+    """The referee itself failed on an observation (a bug, not bad input); nothing was recorded.
+
+    A subclass of ObservationError so that a caller that handles rejected input (the pipeline's
+    capture thread) keeps running; the web app answers it with a 500.
+    """
+
+
+@dataclass
+class Game:
+    """What replaying a match's observations gives: the referee and what it said."""
+
+    referee: Referee
+    observations: list[StoredObservation] = field(default_factory=list)
+    outputs: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    rounds: list[dict[str, Any]] = field(default_factory=list)
+    match_winner: int | None = None
+
+    def apply(self, stored: StoredObservation, outputs: Sequence[Mapping[str, Any]]) -> None:
+        """Account for an observation the referee has accepted and the lines it produced."""
+        self.observations.append(stored)
+        if stored.observation.get("type") == "setup":
+            self.rounds.append(
+                {"number": len(self.rounds) + 1, "setup_seq": stored.seq, "winner": None,
+                 "points": None, "scores": None}
+            )
+        for out in outputs:
+            line = dict(out)
+            self.outputs.append((stored.seq, line))
+            kind = line.get("type")
+            if kind == "round_end" and self.rounds:
+                self.rounds[-1]["winner"] = line.get("winner")
+                self.rounds[-1]["points"] = line.get("points")
+            elif kind == "scores" and self.rounds:
+                self.rounds[-1]["scores"] = line.get("scores")
+            elif kind == "match_end":
+                self.match_winner = line.get("winner")
+
+    @property
+    def match_over(self) -> bool:
+        return self.match_winner is not None or bool(self.referee.snapshot().get("match_over"))
+
+
+def check_observation(obs: object) -> dict[str, Any]:
+    """A deep, JSON-clean copy of ``obs``; raises ObservationError if it cannot be one."""
+    if not isinstance(obs, Mapping):
+        raise ObservationError(f"observation must be a JSON object, not {type(obs).__name__}")
+    if not isinstance(obs.get("type"), str):
+        raise ObservationError(f"observation without a 'type': {dict(obs)!r}")
+    try:
+        clean: dict[str, Any] = json.loads(json.dumps(dict(obs), allow_nan=False))
+    except (TypeError, ValueError) as exc:
+        raise ObservationError(f"observation is not plain JSON ({exc}): {obs!r}") from None
+    return clean
+
+
+def replay(store: Store, match_id: int) -> Game:
+    """Match ``match_id`` replayed from the store's active observations."""
+    return rebuild(store.observations(match_id), f"match {match_id}")
+
+
+def rebuild(observations: Sequence[StoredObservation], what: str) -> Game:
+    """A fresh referee told ``observations``; one it refuses now is logged (as ``what``) and left out."""
+    game = Game(Referee())
+    for stored in observations:
+        try:
+            outputs = _marked(stored.observation, game.referee.observe(copy.deepcopy(stored.observation)))
+        except Exception as exc:
+            # Accepted when it was written; a referee that changed since may refuse it. The record
+            # keeps it either way; the live state goes on without it (as `referee replay` does).
+            log.error("%s: stored observation %d refused on replay: %s", what, stored.seq, exc)
+            continue
+        game.apply(stored, outputs)
+    return game
+
+
+def _marked(obs: Mapping[str, Any], outputs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``outputs`` with the alerts marked ``unsure`` when ``obs`` was: the camera says why it is not sure
+    of what it saw (``"falling behind: 9 fps processed of 30, verdicts may be wrong"``), so an alert it
+    led to is shown as possibly wrong rather than as a confident one."""
+    unsure = obs.get("unsure")
+    if not isinstance(unsure, str) or not unsure:
+        return outputs
+    return [{**o, "unsure": unsure} if o.get("type") == "alert" else o for o in outputs]
+
+
+def judge(referee: Referee, obs: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """``referee.observe`` on a copy; a referee bug becomes :class:`RefereeFailure`."""
+    try:
+        return _marked(obs, referee.observe(copy.deepcopy(dict(obs))))
+    except ObservationError:
+        raise
+    except Exception as exc:
+        log.exception("the referee failed on %s", obs)
+        raise RefereeFailure(f"internal referee error ({type(exc).__name__}: {exc}); "
+                             "observation not recorded") from exc
+
+
+def game_state(match_id: int, names: Sequence[str], game: Game) -> dict[str, Any]:
+    """The referee's snapshot with the match's id, names, rounds and what the pages show of the round."""
+    state = dict(game.referee.snapshot())
+    state["match_id"] = match_id
+    state["names"] = list(names)
+    state["rounds"] = copy.deepcopy(game.rounds)
+    state["seq"] = game.observations[-1].seq if game.observations else 0
+    state["last_play_seat"] = _last_play_seat(game)
+    state["lang"] = _language(game)
+    state["hand_size"] = _hand_size(game)
+    return state
+
+
+def _hand_size(game: Game) -> int:
+    """Cards dealt to each player this round: the latest setup's ``hand_size``, else its preset's."""
+    for stored in reversed(game.observations):
+        if stored.observation.get("type") == "setup":
+            size = stored.observation.get("hand_size")
+            if isinstance(size, int):
+                return size
+            break
+    return int(game.referee.options.hand_size)
+
+
+def _language(game: Game) -> str | None:
+    """The language the match's latest setup chose for the people at the table (None: none chosen)."""
+    for stored in reversed(game.observations):
+        lang = stored.observation.get("lang") if stored.observation.get("type") == "setup" else None
+        if isinstance(lang, str):
+            return lang
+    return None
+
+
+def _last_play_seat(game: Game) -> int | None:
+    for stored in reversed(game.observations):
+        if stored.observation.get("type") == "play":
+            seat = stored.observation.get("seat")
+            return seat if isinstance(seat, int) else None
+    return None
+
+
+def default_names(players: int) -> list[str]:
+    """``Player 1``, ``Player 2``, ...: the seats' names until someone gives them."""
+    return [f"Player {i + 1}" for i in range(players)]
+
+
+def seat_names(names: Sequence[str] | None, players: int) -> list[str]:
+    """One name per seat: the given ones, trimmed to 40 characters, then defaults for the rest."""
+    given = [str(n).strip()[:40] for n in (names or [])]
+    return [given[i] if i < len(given) and given[i] else f"Player {i + 1}" for i in range(players)]
+
+
+def check_colour(color: object, observation: Mapping[str, Any]) -> None:
+    """Refuse a colour that is not one, or one given for a start card (whose ``start`` line has no
+    ``color``: the referee would not read it, and the record would keep it unchecked)."""
+    known = [c.value for c in Colour]
+    if not isinstance(color, str) or color not in known:
+        raise ObservationError(f"color: unknown colour {color!r} (known: {', '.join(known)})")
+    if observation.get("type") == "start":
+        raise ObservationError("a start card takes no colour: name it with a 'color' observation")
+
+
+def check_source(source: str) -> str:
+    """``source`` if it is a short non-empty string; raises ObservationError if not."""
+    if not isinstance(source, str) or not source or len(source) > MAX_SOURCE_LENGTH:
+        raise ObservationError(f"source must be a short non-empty string: {source!r}")
+    return source
