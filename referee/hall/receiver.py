@@ -33,7 +33,6 @@ from __future__ import annotations
 import collections
 import json
 import logging
-import math
 import queue
 import sqlite3
 import threading
@@ -49,11 +48,14 @@ from paho.mqtt.reasoncodes import ReasonCode
 from referee.hall.broker_url import BrokerUrl
 from referee.hall.client import KEEPALIVE_S, ConnectionReport, make_client
 from referee.hall.hub_store import HubStore, HubTransaction, TableRow
-from referee.hall.proof import derive_table_key, sign, strip_signature, unsign
+from referee.hall.message import DROP_REASONS, MAX_MESSAGE_BYTES, Drop, Message, judge
+from referee.hall.proof import derive_table_key, sign
 from referee.hall.topics import KINDS, Topics
 from referee.hall.views import TableView
 
 __all__ = ["DROP_REASONS", "MAX_FRAME_BYTES", "MAX_MESSAGE_BYTES", "Batch", "HubReceiver"]
+
+_Message = Message  # the name the tests build messages by
 
 log = logging.getLogger(__name__)
 
@@ -61,20 +63,10 @@ log = logging.getLogger(__name__)
 HELD_MAX = 5000
 #: Tables a drop is said of, per reason (then only counted: a flood of names fills no log).
 SAID_MAX = 100
-#: The largest event or state message recorded (a table's are a few kB).
-MAX_MESSAGE_BYTES = 1 << 20
 #: The largest frame kept.
 MAX_FRAME_BYTES = 4 << 20
-#: Why a message is dropped (the keys of :attr:`HubReceiver.dropped`): ``unreadable`` (too big, not
-#: JSON, not the shape its topic carries, another table's name), ``unproven`` (not signed by its
-#: table, with a hall key; or a status or frame of a table not yet proven), ``stale_record`` (a
-#: record the table has left, or a switch to another record not newer than the current one),
-#: ``failed`` (could not be recorded: logged with its traceback).
-DROP_REASONS = ("unreadable", "unproven", "stale_record", "failed")
 #: Statuses kept for tables not yet proven (more are dropped: a flood of names fills no memory).
 PENDING_MAX = 10_000
-_ID_LIMIT = 1 << 53
-_STATUSES = frozenset({"online", "offline"})
 
 
 @dataclass
@@ -89,35 +81,6 @@ class Batch:
         self.events.extend(other.events)
         self.lines.extend(other.lines)
         self.switched |= other.switched
-
-
-@dataclass
-class _Message:
-    table: str
-    kind: str
-    payload: bytes
-    mid: int
-    qos: int
-    received_at: float
-
-
-class _Drop(Exception):
-    """A message judged unfit: ``reason`` is one of :data:`DROP_REASONS`."""
-
-    def __init__(self, reason: str, detail: str) -> None:
-        super().__init__(detail)
-        self.reason = reason
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a number JSON carries")
-
-
-def _finite(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value):
-        raise ValueError(f"{text[:20]} is out of range")
-    return value
 
 
 def _store_trouble(exc: BaseException) -> bool:
@@ -163,7 +126,7 @@ class HubReceiver:
         self._keys: dict[str, bytes] = {}
         self._held: dict[str, dict[int, dict[str, Any]]] = {}
         self._retired: dict[str, set[str]] = {}
-        self._queue: queue.Queue[_Message] = queue.Queue()
+        self._queue: queue.Queue[Message] = queue.Queue()
         self._stop = threading.Event()
         self._connected = False
         self._load()
@@ -254,7 +217,7 @@ class HubReceiver:
         elif parsed[1] == "frame":  # kept in memory only: the newest is all a live view needs
             self._frame(parsed[0], bytes(message.payload))
         else:
-            self._queue.put(_Message(parsed[0], parsed[1], bytes(message.payload), message.mid, message.qos,
+            self._queue.put(Message(parsed[0], parsed[1], bytes(message.payload), message.mid, message.qos,
                                      time.time()))
             return
         if message.qos:
@@ -287,7 +250,7 @@ class HubReceiver:
 
     # The writer thread.
     def _run(self) -> None:
-        pending: list[_Message] = []
+        pending: list[Message] = []
         trouble = False
         while not self._stop.is_set():
             if not pending:
@@ -322,7 +285,7 @@ class HubReceiver:
             except Exception:
                 log.exception("hub: could not ask for a gap to be filled")
 
-    def _one_by_one(self, messages: list[_Message]) -> list[_Message]:
+    def _one_by_one(self, messages: list[Message]) -> list[Message]:
         """Record each message alone; one that still fails (not for the record's sake) is dropped.
         Returns what is left when the record itself fails."""
         for index, message in enumerate(messages):
@@ -337,18 +300,18 @@ class HubReceiver:
                 self._ack([message])
         return []
 
-    def _ack(self, messages: list[_Message]) -> None:
+    def _ack(self, messages: list[Message]) -> None:
         for message in messages:
             if message.qos:
                 self._client.ack(message.mid, message.qos)
 
-    def _record(self, messages: list[_Message]) -> None:
+    def _record(self, messages: list[Message]) -> None:
         batch = Batch()
         with self.lock, self.store.transaction() as tx:
             for message in messages:
                 try:
                     value = self._judge(message)
-                except _Drop as drop:
+                except Drop as drop:
                     self._count(message.table, drop.reason, str(drop))
                     continue
                 part = Batch()
@@ -360,7 +323,7 @@ class HubReceiver:
                             self._state(tx, message.table, value, part)
                         else:
                             self._status(tx, message.table, value, part)
-                except _Drop as drop:
+                except Drop as drop:
                     self._count(message.table, drop.reason, str(drop))
                     continue
                 except Exception as exc:
@@ -384,53 +347,13 @@ class HubReceiver:
             key = self._keys[table] = derive_table_key(self.hall_key, table)
         return key
 
-    def _judge(self, message: _Message) -> Any:
-        """The message's content, checked; raises :class:`_Drop` saying why it is unfit."""
-        data = message.payload
-        if message.kind == "status":
-            text = data.strip().decode("ascii", "replace") if len(data) <= 20 else ""
-            if text not in _STATUSES:
-                raise _Drop("unreadable", "a status is 'online' or 'offline'")
-            return text
-        if len(data) > MAX_MESSAGE_BYTES:
-            raise _Drop("unreadable", f"{len(data)} bytes, over {MAX_MESSAGE_BYTES}")
-        if self.hall_key is not None:
-            body = unsign(self._key(message.table), message.kind, data)
-            if body is None:
-                raise _Drop("unproven", "not signed by the table's key")
-        else:
-            body = strip_signature(data)
-        try:
-            value = json.loads(body, parse_constant=_no_constant, parse_float=_finite)
-        except Exception as exc:  # RecursionError (deep nesting), ValueError, UnicodeDecodeError, ...
-            raise _Drop("unreadable", f"not JSON ({type(exc).__name__})") from None
-        if not isinstance(value, dict):
-            raise _Drop("unreadable", "not a JSON object")
-        record = value.get("record")
-        if not isinstance(record, str) or not 0 < len(record) <= 64 or not record.isprintable():
-            raise _Drop("unreadable", "no record identity")
-        if value.get("table", message.table) != message.table:
-            raise _Drop("unreadable", "names another table")
-        sent_at = value.get("sent_at")
-        if sent_at is not None and (isinstance(sent_at, bool) or not isinstance(sent_at, int | float)):
-            raise _Drop("unreadable", "sent_at is not a time")
-        if message.kind == "events":
-            event_id = value.get("id")
-            if isinstance(event_id, bool) or not isinstance(event_id, int) or not 0 < event_id < _ID_LIMIT:
-                raise _Drop("unreadable", "no event id")
-            if not isinstance(value.get("kind", ""), str):
-                raise _Drop("unreadable", "kind is not a word")
-            value.pop("sig", None)
-        else:
-            event_id = value.get("event_id") or 0
-            if isinstance(event_id, bool) or not isinstance(event_id, int) or not 0 <= event_id < _ID_LIMIT:
-                raise _Drop("unreadable", "event_id is not an id")
-            value.pop("sig", None)
-        return value
+    def _judge(self, message: Message) -> Any:
+        """The message's content, checked (:func:`~referee.hall.message.judge`); raises :class:`Drop`."""
+        return judge(message, None if self.hall_key is None else self._key)
 
     # Recording a judged message (inside the batch's transaction, under a savepoint of its own).
     def _view(self, tx: HubTransaction, table: str, value: dict[str, Any], batch: Batch) -> TableView:
-        """The table's view following the message's record; raises :class:`_Drop` for a record it has
+        """The table's view following the message's record; raises :class:`Drop` for a record it has
         left, or (proving) one that is not newer than the current one."""
         record = str(value["record"])
         view = self.views.get(table)
@@ -440,11 +363,11 @@ class HubReceiver:
         if view.record == record:
             return view
         if record in self._retired[table]:
-            raise _Drop("stale_record", "a record the table has left")
+            raise Drop("stale_record", "a record the table has left")
         if view.record is not None:
             sent_at = value.get("sent_at")
             if self.proving and not (isinstance(sent_at, int | float) and sent_at > view.sent_at):
-                raise _Drop("stale_record", "another record, not sent after the current one's newest message")
+                raise Drop("stale_record", "another record, not sent after the current one's newest message")
             log.info("hub: table %s is on a fresh record; following it", table)
             tx.retire(table, view.record)
             self._retired[table].add(view.record)
@@ -506,7 +429,7 @@ class HubReceiver:
         view = self.views.get(table)
         if self.proving and (view is None or view.record is None):
             if table not in self._pending_status and len(self._pending_status) >= PENDING_MAX:
-                raise _Drop("unproven", "a status of a table that has proven nothing yet")
+                raise Drop("unproven", "a status of a table that has proven nothing yet")
             self._pending_status[table] = status  # shown once the table proves a record
             return
         if view is None:
