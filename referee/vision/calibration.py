@@ -8,8 +8,8 @@ The pile zone is warped top-down before detection (:meth:`CalibrationProfile.war
 profile, :meth:`CalibrationProfile.whole_frame` makes the whole frame the pile zone with the seats
 spread around its edges.
 
-White balance: :class:`WhiteBalance` scales the channels so the cards' white borders read neutral
-(gray-world on bright, unsaturated pixels), so colours read the same under warm light.
+White balance (:mod:`referee.vision.white_balance`, its names importable from here too): a profile keeps
+the channel gains measured at calibration, which make the cards' white borders read neutral.
 
 Marker ids (dictionary ``DICT_4X4_50``): 0-3 the pile zone's corners (top-left, top-right,
 bottom-right, bottom-left as seen by the camera), 4-7 the stock zone's corners, 10 + s seat s.
@@ -34,6 +34,8 @@ import numpy as np
 import numpy.typing as npt
 
 from referee.vision.colour import white_balance_gains
+from referee.vision.white_balance import WhiteBalance as WhiteBalance  # re-exported: the pipeline reads it here
+from referee.vision.white_balance import apply_gains as apply_gains
 
 log = logging.getLogger(__name__)
 
@@ -338,45 +340,6 @@ class CalibrationProfile:
             pts = (c + (np.asarray(quad) - c) * scale) * (sx, sy)
             cv2.fillConvexPoly(out, np.round(pts).astype(np.int32), 1)
         return out.astype(bool)
-
-
-class WhiteBalance:
-    """Channel gains that make the cards' white borders neutral: fixed, or re-estimated (``auto``).
-
-    In auto mode the gains follow the pile zone slowly (a moving average every ``every`` frames), so
-    a hand or a single glare frame cannot swing them; given the cards' boxes (the last detections),
-    from the cards' whites alone, and not at all while no card is seen.
-    """
-
-    def __init__(
-        self, gains: Sequence[float] | None = None, *, auto: bool = False, every: int = 15, rate: float = 0.2
-    ) -> None:
-        self.gains = np.asarray(gains if gains is not None else (1.0, 1.0, 1.0), np.float32)
-        self.auto = auto
-        self.every = max(1, every)
-        self.rate = rate
-        self._seen = 0
-
-    @property
-    def is_identity(self) -> bool:
-        return bool(np.allclose(self.gains, 1.0, atol=0.02))
-
-    def __call__(self, image: Image, cards: npt.NDArray[np.float32] | None = None) -> Image:
-        if self.auto and self._seen % self.every == 0 and (cards is None or len(cards)):
-            target = white_balance_gains(image, cards)
-            self.gains = ((1 - self.rate) * self.gains + self.rate * target).astype(np.float32)
-        self._seen += 1
-        if self.is_identity:
-            return image
-        return apply_gains(image, self.gains)
-
-
-def apply_gains(image: Image, gains: npt.NDArray[np.float32] | Sequence[float]) -> Image:
-    """Scale B, G, R by ``gains`` (a 256-entry lookup table per channel: cheap at 720p)."""
-    lut = np.clip(np.arange(256, dtype=np.float32)[:, None] * np.asarray(gains, np.float32), 0, 255)
-    table = lut.astype(np.uint8).reshape(256, 1, 3)
-    out: Image = cv2.LUT(image, table)
-    return out
 
 
 # ArUco.
