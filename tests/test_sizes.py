@@ -53,9 +53,6 @@ KNOWN_EXCEPTIONS: dict[str, str] = {
     "referee/train_classifier.py::train": "one training recipe: data, model, epochs, export",
     # Being split, one concept a module (issue 47).
     "referee/phrases.py": "being split (issue 47)",
-    "referee/vision/evaluate.py": "being split (issue 47)",
-    "referee/vision/evaluate.py::evaluate_yolo": "being split (issue 47)",
-    "referee/vision/evaluate.py::evaluate_folders": "being split (issue 47)",
 }
 
 
