@@ -39,6 +39,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -47,6 +48,7 @@ from referee.synth.filming import VisibleCard, bump, render_frames, webcam
 from referee.synth.game_plan import (
     OPERATOR_DELAY,
     Line,
+    Plan,
     Quad,
     VideoConfig,
     layout,
@@ -176,9 +178,19 @@ def write_video(out: Path, seed: int, config: VideoConfig | None = None) -> Game
     _write_jsonl(sidecar(out, "expected"), expected)
     calibration_profile(config, seed).save(sidecar(out, "calibration"))
     alerts = [(str(x["code"]), int(x["seat"]), float(x.get("t") or 0.0)) for x in expected if x["type"] == "alert"]
+    meta = _video_meta(out, seed, config, plan, frames, alerts)
+    sidecar(out, "meta").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
+    elapsed = time.perf_counter() - started
+    log.info("%s: %d frames in %.1f s (render %.1f frames/s)", out, frames, elapsed, frames / max(render_s, 1e-9))
+    return GameVideo(out, frames, config.fps, frames / config.fps, frames / max(render_s, 1e-9), alerts)
+
+
+def _video_meta(out: Path, seed: int, config: VideoConfig, plan: Plan, frames: int,
+                alerts: list[tuple[str, int, float]]) -> dict[str, Any]:
+    """The meta sidecar: the seed and settings, what was filmed, where the seats are, and how to render it again."""
     geo = layout(config, seed)
     knock = bump(config, seed, plan.duration)
-    meta = {
+    return {
         "seed": seed,
         "config": {**asdict(config), "misplays": list(config.misplays)},
         "frames": frames,
@@ -206,10 +218,6 @@ def write_video(out: Path, seed: int, config: VideoConfig | None = None) -> Game
                       + (f" --layout {config.layout}" if config.layout != VideoConfig.layout else "")
                       + (" --bump" if config.bump else ""),
     }
-    sidecar(out, "meta").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
-    elapsed = time.perf_counter() - started
-    log.info("%s: %d frames in %.1f s (render %.1f frames/s)", out, frames, elapsed, frames / max(render_s, 1e-9))
-    return GameVideo(out, frames, config.fps, frames / config.fps, frames / max(render_s, 1e-9), alerts)
 
 
 def load_boxes(video: Path) -> list[list[VisibleCard]]:
