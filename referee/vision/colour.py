@@ -319,6 +319,25 @@ def balance_gains(pixels: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32] | No
     return gains
 
 
+def card_pixels(image: npt.NDArray[np.uint8], xyxy: Sequence[float] | npt.NDArray[np.float32]
+                ) -> npt.NDArray[np.uint8] | None:
+    """The pixels (N x 3 BGR) surely on the card at box ``xyxy`` (:func:`on_card`), balanced on the card's
+    own whites (:func:`balance_gains`); ``None`` for a box too small."""
+    found = _box_crop(image, xyxy)
+    if found is None:
+        return None
+    crop, size = found
+    shape = (crop.shape[0], crop.shape[1])
+    pixels = crop[on_card(shape, size, HUE_REGION)]
+    if len(pixels) < 10:
+        return None
+    gains = balance_gains(crop[on_card(shape, size, WHITE_REGION)])
+    if gains is None:
+        return pixels
+    out: npt.NDArray[np.uint8] = np.clip(pixels.astype(np.float32) * gains, 0, 255).astype(np.uint8)
+    return out
+
+
 def _card_hues(
     image: npt.NDArray[np.uint8], xyxy: Sequence[float] | npt.NDArray[np.float32], *, whites: bool = True
 ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]] | None:
@@ -326,17 +345,10 @@ def _card_hues(
     ``None``: too small), balanced on the card's own whites first (:func:`balance_gains`). Without
     ``whites``, those of the box's middle half as the camera shows them (the reading before, to compare)."""
     if whites:
-        found = _box_crop(image, xyxy)
+        found = card_pixels(image, xyxy)
         if found is None:
             return None
-        crop, size = found
-        shape = (crop.shape[0], crop.shape[1])
-        pixels = crop[on_card(shape, size, HUE_REGION)]
-        if len(pixels) < 10:
-            return None
-        gains = balance_gains(crop[on_card(shape, size, WHITE_REGION)])
-        if gains is not None:
-            pixels = np.clip(pixels.astype(np.float32) * gains, 0, 255).astype(np.uint8)
+        pixels = found
     else:
         middle = box_middle(image, xyxy, 0.25)
         if middle is None:

@@ -43,7 +43,7 @@ import numpy.typing as npt
 
 from referee.cards import BLACK_VALUES, Card, CardError, Colour, folder_label
 from referee.vision.classify import FaceClassifier, square_crop
-from referee.vision.colour import box_middle, read_colour
+from referee.vision.colour import card_pixels, read_colour
 from referee.vision.matcher import DeckMatcher, unit_rows
 
 log = logging.getLogger(__name__)
@@ -69,18 +69,14 @@ class DeckError(ValueError):
 
 
 def card_chroma(image: Image, xyxy: Sequence[float] | Floats) -> tuple[Floats, Floats] | None:
-    """The CIELAB (a*, b*) of the saturated, well-lit pixels in the middle of box ``xyxy`` and their
-    weights (``None``: too small or nothing coloured). The crop is white-balanced on its own brightest
-    unsaturated pixels first (the card's white border and symbols), so warm light moves little."""
-    crop = box_middle(image, xyxy, 0.2)
-    if crop is None:
+    """The CIELAB (a*, b*) of the saturated, well-lit pixels surely on the card at box ``xyxy`` and their
+    weights (``None``: too small or nothing coloured), balanced on the card's own whites first, as the stock
+    reading does (:func:`referee.vision.colour.card_pixels`): warm light or a webcam's cast moves little."""
+    found = card_pixels(image, xyxy)
+    if found is None:
         return None
-    pixels = crop.reshape(-1, 3).astype(np.float32)
-    hsv = cv2.cvtColor(crop, cv2.COLOR_BGR2HSV).reshape(-1, 3).astype(np.float32)
-    white = (hsv[:, 1] < 60) & (hsv[:, 2] >= max(120.0, float(np.percentile(hsv[:, 2], 85))))
-    if white.sum() >= 10:
-        mean = pixels[white].mean(axis=0)
-        pixels = np.clip(pixels * np.clip(mean.mean() / np.maximum(mean, 1.0), 0.7, 1.4), 0, 255)
+    pixels = found.astype(np.float32)
+    hsv = cv2.cvtColor(found.reshape(-1, 1, 3), cv2.COLOR_BGR2HSV).reshape(-1, 3).astype(np.float32)
     keep = (hsv[:, 1] >= 80) & (hsv[:, 2] >= 50)
     if keep.sum() < 10:
         return None

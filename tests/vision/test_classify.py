@@ -205,6 +205,29 @@ def test_shipped_classifier_reads_generated_cards() -> None:
 
 @pytest.mark.skipif(not (Path(__file__).resolve().parents[2] / "models" / "classifier.onnx").is_file(),
                     reason="no models/classifier.onnx")
+def test_a_card_is_read_at_each_quarter_turn_and_the_readings_averaged() -> None:
+    """The model is not quite the same at every angle: each reading averages the crop as it lies and turned
+    by each quarter turn (READ_TURNS; ``turns=2``: the half turn alone, the reading before)."""
+    from referee.synth.scene import SceneParams, random_scene
+    from referee.vision.classify import CROP_PAD, READ_TURNS, softmax, square_crop
+
+    classifier = load_classifier()
+    assert classifier is not None and READ_TURNS == 4
+    scene = random_scene(np.random.default_rng([999, 3]), 384, SceneParams(random_hue_share=0.0, hand_share=0.0))
+    box = max(scene.boxes, key=lambda b: b.visible).xyxy
+    crop = square_crop(scene.image, box, pad=CROP_PAD, side=classifier.side)
+    assert crop is not None
+    for turns in (4, 2):
+        views = [np.ascontiguousarray(np.rot90(crop, k)) for k in range(0, 4, 4 // turns)]
+        expected = softmax(classifier.outputs(views)[0]).mean(axis=0)
+        read = dict(classifier.read(scene.image, box, turns=turns))
+        assert [read[f] for f in classifier.face_names] == pytest.approx(expected.tolist(), abs=1e-5)
+    with pytest.raises(ValueError, match="turns"):
+        classifier.read(scene.image, box, turns=3)
+
+
+@pytest.mark.skipif(not (Path(__file__).resolve().parents[2] / "models" / "classifier.onnx").is_file(),
+                    reason="no models/classifier.onnx")
 def test_pipeline_closer_look_averages_detector_and_classifier() -> None:
     from referee.pipeline import Pipeline
     from referee.session import MatchSession
