@@ -48,7 +48,6 @@ KNOWN_EXCEPTIONS: dict[str, str] = {
     "referee/web/views.py::register_views": "a router: its routes are closures over the session",
     # Generators and training scripts that read as one recipe from top to bottom.
     "referee/synth/game_plan.py::plan_game": "the round's script, one step per branch of the game loop",
-    "referee/synth/scene.py::compose": "one table scene, layer by layer",
     "referee/train_classifier.py::train": "one training recipe: data, model, epochs, export",
     # Data, not code.
     "referee/phrases.py": "one catalogue, each phrase's four languages side by side; two short functions read it",

@@ -204,44 +204,11 @@ def compose(base: Image, items: Sequence[CardPlacement | Overlay], rng: Rng | No
     rois: dict[int, tuple[int, int, int, int]] = {}
     for index, item in enumerate(items):
         if isinstance(item, Overlay):
-            ys, xs = np.nonzero(item.bgra[::4, ::4, 3])
-            if len(xs) == 0:
-                continue
-            pad = int(h * 0.05) + 4
-            x0, y0 = max(0, xs.min() * 4 - pad), max(0, ys.min() * 4 - pad)
-            x1, y1 = min(w, xs.max() * 4 + 4 + pad), min(h, ys.max() * 4 + 4 + pad)
-            sub = item.bgra[y0:y1, x0:x1]
-            a = sub[..., 3].astype(np.float32) * (1.0 / 255.0)
-            roi = frame[y0:y1, x0:x1]
-            _shadow(roi, a, item.shadow, (int(h * 0.02), int(w * 0.015)), max(2.0, h * 0.02))
-            roi[:] = cv2.blendLinear(np.ascontiguousarray(sub[..., :3]), roi, a, 1.0 - a)
-            owner[y0:y1, x0:x1][a > 0.5] = -1
+            _paint_overlay(frame, owner, item)
             continue
-        area = abs(float(cv2.contourArea(item.quad.astype(np.float32))))
-        shown_height = math.sqrt(area * CARD_H / CARD_W)
-        face = render_card(item.card, item.design, rng, item.palette, hue_random=item.hue_random, wide=item.wide,
-                           height=shown_height)
-        if item.wear > 0 or item.gloss > 0:
-            face = weather(face, rng, wear=item.wear, gloss=item.gloss)
-        warped = _warp_card(face, item.quad, (h, w))
-        areas[index] = area
-        if warped is None:
-            continue
-        (x0, y0, x1, y1), patch = warped
-        a = patch[..., 3].astype(np.float32) * (1.0 / 255.0)
-        if item.shadow > 0:
-            size = max(x1 - x0, y1 - y0)
-            pad = max(2, size // 12)
-            sx0, sy0, sx1, sy1 = max(0, x0 - pad), max(0, y0 - pad), min(w, x1 + pad), min(h, y1 + pad)
-            full = np.zeros((sy1 - sy0, sx1 - sx0), np.float32)
-            full[y0 - sy0 : y1 - sy0, x0 - sx0 : x1 - sx0] = a
-            roi = frame[sy0:sy1, sx0:sx1]
-            _shadow(roi, full, item.shadow, (max(1, pad // 3), max(1, pad // 4)), max(1.0, pad / 2))
-
-        roi = frame[y0:y1, x0:x1]
-        roi[:] = cv2.blendLinear(np.ascontiguousarray(patch[..., :3]), roi, a, 1.0 - a)
-        owner[y0:y1, x0:x1][a > 0.5] = index
-        rois[index] = (x0, y0, x1, y1)
+        areas[index], roi = _paint_card(frame, owner, index, item, rng)
+        if roi is not None:
+            rois[index] = roi
     result = SceneResult(frame)
     for index, item in enumerate(items):
         if not isinstance(item, CardPlacement) or index not in rois:
@@ -256,6 +223,54 @@ def compose(base: Image, items: Sequence[CardPlacement | Overlay], rng: Rng | No
         box = (float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1))
         result.boxes.append(LabeledBox(item.card.face, label, box, min(1.0, visible)))
     return result
+
+
+def _paint_overlay(frame: Image, owner: NDArray[np.int16], item: Overlay) -> None:
+    """Paint a hand or other overlay with its shadow; what it covers is nobody's (``owner`` -1)."""
+    h, w = frame.shape[:2]
+    ys, xs = np.nonzero(item.bgra[::4, ::4, 3])
+    if len(xs) == 0:
+        return
+    pad = int(h * 0.05) + 4
+    x0, y0 = max(0, xs.min() * 4 - pad), max(0, ys.min() * 4 - pad)
+    x1, y1 = min(w, xs.max() * 4 + 4 + pad), min(h, ys.max() * 4 + 4 + pad)
+    sub = item.bgra[y0:y1, x0:x1]
+    a = sub[..., 3].astype(np.float32) * (1.0 / 255.0)
+    roi = frame[y0:y1, x0:x1]
+    _shadow(roi, a, item.shadow, (int(h * 0.02), int(w * 0.015)), max(2.0, h * 0.02))
+    roi[:] = cv2.blendLinear(np.ascontiguousarray(sub[..., :3]), roi, a, 1.0 - a)
+    owner[y0:y1, x0:x1][a > 0.5] = -1
+
+
+def _paint_card(frame: Image, owner: NDArray[np.int16], index: int, item: CardPlacement,
+                rng: Rng) -> tuple[float, tuple[int, int, int, int] | None]:
+    """Paint card ``index`` (its face rendered, weathered and warped to its quad) with its shadow, marking the
+    pixels it covers as its own; returns its area and the box it was painted in (``None``: out of view)."""
+    h, w = frame.shape[:2]
+    area = abs(float(cv2.contourArea(item.quad.astype(np.float32))))
+    shown_height = math.sqrt(area * CARD_H / CARD_W)
+    face = render_card(item.card, item.design, rng, item.palette, hue_random=item.hue_random, wide=item.wide,
+                       height=shown_height)
+    if item.wear > 0 or item.gloss > 0:
+        face = weather(face, rng, wear=item.wear, gloss=item.gloss)
+    warped = _warp_card(face, item.quad, (h, w))
+    if warped is None:
+        return area, None
+    (x0, y0, x1, y1), patch = warped
+    a = patch[..., 3].astype(np.float32) * (1.0 / 255.0)
+    if item.shadow > 0:
+        size = max(x1 - x0, y1 - y0)
+        pad = max(2, size // 12)
+        sx0, sy0, sx1, sy1 = max(0, x0 - pad), max(0, y0 - pad), min(w, x1 + pad), min(h, y1 + pad)
+        full = np.zeros((sy1 - sy0, sx1 - sx0), np.float32)
+        full[y0 - sy0 : y1 - sy0, x0 - sx0 : x1 - sx0] = a
+        roi = frame[sy0:sy1, sx0:sx1]
+        _shadow(roi, full, item.shadow, (max(1, pad // 3), max(1, pad // 4)), max(1.0, pad / 2))
+
+    roi = frame[y0:y1, x0:x1]
+    roi[:] = cv2.blendLinear(np.ascontiguousarray(patch[..., :3]), roi, a, 1.0 - a)
+    owner[y0:y1, x0:x1][a > 0.5] = index
+    return area, (x0, y0, x1, y1)
 
 
 def _light_field(h: int, w: int, rng: Rng, strength: float) -> NDArray[np.float32]:
