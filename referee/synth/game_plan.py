@@ -272,28 +272,122 @@ class Plan:
 def plan_game(seed: int, config: VideoConfig) -> Plan:
     """Simulate a round and lay it out as motions, a truth log and an operator log (no pixels)."""
     obs, sim_alerts = simulate_round(seed, config)
-    rng = np.random.default_rng([seed, 1])
-    geo = layout(config, seed)
-    h = config.card_height
-    limit = config.seconds - 1.0  # the last motion ends a second before the clip does
-    motions: list[Motion] = []
-    truth: list[Line] = []
-    operator: list[Line] = []
-    clock = 0.8
-    last_visible = 0.0
+    timeline = _Timeline(seed, config)
     complete = True
+    for index, o in enumerate(obs):
+        kind = o["type"]
+        fields = {k: v for k, v in o.items() if k != "t"}
+        if kind == "setup":
+            if index:
+                break  # one round per video
+            timeline.tell(fields, 0.0)
+            continue
+        if kind == "start" and index + 1 < len(obs) and obs[index + 1]["type"] == "start":
+            continue  # a Wild Draw Four turned first goes back into the stock unseen
+        if kind in ("start", "play"):
+            laid = timeline.lay_play(o, fields)
+        elif kind == "draw" and config.visible_draws:
+            laid = timeline.lay_draws(o)
+        else:
+            laid = timeline.tell_after(fields)
+        if not laid:
+            complete = False
+            break
+    end = max(timeline.clock, timeline.pending_op) + 1.5
+    duration = config.seconds if not complete else min(config.seconds, end)
+    return Plan(timeline.motions, timeline.truth, timeline.operator, duration, sim_alerts, complete)
 
-    def hover() -> Motion:
-        seat = int(rng.integers(0, config.players))
+
+class _Timeline:
+    """A round being laid out on the video's clock: the motions so far, the truth and operator logs, when
+    the next motion may start (``clock``) and the next operator line (``pending_op``)."""
+
+    def __init__(self, seed: int, config: VideoConfig) -> None:
+        self.config = config
+        self.rng = np.random.default_rng([seed, 1])
+        self.geo = layout(config, seed)
+        self.h = config.card_height
+        self.limit = config.seconds - 1.0  # the last motion ends a second before the clip does
+        self.motions: list[Motion] = []
+        self.truth: list[Line] = []
+        self.operator: list[Line] = []
+        self.clock = 0.8
+        self.last_visible = 0.0
+        self.pending_op = 0.0  # earliest time for the next operator line
+
+    # What the round says, laid out; each returns False when the clip ends first.
+    def lay_play(self, o: Line, fields: Line) -> bool:
+        """A card laid on the pile (the start card too), after a hand hovering now and then; the colour named
+        for a wild told by the operator."""
+        config, rng = self.config, self.rng
+        seat = o.get("seat")
+        if seat is None:
+            seat = config.dealer if config.dealer is not None else 0
+        if config.hover_share and rng.random() < config.hover_share and not self.schedule(self.hover()):
+            return False
+        motion = self.play(int(seat), str(o["card"]))
+        if not self.schedule(motion):
+            return False
+        colour = fields.pop("color", None)
+        self.truth.append({**fields, "t": round(motion.t_settle, 3)})
+        self.last_visible = motion.t_settle
+        self.pending_op = motion.t_settle + OPERATOR_DELAY
+        if colour is not None:
+            self.tell({"type": "color", "color": colour, "seat": seat}, self.pending_op)
+            self.pending_op += 0.3
+        return True
+
+    def lay_draws(self, o: Line) -> bool:
+        """A draw filmed: one reach to the stock per card."""
+        for _ in range(int(o["count"])):
+            motion = self.draw(int(o["seat"]))
+            if not self.schedule(motion):
+                return False
+            self.truth.append({"type": "draw", "seat": o["seat"], "count": 1, "t": round(motion.t_reach, 3)})
+            self.last_visible = motion.t_reach
+            self.pending_op = motion.t1 + OPERATOR_DELAY
+        return True
+
+    def tell_after(self, fields: Line) -> bool:
+        """A line told by the operator, after what it follows is visible."""
+        t = max(self.pending_op, self.last_visible + OPERATOR_DELAY, self.clock)
+        if t > self.limit:
+            return False
+        self.tell(fields, t)
+        self.pending_op = t + 0.3
+        return True
+
+    def tell(self, line: Line, t: float) -> None:
+        """``line`` at ``t`` in both logs; the next motion starts after it."""
+        line = {**line, "t": round(t, 3)}
+        self.truth.append(line)
+        self.operator.append(line)
+        self.clock = max(self.clock, t + 0.1)
+
+    def schedule(self, motion: Motion) -> bool:
+        """Add ``motion`` if it ends in time; the next one starts a moment after it."""
+        if motion.t1 > self.limit:
+            return False
+        self.motions.append(motion)
+        self.clock = motion.t1 + self.rng.uniform(0.15, 0.5)
+        return True
+
+    # The motions, starting at the clock.
+    def hover(self) -> Motion:
+        """A hand hovering over the pile and going back, laying nothing."""
+        rng, geo, h = self.rng, self.geo, self.h
+        seat = int(rng.integers(0, self.config.players))
         cx, cy = geo.pile_centre
         target = (cx + rng.normal(0, 0.35 * h), cy + rng.normal(0, 0.35 * h))
         start = geo.outside(target, seat)
-        t0 = clock
+        t0 = self.clock
         t_reach = t0 + rng.uniform(0.45, 0.7)
         return Motion("hover", seat, t0, t_reach, t_reach, t_reach + rng.uniform(0.5, 0.8), start, target,
                       hand_seed=int(rng.integers(0, 2**31)))
 
-    def play(seat: int, label: str) -> Motion:
+    def play(self, seat: int, label: str) -> Motion:
+        """Seat ``seat``'s hand sliding card ``label`` onto the pile."""
+        rng, geo, h = self.rng, self.geo, self.h
         cx, cy = geo.pile_centre
         final = (cx + rng.normal(0, 0.1 * h), cy + rng.normal(0, 0.1 * h))
         start = geo.outside(final, seat)
@@ -304,92 +398,25 @@ def plan_game(seed: int, config: VideoConfig) -> Plan:
         release = (final[0] + ux * slide, final[1] + uy * slide)
         reach = (release[0] + ux * 0.15 * h, release[1] + uy * 0.15 * h)
         held = math.degrees(math.atan2(uy, ux)) + 90 + rng.normal(0, 8)
-        t0 = clock
+        t0 = self.clock
         t_reach = t0 + rng.uniform(0.55, 0.8)
         t_settle = t_reach + rng.uniform(0.2, 0.3)
         t1 = t_settle + rng.uniform(0.45, 0.7)
         return Motion("play", seat, t0, t_reach, t_settle, t1, start, reach, label, release, final,
                       held, held + rng.uniform(-50, 50), int(rng.integers(0, 2**31)))
 
-    def draw(seat: int) -> Motion:
+    def draw(self, seat: int) -> Motion:
+        """Seat ``seat``'s hand taking one card from the stock."""
+        rng, geo, h = self.rng, self.geo, self.h
         sx, sy = geo.stock_centre
         target = (sx + rng.normal(0, 0.1 * h), sy + rng.normal(0, 0.1 * h))
         start = geo.outside(target, seat)
-        t0 = clock
+        t0 = self.clock
         t_reach = t0 + rng.uniform(0.4, 0.6)
         t1 = t_reach + rng.uniform(0.15, 0.25) + rng.uniform(0.4, 0.6)
         return Motion("draw", seat, t0, t_reach, t_reach, t1, start, target, "back",
                       angle_held=math.degrees(geo.seat_angle(seat)) + 90,
                       hand_seed=int(rng.integers(0, 2**31)))
-
-    def schedule(motion: Motion) -> bool:
-        nonlocal clock
-        if motion.t1 > limit:
-            return False
-        motions.append(motion)
-        clock = motion.t1 + rng.uniform(0.15, 0.5)
-        return True
-
-    def tell(line: Line, t: float) -> None:
-        nonlocal clock
-        line = {**line, "t": round(t, 3)}
-        truth.append(line)
-        operator.append(line)
-        clock = max(clock, t + 0.1)
-
-    pending_op = 0.0  # earliest time for the next operator line
-    for index, o in enumerate(obs):
-        kind = o["type"]
-        fields = {k: v for k, v in o.items() if k != "t"}
-        if kind == "setup":
-            if index:
-                break  # one round per video
-            tell(fields, 0.0)
-            continue
-        if kind == "start" and index + 1 < len(obs) and obs[index + 1]["type"] == "start":
-            continue  # a Wild Draw Four turned first goes back into the stock unseen
-        if kind in ("start", "play"):
-            seat = o.get("seat")
-            if seat is None:
-                seat = config.dealer if config.dealer is not None else 0
-            if config.hover_share and rng.random() < config.hover_share and not schedule(hover()):
-                complete = False
-                break
-            motion = play(int(seat), str(o["card"]))
-            if not schedule(motion):
-                complete = False
-                break
-            colour = fields.pop("color", None)
-            truth.append({**fields, "t": round(motion.t_settle, 3)})
-            last_visible = motion.t_settle
-            pending_op = motion.t_settle + OPERATOR_DELAY
-            if colour is not None:
-                tell({"type": "color", "color": colour, "seat": seat}, pending_op)
-                pending_op += 0.3
-            continue
-        if kind == "draw" and config.visible_draws:
-            cut = False
-            for _ in range(int(o["count"])):
-                motion = draw(int(o["seat"]))
-                if not schedule(motion):
-                    cut = True
-                    break
-                truth.append({"type": "draw", "seat": o["seat"], "count": 1, "t": round(motion.t_reach, 3)})
-                last_visible = motion.t_reach
-                pending_op = motion.t1 + OPERATOR_DELAY
-            if cut:
-                complete = False
-                break
-            continue
-        # Told by the operator, after what it follows is visible.
-        t = max(pending_op, last_visible + OPERATOR_DELAY, clock)
-        if t > limit:
-            complete = False
-            break
-        tell(fields, t)
-        pending_op = t + 0.3
-    duration = config.seconds if not complete else min(config.seconds, max(clock, pending_op) + 1.5)
-    return Plan(motions, truth, operator, duration, sim_alerts, complete)
 
 
 def referee_outputs(log_lines: Sequence[Line]) -> list[Line]:
