@@ -213,17 +213,7 @@ def train(data: Path, *, epochs: int, batch: int = 128, lr: float = 3e-3, weight
     log.info("crops: %d train, %d val (loaded in %.0f s)", len(x_train), len(x_val), time.time() - started)
     model = build_model()
     if weights is not None:
-        state = torch.load(weights, map_location="cpu", weights_only=True)
-        head = model[-1]
-        if state["11.weight"].shape[0] < head.out_features:
-            # Weights of a model that read fewer faces (before the fractions): the new faces' rows of
-            # the head start fresh, every other weight as trained.
-            old = state["11.weight"].shape[0]
-            for key in ("11.weight", "11.bias"):
-                grown = head.weight.detach().clone() if key.endswith("weight") else head.bias.detach().clone()
-                grown[:old] = state[key]
-                state[key] = grown
-        model.load_state_dict(state)
+        _load_weights(model, weights)
     model.to(device)
     optimizer = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
     steps = epochs * (len(x_train) // batch)
@@ -263,6 +253,22 @@ def train(data: Path, *, epochs: int, batch: int = 128, lr: float = 3e-3, weight
     return {"data": str(data), "onnx": str(out), "weights": str(pt_path), "epochs": epochs, "batch": batch,
             "lr": lr, "device": device, "train_crops": len(x_train), "val_crops": len(x_val),
             "seconds": round(time.time() - started), "history": history, "val": final}
+
+
+def _load_weights(model: Any, weights: Path) -> None:
+    """Start ``model`` from the state dict saved at ``weights``. Weights of a model that read fewer faces
+    (before the fractions): the new faces' rows of the head start fresh, every other weight as trained."""
+    import torch
+
+    state = torch.load(weights, map_location="cpu", weights_only=True)
+    head = model[-1]
+    if state["11.weight"].shape[0] < head.out_features:
+        old = state["11.weight"].shape[0]
+        for key in ("11.weight", "11.bias"):
+            grown = head.weight.detach().clone() if key.endswith("weight") else head.bias.detach().clone()
+            grown[:old] = state[key]
+            state[key] = grown
+    model.load_state_dict(state)
 
 
 def main(args: argparse.Namespace) -> int:

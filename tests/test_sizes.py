@@ -47,7 +47,6 @@ KNOWN_EXCEPTIONS: dict[str, str] = {
     "referee/web/teach.py::register_teach": "a router: its routes are closures over the session",
     "referee/web/views.py::register_views": "a router: its routes are closures over the session",
     # Generators and training scripts that read as one recipe from top to bottom.
-    "referee/train_classifier.py::train": "one training recipe: data, model, epochs, export",
     # Data, not code.
     "referee/phrases.py": "one catalogue, each phrase's four languages side by side; two short functions read it",
 }
