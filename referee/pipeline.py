@@ -486,6 +486,8 @@ class Pipeline:
                 event = replace(event, seat=expected if seat is None else seat)
             else:  # a draw: its hand's seat when plain, else the seat that owes it (as the referee would pick)
                 seat = self.finder.draw_seat(event.t) if self.finder is not None else None
+                if seat is None and self.finder is not None:
+                    seat = self.finder.owing()  # a penalty just named (a misplay's): its seat takes the cards
                 event = replace(event, seat=expected if seat is None else seat)
         if plain:
             guess = None
@@ -514,6 +516,8 @@ class Pipeline:
             log.warning("observation refused: %s (%s)", exc, obs)
             return []
         self.stats.observations += 1
+        if self.finder is not None:
+            self.finder.judged(obs, outputs)
         if self.finder is not None and isinstance(event, Start | Play):
             # Where the card came from tells where its player sits: the start card the dealer's, a play its
             # turn's (once the seats are found, only a play from the seat the referee expected).

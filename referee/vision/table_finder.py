@@ -33,8 +33,9 @@ from __future__ import annotations
 import logging
 import math
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 import cv2
 import numpy as np
@@ -129,6 +130,8 @@ class TableFinder:
         self._scale = 1.0
         #: Plays were given the turn's seat before the seats were found (the turn order may be off).
         self._guessed = False
+        #: Cards a penalty named each seat to take and not yet seen drawn (see :meth:`judged`).
+        self._owed: dict[int, int] = {}
         #: Footage time each thing was found at (``pile``, ``stock``, ``seats``), and the bumps followed.
         self.found_at: dict[str, float] = {}
         self.bumps: list[float] = []
@@ -300,6 +303,24 @@ class TableFinder:
         """A play was given the seat whose turn it was (the seats not found yet)."""
         self._guessed = True
 
+    def judged(self, observation: Mapping[str, Any], outputs: Sequence[Mapping[str, Any]]) -> None:
+        """The referee's lines on an observation the camera made: a penalty it named is owed by that seat
+        (its next draws, :meth:`owing`), and a draw pays off what its seat owed."""
+        if observation.get("type") == "draw" and (seat := observation.get("seat")) in self._owed:
+            left = self._owed.pop(seat) - int(observation.get("count") or 1)
+            if left > 0:
+                self._owed[seat] = left
+        for line in outputs:
+            cards, seat = line.get("penalty_cards"), line.get("seat")
+            if line.get("type") == "alert" and isinstance(cards, int) and cards > 0 and isinstance(seat, int):
+                self._owed[seat] = self._owed.pop(seat, 0) + cards  # the newest last
+
+    def owing(self) -> int | None:
+        """Before the seats are sure, the seat a draw whose hand was not placed goes to when the referee
+        named a penalty that is not drawn yet (a misplay's: the referee's turn has moved on from its
+        seat); ``None``: none owed (the seat in turn)."""
+        return next(reversed(self._owed), None)
+
     @property
     def plain_so_far(self) -> bool:
         """No play has been given the turn's seat for want of a seat seen (:meth:`guessed`): every play's
@@ -337,16 +358,29 @@ class TableFinder:
             entries = dict(enumerate(self.seat_finder.seats))
         else:
             entries = self.seat_finder.placed_entries()
+        size = profile.image_size
+        if not self.seats_sure and len(entries) < self.players and all(
+                along_edge(p, root, size) > self.seat_finder.reach for p in entries.values()):
+            # An arm from a side not placed yet: that side's seat when the game makes it plain (as a play's).
+            return self._new_side(profile, root)
         if not entries:
             return None
-        size = profile.image_size
         ranked = sorted(entries, key=lambda s: along_edge(entries[s], root, size))
         near = along_edge(entries[ranked[0]], root, size)
         if len(ranked) > 1 and near > DRAW_PLAIN * along_edge(entries[ranked[1]], root, size):
             return None
-        if not self.seats_sure and len(entries) < self.players and near > self.seat_finder.reach:
-            return None  # an arm from a side not placed yet may be any of those seats'
         return ranked[0]
+
+    def _new_side(self, profile: CalibrationProfile, root: Point) -> int | None:
+        """Before the seats are sure, a draw's arm from a side no placed seat's arms came from: its seat when
+        plain (:meth:`SeatFinder.plainly`: an even step round from the dealer's side, or the last side left),
+        learnt as a play's arm is (a player may draw several times before laying a first card); else
+        ``None``."""
+        seat = self.seat_finder.plainly(profile.pile_centre, root)
+        if seat is not None:
+            log.debug("a draw's arm from a new side: seat %d", seat)
+            self._learn(profile, root, seat)
+        return seat
 
     def played(self, seat: int, t: float, *, start: bool = False) -> None:
         """The card that came to rest at ``t`` was laid by ``seat`` (the start card: the dealer): its arm
@@ -355,8 +389,11 @@ class TableFinder:
         if not self.pile_found or profile is None or profile.is_whole_frame:
             return
         root = self._arm_at(profile, t)
-        if root is None:
-            return
+        if root is not None:
+            self._learn(profile, root, seat, start=start)
+
+    def _learn(self, profile: CalibrationProfile, root: Point, seat: int, *, start: bool = False) -> None:
+        """An arm of ``seat``'s came into the view at ``root``: the seats are solved again with it."""
         self.seat_finder.add(profile.pile_centre, root, seat, start=start)
         if self.seats_sure or self.given is not None:
             return

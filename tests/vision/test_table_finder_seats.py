@@ -98,3 +98,44 @@ def test_once_a_play_was_given_the_turns_seat_later_verdicts_stay_unsure() -> No
     alerts = _judged(guessed_before=True)
     assert [(a["code"], a["seat"]) for a in alerts] == [("out_of_turn", 2)]
     assert "seats not found yet" in str(alerts[0]["unsure"]) or "table not found yet" in str(alerts[0]["unsure"])
+
+
+def test_a_penalty_named_is_owed_by_its_seat_until_drawn() -> None:
+    from referee.vision.table_finder import TableFinder
+
+    finder = TableFinder(4)
+    assert finder.owing() is None
+    finder.judged({"type": "play", "seat": 2, "card": "blue_3"},
+                  [{"type": "alert", "code": "illegal_card", "seat": 2, "penalty_cards": 2}])
+    assert finder.owing() == 2
+    finder.judged({"type": "draw", "seat": 2, "count": 1}, [])
+    assert finder.owing() == 2  # one card of two
+    finder.judged({"type": "draw", "seat": 2, "count": 1}, [])
+    assert finder.owing() is None
+
+
+def test_a_draws_arm_from_a_side_not_seen_yet_places_that_seat_when_plain() -> None:
+    from collections import deque
+
+    import numpy as np
+
+    from referee.vision.calibration import CalibrationProfile
+    from referee.vision.table_finder import TableFinder
+
+    pile = ((200.0, 60.0), (560.0, 60.0), (560.0, 420.0), (200.0, 420.0))
+    stock = ((560.0, 480.0), (760.0, 480.0), (760.0, 680.0), (560.0, 680.0))
+    profile = CalibrationProfile((W, H), pile, ((0.0, 0.0),) * 4, stock=stock, method="found")
+    finder = TableFinder(4)
+    finder.profile, finder.pile_found, finder.stock_found = profile, True, True
+    seats = finder.seat_finder
+    seats.reach, seats.view = 0.08 * (W + H), (W, H)
+    centre = profile.pile_centre
+    seats.add(centre, edge(0.0), 0, start=True)  # the dealer at the right, then clockwise: bottom, left, top
+    seats.add(centre, edge(270.0), 3)
+    # Seat 1 (at the bottom) has not played yet; its arm reaches up from the bottom edge to the stock.
+    fg = np.zeros((135, 240), bool)
+    fg[100:135, 118:124] = True
+    finder._scale = 240 / W
+    finder._history = deque([(10.0, fg)])
+    assert finder.draw_seat(10.0) == 1
+    assert len(seats.groups()) == 3  # learnt: seat 1's side
