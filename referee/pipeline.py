@@ -182,6 +182,9 @@ class Pipeline:
         if hasattr(detector, "deck") and detector.deck is None:
             # One camera, one deck: colours are read against its own printing, learned as it plays.
             detector.deck = DeckColours(palette)
+        if isinstance(detector, OnnxDetector):
+            # A wide view (the whole frame, until the table is found) goes in only as wide as it is.
+            detector.rect = True
         self.session = session
         self.profile_given = profile
         self.players = players

@@ -55,12 +55,14 @@ AUGMENT: dict[str, Any] = {
 
 
 def export_onnx(weights: Path, imgsz: int, out_dir: Path | None = None, name: str = "detector") -> Path:
-    """Export ``weights`` to ``out_dir/<name>.onnx`` (static shape, opset 17, simplified)."""
+    """Export ``weights`` to ``out_dir/<name>.onnx`` (opset 17, simplified). Any input size (``dynamic``):
+    the detector letterboxes a whole view only to the model's stride, as ultralytics' predict does, so a
+    16:9 view costs it 60 % of a square one; a square input runs exactly as a static export would."""
     yolo_env.prepare()
     from ultralytics import YOLO
 
     model = YOLO(str(weights))
-    exported = Path(model.export(format="onnx", imgsz=imgsz, opset=17, simplify=True, dynamic=False))
+    exported = Path(model.export(format="onnx", imgsz=imgsz, opset=17, simplify=True, dynamic=True))
     out_dir = out_dir or MODELS_DIR
     out_dir.mkdir(parents=True, exist_ok=True)
     target = out_dir / f"{name}.onnx"

@@ -41,15 +41,20 @@ class DetectorError(RuntimeError):
     """The model cannot be loaded or run."""
 
 
-def letterbox(image: Image, size: int) -> tuple[Image, float, tuple[float, float]]:
-    """Resize keeping aspect ratio and pad to ``size`` x ``size`` with grey 114, as ultralytics does.
+def letterbox(image: Image, size: int, stride: int | None = None) -> tuple[Image, float, tuple[float, float]]:
+    """Resize keeping aspect ratio and pad to ``size`` x ``size`` with grey 114, as ultralytics does;
+    with ``stride``, pad only up to the next multiple of it on each side (ultralytics' ``predict``: a
+    1280x720 frame goes in at 320x192, not 320x320, and the model spends no time on the bars).
 
     Returns the padded image, the scale and the (left, top) padding.
     """
     h, w = image.shape[:2]
     r = min(size / h, size / w)
     new_w, new_h = round(w * r), round(h * r)
-    dw, dh = (size - new_w) / 2, (size - new_h) / 2
+    if stride:
+        dw, dh = ((size - new_w) % stride) / 2, ((size - new_h) % stride) / 2
+    else:
+        dw, dh = (size - new_w) / 2, (size - new_h) / 2
     if (w, h) != (new_w, new_h):
         image = cv2.resize(image, (new_w, new_h), interpolation=cv2.INTER_LINEAR)
     top, bottom = round(dh - 0.1), round(dh + 0.1)
@@ -189,6 +194,10 @@ def onnx_session(path: Path, threads: int | None, what: str, how: str) -> Any:
     options = ort.SessionOptions()
     if threads:
         options.intra_op_num_threads = threads
+    # Its worker threads sleep between runs rather than spin: a spinning worker holds a core the capture's
+    # decoding, the clip writer and the frame loop's own work need (on 2 cores, under load, a run cost
+    # 13-17 ms of CPU spinning against 6-8 ms not, and took longer: ``referee bench``).
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     options.log_severity_level = 3
     try:
         return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
@@ -228,6 +237,14 @@ class OnnxDetector:
         if all(isinstance(v, int) for v in fixed) and imgsz is not None and [imgsz, imgsz] != list(fixed):
             raise DetectorError(f"{path} takes {fixed[0]} px input only (exported at that size), not {imgsz}: "
                                 f"leave out --imgsz or export the model at {imgsz}")
+        #: The model's stride where it takes any input size (exported ``dynamic``); ``None``: one size only.
+        any_size = not all(isinstance(v, int) for v in fixed)
+        self.stride = int(ast.literal_eval(meta.get("stride", "32"))) if any_size else None
+        #: Look at a whole view letterboxed only to the stride (where the model takes any size), as ultralytics'
+        #: predict does: a 16:9 camera view costs the model 60 % of a square one. The pipeline turns it on for
+        #: its frames; photos (``referee eval``, hands, teaching) and closer looks and tiles stay square, as
+        #: their figures were measured.
+        self.rect = False
         self.conf = conf
         self.iou = iou
         self.palette = tuple(palette)
@@ -243,8 +260,11 @@ class OnnxDetector:
     def face_names(self) -> tuple[str, ...]:
         return self._face_names
 
-    def preprocess(self, image: Image) -> tuple[npt.NDArray[np.float32], float, tuple[float, float]]:
-        padded, r, pad = letterbox(image, self.imgsz)
+    def preprocess(self, image: Image, *, rect: bool = False
+                   ) -> tuple[npt.NDArray[np.float32], float, tuple[float, float]]:
+        """The model's input for ``image``: letterboxed square, or (``rect``, where the model takes any size)
+        only to the stride."""
+        padded, r, pad = letterbox(image, self.imgsz, self.stride if rect else None)
         blob = cv2.dnn.blobFromImage(padded, 1 / 255.0, swapRB=True)
         return blob, r, pad
 
@@ -272,7 +292,7 @@ class OnnxDetector:
         if image is None or image.ndim != 3 or image.shape[2] != 3 or image.size == 0:
             raise ValueError(f"expected a BGR image (H, W, 3), got {None if image is None else image.shape}")
         bar = self.conf if conf is None else conf
-        output, r, pad = self._look(image)
+        output, r, pad = self._look(image, rect=self.rect)
         whole = self._decoded(output, r, pad, image.shape, bar)
         tiling = None
         if self.tiles:
@@ -284,9 +304,10 @@ class OnnxDetector:
         return label_detections(image, whole.xyxy, whole.confidence, whole.class_id, self._face_names,
                                 self.palette, self.deck, whole.found)
 
-    def _look(self, image: Image) -> tuple[npt.NDArray[np.float32], float, tuple[float, float]]:
-        """The model's raw output for ``image`` shrunk to its input, with the letterbox's scale and padding."""
-        blob, r, pad = self.preprocess(image)
+    def _look(self, image: Image, *, rect: bool = False) -> tuple[npt.NDArray[np.float32], float, tuple[float, float]]:
+        """The model's raw output for ``image`` shrunk to its input, with the letterbox's scale and padding
+        (``rect``: padded only to the stride, where the model takes any size)."""
+        blob, r, pad = self.preprocess(image, rect=rect)
         (output,) = self.session.run(None, {self.input_name: blob})
         return output[0], r, pad
 
