@@ -195,6 +195,8 @@ def throughput(detector: Detector, video: Path, deck: Path | None = None, clips_
         "observations": stats.observations,
         "classifier": str(classifier.path) if classifier is not None else None,
         "clips_written": clips.written if clips is not None else None,
+        # Still queued when the footage ended: a run with no record (this one) does not write them.
+        "clips_unwritten": clips.unwritten if clips is not None else None,
         "_detector_ms": stats.detector_ms,
         "_frame_ms": stats.frame_ms,
         "_wall_s": wall,
@@ -291,6 +293,18 @@ def ultralytics_baseline(weights: Path, video: Path) -> dict[str, Any] | None:
             "baseline_cpu_ms_per_frame": round(1000 * cpu / len(frames), 1)}
 
 
+def _baseline_apart(weights: Path, video: Path) -> dict[str, Any] | None:
+    """:func:`ultralytics_baseline` in a process of its own: importing ultralytics turns OpenCV's threads off
+    (``cv2.setNumThreads(0)``) and torch's to one in the process that imports it, which would slow every
+    pass of the pipeline after it (and its memory would count in ``rss_mb``)."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        result: dict[str, Any] | None = pool.submit(ultralytics_baseline, weights, video).result()
+    return result
+
+
 def run_bench(
     detector: Detector,
     frames: int,
@@ -309,7 +323,7 @@ def run_bench(
         result: dict[str, Any] = {"width": size[0], "height": size[1], "source_fps": FPS}
         # A-B-A: the pipeline, the baseline, the pipeline again (see the module's docstring).
         first = throughput(detector, video, deck, clips_mb)
-        baseline = ultralytics_baseline(baseline_weights, video) if baseline_weights is not None else None
+        baseline = _baseline_apart(baseline_weights, video) if baseline_weights is not None else None
         result.update(_pooled(first, throughput(detector, video, deck, clips_mb)))
         result.update(baseline or {"baseline_ultralytics_fps": None, "baseline_cpu_ms_per_frame": None})
         result.update(latency(detector, video, landings, deck, clips_mb))

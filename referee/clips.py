@@ -309,6 +309,8 @@ class ClipRecorder:
         self.max_wait_s = max_wait_s
         #: Clips written (the tests and the bench read it).
         self.written = 0
+        #: Clips still queued when a temporary folder was closed, so never written (see :meth:`close`).
+        self.unwritten = 0
         self._queue: queue.Queue[_Cut | None] = queue.Queue()
         #: (match, seq) of each queued cut -> the seq its clip is written as (a corrected play's new one).
         self._targets: dict[tuple[int, int], int] = {}
@@ -390,11 +392,15 @@ class ClipRecorder:
         except Exception:
             log.exception("clip of observation %d (match %d) not written", cut.seq, cut.match_id)
         finally:
-            with self.store.lock:
-                self._targets.pop((cut.match_id, cut.seq), None)
-            with self._idle:
-                self._pending -= 1
-                self._idle.notify_all()
+            self._done(cut)
+
+    def _done(self, cut: _Cut) -> None:
+        """``cut`` is off the queue, written or not."""
+        with self.store.lock:
+            self._targets.pop((cut.match_id, cut.seq), None)
+        with self._idle:
+            self._pending -= 1
+            self._idle.notify_all()
 
     def _write(self, cut: _Cut) -> None:
         self.ring.wait_until(cut.t1, self.max_wait_s)
@@ -427,9 +433,11 @@ class ClipRecorder:
         The caller writes queued cuts itself, beside the writer: the frame loop is over, so they need not
         wait for the lowest priority's share of a busy machine (where a writer at niceness 19 could take
         longer than any timeout, and a thread still encoding when the process exits aborts it in native
-        code: ``terminate called without an active exception``). The writer finishes the cut it holds
-        (bounded: the ring has ended, so no cut waits for frames) and is joined; ``timeout`` only bounds a
-        writer stuck in its encoder, which is then logged."""
+        code: ``terminate called without an active exception``). In a temporary folder (a run with no
+        record) the queued cuts are not written at all: the folder goes with this call, and no one could
+        watch them (:attr:`unwritten` counts them). The writer finishes the cut it holds (bounded: the ring
+        has ended, so no cut waits for frames) and is joined; ``timeout`` only bounds a writer stuck in
+        its encoder, which is then logged."""
         self.ring.end()
         while True:
             try:
@@ -438,7 +446,11 @@ class ClipRecorder:
                 break
             if cut is None:  # closed twice
                 break
-            self._process(cut)
+            if self._temporary is None:
+                self._process(cut)
+            else:
+                self.unwritten += 1
+                self._done(cut)
         self._queue.put(None)
         if self._thread is not threading.current_thread():
             self._thread.join(timeout)

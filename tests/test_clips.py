@@ -217,15 +217,29 @@ def test_without_frames_there_is_no_clip(tmp_path: Path, match: MatchSession) ->
         clips.close()
 
 
-def test_close_writes_what_is_queued_and_removes_a_temporary_folder(match: MatchSession) -> None:
-    clips = ClipRecorder.beside(None)
+def test_close_writes_what_is_queued_beside_a_record(tmp_path: Path, match: MatchSession) -> None:
+    clips = ClipRecorder.beside(tmp_path / "referee.db")
     match.add_listener(clips.on_event)
     feed(clips.ring, 0.0, 2.0)
     seq = match.submit_event({"type": "play", "card": "red_7", "seat": 1, "t": 2.0})["seq"]
+    clips.close()  # the footage ended before the after-part: the clip takes what there is
+    assert clips.written == 1 and clips.store.find(match.match_id, seq) is not None
+
+
+def test_close_removes_a_temporary_folder_without_writing_into_it(match: MatchSession) -> None:
+    """A run with no record keeps its clips only while it runs: what is still queued at the end is not
+    written into a folder about to go (work for no one, at the process's exit)."""
+    clips = ClipRecorder.beside(None)
+    match.add_listener(clips.on_event)
+    clips.ring.add(0.0, jpeg(0))
+    clips.ring.add(2.0, jpeg(20))
+    # Held by the writer until the after-part comes, and then one more queued behind it.
+    match.submit_event({"type": "play", "card": "red_7", "seat": 1, "t": 2.0})
+    match.submit_event({"type": "play", "card": "red_8", "seat": 2, "t": 2.0})
     root = clips.store.root
     assert root.is_dir()
-    clips.close()  # the footage ended before the after-part: the clip takes what there is
-    assert clips.written == 1 and seq > 0
+    clips.close()
+    assert clips.written + clips.unwritten == 2 and clips.unwritten >= 1
     assert not root.exists()
 
 

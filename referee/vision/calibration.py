@@ -26,6 +26,7 @@ import sys
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -290,7 +291,12 @@ class CalibrationProfile:
         )
 
     def pile_homography(self) -> npt.NDArray[np.float64]:
-        """Camera pixels -> top-down pile image pixels."""
+        """Camera pixels -> top-down pile image pixels (a copy: the caller may change it)."""
+        return self._pile_matrix.copy()
+
+    @cached_property
+    def _pile_matrix(self) -> npt.NDArray[np.float64]:
+        """:meth:`pile_homography`, solved once per profile (the pipeline warps every frame by it)."""
         w, h = self.pile_size
         dst = np.array([(0, 0), (w, 0), (w, h), (0, h)], np.float32)
         m: npt.NDArray[np.float64] = cv2.getPerspectiveTransform(np.asarray(self.pile, np.float32), dst)

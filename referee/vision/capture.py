@@ -316,6 +316,8 @@ class Capture:
         self._backoff = backoff
         self._max_reconnects = max_reconnects
         self._frames: deque[Frame] = deque(maxlen=1 if self.keep_latest else max(1, buffer))
+        #: A file's reader waiting on a full buffer is woken once it is down to this many frames.
+        self._refill_at = (self._frames.maxlen or 1) // 2
         self._cond = threading.Condition()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -411,7 +413,10 @@ class Capture:
             self._delivered += 1
             if self.paced and self._t0 is not None:
                 self._late = max(0.0, self._clock() - self._t0 - frame.frame_index / self.fps)
-            self._cond.notify_all()
+            if len(self._frames) <= self._refill_at:
+                # The reader, waiting on a full buffer, decodes the next few frames in one go: woken once
+                # per frame it would take the interpreter's lock from the frame loop at every frame.
+                self._cond.notify_all()
             return frame
 
     def __iter__(self) -> Iterator[Frame]:
