@@ -38,14 +38,6 @@ KNOWN_EXCEPTIONS: dict[str, str] = {
     "referee/vision/tracking/buried.py::buried_showing": "the tracker's split into steps (issue 47 item 6)",
     "referee/vision/tracking/known.py::match_known": "the tracker's split into steps (issue 47 item 6)",
     "referee/vision/tracking/tracker.py::PileTracker._associate": "the tracker's split into steps (issue 47 item 6)",
-    # Web routers: one registering function holds its routes, each a short closure over the session.
-    "referee/web/app.py::create_app": "the app factory wiring every router (issue 47 item 5: routers per concern)",
-    "referee/web/calibrate.py::register_calibrate": "a router: its routes are closures over the session",
-    "referee/web/camera.py::register_camera": "a router: its routes are closures over the session",
-    "referee/web/controls.py::register_controls": "a router: its routes are closures over the session",
-    "referee/web/replay.py::register_replay": "a router: its routes are closures over the session",
-    "referee/web/teach.py::register_teach": "a router: its routes are closures over the session",
-    "referee/web/views.py::register_views": "a router: its routes are closures over the session",
     # Generators and training scripts that read as one recipe from top to bottom.
     # Data, not code.
     "referee/phrases.py": "one catalogue, each phrase's four languages side by side; two short functions read it",

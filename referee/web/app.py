@@ -141,10 +141,43 @@ def create_app(
     admin_token = token or secrets.token_urlsafe(16)
     assets = load_assets()
     hub = EventHub(session, buffer_size=sse_buffer, keepalive_s=sse_keepalive_s)
-    labels = sorted({label for deck in DECKS.values() for label in deck.labels()})
-    colours = sorted({c.value for d in DECKS.values() for c in d.colours})
+    labels, colours = _offered()
     frame_interval = 1.0 / max(max_stream_fps, 0.1)
     hands = HandReader(hand_detector or model_loader())
+
+    app = FastAPI(title="UNO referee", lifespan=_lifespan(hub, session), docs_url=None, redoc_url=None,
+                  openapi_url=None)
+    app.state.session = session
+    app.state.token = admin_token
+    app.state.hub = hub
+
+    _add_error_handlers(app)
+    register_views(app, session, hub, assets, labels=labels, colours=colours, frame_interval=frame_interval)
+    register_controls(app, session, hands, max_photo_bytes=max_photo_bytes)
+    register_teach(app, session, admin=ADMIN, page=lambda: page(assets, "teach.html", NO_FOREIGN_FRAMES),
+                   read_upload=read_upload, max_photo_bytes=max_photo_bytes, on_deck=on_deck,
+                   deck_dir=deck_dir)
+    register_replay(app, session, admin=ADMIN, clips=clips)
+    register_calibrate(app, session, admin=ADMIN, page=lambda: page(assets, "calibrate.html", NO_FOREIGN_FRAMES),
+                       table=table, calibration_file=calibration_file)
+    register_words(app, session)
+    register_camera(app, phone=phone, token=admin_token, admin=ADMIN,
+                    page=lambda: page(assets, "camera.html", NO_FOREIGN_FRAMES))
+
+    _guard(app, session, admin_token, max_json_bytes=max_json_bytes, max_photo_bytes=max_photo_bytes)
+    return app
+
+
+def _offered() -> tuple[list[str], list[str]]:
+    """Every card label and colour of every deck: what ``/api/meta`` offers the pages."""
+    labels = sorted({label for deck in DECKS.values() for label in deck.labels()})
+    colours = sorted({c.value for d in DECKS.values() for c in d.colours})
+    return labels, colours
+
+
+def _lifespan(hub: EventHub,
+              session: MatchSession) -> Callable[[FastAPI], contextlib.AbstractAsyncContextManager[None]]:
+    """The app's life: the event hub runs while it serves; on shutdown the record is folded into its file."""
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -155,11 +188,11 @@ def create_app(
             hub.close()
             await asyncio.to_thread(_fold_journal, session.store)
 
-    app = FastAPI(title="UNO referee", lifespan=lifespan, docs_url=None, redoc_url=None,
-                  openapi_url=None)
-    app.state.session = session
-    app.state.token = admin_token
-    app.state.hub = hub
+    return lifespan
+
+
+def _add_error_handlers(app: FastAPI) -> None:
+    """Bad input (422, 400), a referee failure (500) and a record that cannot be used (503) as JSON answers."""
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
@@ -182,18 +215,11 @@ def create_app(
         return JSONResponse({"detail": f"record unavailable: {exc}; nothing was recorded"},
                             status_code=503, headers=retry)
 
-    register_views(app, session, hub, assets, labels=labels, colours=colours, frame_interval=frame_interval)
-    register_controls(app, session, hands, max_photo_bytes=max_photo_bytes)
-    register_teach(app, session, admin=ADMIN, page=lambda: page(assets, "teach.html", NO_FOREIGN_FRAMES),
-                   read_upload=read_upload, max_photo_bytes=max_photo_bytes, on_deck=on_deck,
-                   deck_dir=deck_dir)
-    register_replay(app, session, admin=ADMIN, clips=clips)
-    register_calibrate(app, session, admin=ADMIN, page=lambda: page(assets, "calibrate.html", NO_FOREIGN_FRAMES),
-                       table=table, calibration_file=calibration_file)
-    register_words(app, session)
-    register_camera(app, phone=phone, token=admin_token, admin=ADMIN,
-                    page=lambda: page(assets, "camera.html", NO_FOREIGN_FRAMES))
 
+def _guard(app: FastAPI, session: MatchSession, admin_token: str, *, max_json_bytes: int,
+           max_photo_bytes: int) -> None:
+    """Put every request through :class:`RequestGuard`: the token on the controls (the routes that depend on
+    ``require_admin``), the bodies' caps, and the answers kept for retried requests."""
     controls = {route.path for route in app.routes if isinstance(route, APIRoute)
                 and any(d.dependency is require_admin for d in route.dependencies)}
     app.add_middleware(RequestGuard, token=admin_token, admin_paths=controls,
@@ -202,7 +228,6 @@ def create_app(
                                     DECK_PHOTO_PATH: max_photo_bytes + MULTIPART_SLACK,
                                     CAMERA_FRAME_PATH: MAX_FRAME_BYTES},
                        replies=IdempotentReplies(session.store))
-    return app
 
 
 def _plain_error(error: Any) -> dict[str, Any]:

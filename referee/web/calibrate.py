@@ -262,6 +262,36 @@ class _CalibrationFile:
             return None, str(exc)
 
 
+def _standing(table: LiveTable | None, saved: _CalibrationFile, players: Callable[[], int],
+              size: tuple[int, int] | None) -> dict[str, Any]:
+    """What ``GET /api/calibration`` answers: the frame (``size``), the profile in use fitted to it, the file,
+    and a suggested pile zone from the cards that have landed."""
+    profile = table.current_profile() if table is not None else None
+    file_profile, file_error = saved.load()
+    if profile is None:
+        profile = file_profile
+    if profile is not None and size is not None and profile.image_size != size:
+        try:
+            profile = profile.fitted(*size)
+        except CalibrationError:  # a zone that scales to nothing: shown as not calibrated
+            profile = None
+    landed = table.landed_cards(size) if table is not None and size is not None else []
+    suggested = suggest_pile_zone(landed, size) if size is not None else None
+    path = saved.known
+    return {
+        "live": table is not None,
+        "frame": None if size is None else {"width": size[0], "height": size[1]},
+        "players": players(),
+        "profile": None if profile is None else profile_out(profile),
+        "file": None if path is None else str(path),
+        "saved": path is not None and path.is_file(),
+        "file_error": file_error,
+        "landed": len(landed),
+        "min_landed": MIN_LANDED,
+        "suggested_pile": None if suggested is None else _rounded(suggested),
+    }
+
+
 def register_calibrate(
     app: FastAPI,
     session: MatchSession,
@@ -297,31 +327,7 @@ def register_calibrate(
     def calibration() -> dict[str, Any]:
         """Where the calibration stands: the frame, the profile in use (camera pixels), the file, and a
         suggested pile zone from the cards that have landed."""
-        size = frame_size()
-        profile = table.current_profile() if table is not None else None
-        file_profile, file_error = saved.load()
-        if profile is None:
-            profile = file_profile
-        if profile is not None and size is not None and profile.image_size != size:
-            try:
-                profile = profile.fitted(*size)
-            except CalibrationError:  # a zone that scales to nothing: shown as not calibrated
-                profile = None
-        landed = table.landed_cards(size) if table is not None and size is not None else []
-        suggested = suggest_pile_zone(landed, size) if size is not None else None
-        path = saved.known
-        return {
-            "live": table is not None,
-            "frame": None if size is None else {"width": size[0], "height": size[1]},
-            "players": players(),
-            "profile": None if profile is None else profile_out(profile),
-            "file": None if path is None else str(path),
-            "saved": path is not None and path.is_file(),
-            "file_error": file_error,
-            "landed": len(landed),
-            "min_landed": MIN_LANDED,
-            "suggested_pile": None if suggested is None else _rounded(suggested),
-        }
+        return _standing(table, saved, players, frame_size())
 
     @app.get("/api/calibration/frame.jpg")
     def calibration_frame() -> Response:
@@ -338,23 +344,30 @@ def register_calibrate(
     @app.put(CALIBRATION_PATH, dependencies=list(admin))
     def save(body: CalibrationIn) -> dict[str, Any]:
         """Check the clicks, save the profile atomically to the calibration file and apply it live."""
-        current = table.current_profile() if table is not None else saved.load()[0]
+        return _save(body, table, saved, saving, players, frame_size)
+
+
+def _save(body: CalibrationIn, table: LiveTable | None, saved: _CalibrationFile, saving: threading.Lock,
+          players: Callable[[], int], frame_size: Callable[[], tuple[int, int] | None]) -> dict[str, Any]:
+    """What ``PUT`` of a calibration does: check the clicks, save the profile atomically to the calibration
+    file and apply it to the live ``table``."""
+    current = table.current_profile() if table is not None else saved.load()[0]
+    try:
+        profile, warnings = profile_from_clicks(
+            body, players=players(), frame_size=frame_size(),
+            white_balance=current.white_balance if current is not None else None)
+    except CalibrationError as exc:
+        raise HTTPException(status_code=422, detail=str(exc)) from None
+    path = saved.path
+    with saving:
         try:
-            profile, warnings = profile_from_clicks(
-                body, players=players(), frame_size=frame_size(),
-                white_balance=current.white_balance if current is not None else None)
-        except CalibrationError as exc:
-            raise HTTPException(status_code=422, detail=str(exc)) from None
-        path = saved.path
-        with saving:
-            try:
-                profile.save(path)
-            except OSError as exc:
-                log.error("calibration not saved to %s: %s", path, exc)
-                raise HTTPException(status_code=503, detail=f"the calibration cannot be saved to {path}: "
-                                    f"{exc.strerror or exc}") from None
-            if table is not None:
-                table.set_profile(profile)
-        log.info("calibration saved to %s%s", path, " and applied to the live camera" if table is not None else "")
-        return {"file": str(path), "applied": table is not None, "profile": profile_out(profile),
-                "warnings": warnings, "command": f"referee run --calibration {path}"}
+            profile.save(path)
+        except OSError as exc:
+            log.error("calibration not saved to %s: %s", path, exc)
+            raise HTTPException(status_code=503, detail=f"the calibration cannot be saved to {path}: "
+                                f"{exc.strerror or exc}") from None
+        if table is not None:
+            table.set_profile(profile)
+    log.info("calibration saved to %s%s", path, " and applied to the live camera" if table is not None else "")
+    return {"file": str(path), "applied": table is not None, "profile": profile_out(profile),
+            "warnings": warnings, "command": f"referee run --calibration {path}"}

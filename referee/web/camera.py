@@ -120,37 +120,13 @@ def register_camera(
 
     @app.websocket("/api/camera/stream")
     async def camera_stream(websocket: WebSocket) -> None:
-        await websocket.accept()
-        client = websocket.client.host if websocket.client else "?"
-        try:
-            first = await asyncio.wait_for(websocket.receive(), HELLO_TIMEOUT_S)
-        except TimeoutError:
-            await _refuse(websocket, client, "no hello within 10 s", CLOSE_HELLO_TIMEOUT)
-            return
-        if first["type"] == "websocket.disconnect":
-            return
-        checked = hello_problem(first.get("text"), token)
-        if isinstance(checked, tuple):
-            await _refuse(websocket, client, *checked)
-            return
-        if phone is None:
-            await _refuse(websocket, client, NO_PHONE, CLOSE_NO_PHONE)
-            return
-        connection = phone.connect(client, checked)
-        reason = "closed"
-        try:
-            await websocket.send_json({"type": "ready", "connection": connection, "max_bytes": phone.max_frame_bytes})
-            reason = await _receive_frames(websocket, phone, connection)
-        except WebSocketDisconnect as exc:
-            reason = _closed_reason(exc.code)
-        except (RuntimeError, OSError) as exc:  # the socket broke under a send
-            reason = f"connection lost: {exc}"
-        finally:
-            phone.disconnect(connection, reason)
-            if reason == SUPERSEDED:
-                await _close(websocket, CLOSE_SUPERSEDED, SUPERSEDED)
-            else:
-                await _close(websocket, 1000, reason)  # a no-op where the phone closed it
+        await _stream_phone(websocket, phone, token)
+
+    _register_plain_requests(app, phone=phone, admin=admin)
+
+
+def _register_plain_requests(app: FastAPI, *, phone: PhoneLink | None, admin: Sequence[Depends]) -> None:
+    """The plain-request way in, where a network refuses the WebSocket: connect, frames, goodbye."""
 
     @app.post("/api/camera/connect", dependencies=list(admin))
     async def camera_connect(request: Request) -> dict[str, Any]:
@@ -189,6 +165,42 @@ def register_camera(
         if phone is not None:
             phone.disconnect(connection, "the page closed")
         return {"ok": True}
+
+
+async def _stream_phone(websocket: WebSocket, phone: PhoneLink | None, token: str) -> None:
+    """The WebSocket way in: the phone's hello checked (``token``), then its frames into ``phone`` until the
+    socket closes, another phone takes over or the page says goodbye."""
+    await websocket.accept()
+    client = websocket.client.host if websocket.client else "?"
+    try:
+        first = await asyncio.wait_for(websocket.receive(), HELLO_TIMEOUT_S)
+    except TimeoutError:
+        await _refuse(websocket, client, "no hello within 10 s", CLOSE_HELLO_TIMEOUT)
+        return
+    if first["type"] == "websocket.disconnect":
+        return
+    checked = hello_problem(first.get("text"), token)
+    if isinstance(checked, tuple):
+        await _refuse(websocket, client, *checked)
+        return
+    if phone is None:
+        await _refuse(websocket, client, NO_PHONE, CLOSE_NO_PHONE)
+        return
+    connection = phone.connect(client, checked)
+    reason = "closed"
+    try:
+        await websocket.send_json({"type": "ready", "connection": connection, "max_bytes": phone.max_frame_bytes})
+        reason = await _receive_frames(websocket, phone, connection)
+    except WebSocketDisconnect as exc:
+        reason = _closed_reason(exc.code)
+    except (RuntimeError, OSError) as exc:  # the socket broke under a send
+        reason = f"connection lost: {exc}"
+    finally:
+        phone.disconnect(connection, reason)
+        if reason == SUPERSEDED:
+            await _close(websocket, CLOSE_SUPERSEDED, SUPERSEDED)
+        else:
+            await _close(websocket, 1000, reason)  # a no-op where the phone closed it
 
 
 async def _receive_frames(websocket: WebSocket, phone: PhoneLink, connection: int) -> str:

@@ -12,15 +12,18 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections.abc import Sequence
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Header, HTTPException, Query, Request
 from fastapi.responses import Response
 
+from referee.cards import Colour
 from referee.session import Event, MatchSession
 from referee.web.guard import ADMIN_TOKEN_REQUIRED, supplied_token, token_matches
 from referee.web.hands import (
     DetectorUnavailable,
+    HandProposal,
     HandReader,
     ImageError,
     ImageTooLarge,
@@ -103,25 +106,7 @@ def register_controls(app: FastAPI, session: MatchSession, hands: HandReader, *,
 
     @app.post("/api/setup", response_model=OkOut, dependencies=ADMIN)
     def setup(request: Request, body: SetupIn) -> OkOut:
-        players = body.players or len(body.names) or len(session.names)
-        if body.names and len(body.names) != players:
-            raise HTTPException(status_code=422,
-                                detail=f"{len(body.names)} names for {players} players")
-        if body.dealer >= players:
-            raise HTTPException(status_code=422,
-                                detail=f"dealer seat {body.dealer} out of range for {players}")
-        options: dict[str, Any] = dict(body.options)
-        lang = setup_language(options)  # the pages' language, saved with the setup (not a rule option)
-        if body.target is not None:
-            options["target"] = body.target
-        obs: dict[str, Any] = {"type": "setup", "players": players, "dealer": body.dealer,
-                               "options": options}
-        if lang is not None:
-            obs["lang"] = lang
-        if body.rules is not None:
-            obs["rules"] = body.rules
-        if body.hand_size is not None:
-            obs["hand_size"] = body.hand_size
+        obs = _setup_line(body, body.players or len(body.names) or len(session.names))
         # The answer rides on the last write (with names, a round's setup and its names are two).
         answer = answer_in_transaction(request.scope, ok_out)
         if body.mode == "match":
@@ -137,6 +122,17 @@ def register_controls(app: FastAPI, session: MatchSession, hands: HandReader, *,
         session.set_names(body.names, also=answer_in_transaction(request.scope, ok_out))
         return OkOut(event_id=session.last_event_id)
 
+    _register_hand_photo(app, session, hands, max_photo_bytes=max_photo_bytes)
+
+    @app.get("/api/log", dependencies=ADMIN)
+    def export_log() -> Response:
+        lines = "".join(json.dumps(o, separators=(",", ":")) + "\n" for o in session.export_log())
+        return Response(lines, media_type="application/x-ndjson", headers={
+            "Content-Disposition": f'attachment; filename="match-{session.match_id}.jsonl"'})
+
+def _register_hand_photo(app: FastAPI, session: MatchSession, hands: HandReader, *, max_photo_bytes: int) -> None:
+    """A seat's hand read from a photo: proposed, or revealed at once (``submit``)."""
+
     @app.post("/api/hands/photo", response_model=HandPhotoOut, dependencies=ADMIN)
     async def hand_photo(
         request: Request,
@@ -150,29 +146,7 @@ def register_controls(app: FastAPI, session: MatchSession, hands: HandReader, *,
             raise HTTPException(status_code=422,
                                 detail=f"seat {seat} out of range for {players} players")
         data = await read_upload(request, max_photo_bytes)
-        palette = palette_for(snap.get("options"))
-        try:
-            proposal = await asyncio.to_thread(hands.read, data, palette)
-        except ImageTooLarge as exc:
-            raise HTTPException(status_code=413, detail=str(exc)) from None
-        except ImageError as exc:
-            raise HTTPException(status_code=400, detail=str(exc)) from None
-        except DetectorUnavailable as exc:
-            log.warning("hand photo: %s", exc)
-            raise HTTPException(status_code=503,
-                                detail=f"no card detector available: {exc}") from None
-        found = proposal.detections
-        out = HandPhotoOut(
-            seat=seat, cards=proposal.cards, width=proposal.width, height=proposal.height,
-            backs=proposal.backs, duplicates=proposal.duplicates,
-            detections=[
-                HandCardOut(label=label, confidence=round(float(found.confidence[i]), 4),
-                            colour_confidence=round(float(found.colour_confidence[i]), 4)
-                            if len(found.colour_confidence) else 1.0,
-                            xyxy=[round(float(v), 1) for v in found.xyxy[i]])
-                for i, label in enumerate(found.labels)
-            ],
-        )
+        out = _hand_out(seat, await _read_hand(hands, data, palette_for(snap.get("options"))))
         if submit:
             if not out.cards:
                 raise HTTPException(status_code=422,
@@ -185,11 +159,59 @@ def register_controls(app: FastAPI, session: MatchSession, hands: HandReader, *,
             out.submitted = event_out(event)
         return out
 
-    @app.get("/api/log", dependencies=ADMIN)
-    def export_log() -> Response:
-        lines = "".join(json.dumps(o, separators=(",", ":")) + "\n" for o in session.export_log())
-        return Response(lines, media_type="application/x-ndjson", headers={
-            "Content-Disposition": f'attachment; filename="match-{session.match_id}.jsonl"'})
+
+
+def _setup_line(body: SetupIn, players: int) -> dict[str, Any]:
+    """The ``setup`` observation a setup control asks for, at a table of ``players``; 422 where it cannot be."""
+    if body.names and len(body.names) != players:
+        raise HTTPException(status_code=422,
+                            detail=f"{len(body.names)} names for {players} players")
+    if body.dealer >= players:
+        raise HTTPException(status_code=422,
+                            detail=f"dealer seat {body.dealer} out of range for {players}")
+    options: dict[str, Any] = dict(body.options)
+    lang = setup_language(options)  # the pages' language, saved with the setup (not a rule option)
+    if body.target is not None:
+        options["target"] = body.target
+    obs: dict[str, Any] = {"type": "setup", "players": players, "dealer": body.dealer,
+                           "options": options}
+    if lang is not None:
+        obs["lang"] = lang
+    if body.rules is not None:
+        obs["rules"] = body.rules
+    if body.hand_size is not None:
+        obs["hand_size"] = body.hand_size
+    return obs
+
+
+async def _read_hand(hands: HandReader, data: bytes, palette: Sequence[Colour]) -> HandProposal:
+    """``hands`` reading the photo ``data`` off the event loop; 413, 400 or 503 where it cannot."""
+    try:
+        return await asyncio.to_thread(hands.read, data, palette)
+    except ImageTooLarge as exc:
+        raise HTTPException(status_code=413, detail=str(exc)) from None
+    except ImageError as exc:
+        raise HTTPException(status_code=400, detail=str(exc)) from None
+    except DetectorUnavailable as exc:
+        log.warning("hand photo: %s", exc)
+        raise HTTPException(status_code=503,
+                            detail=f"no card detector available: {exc}") from None
+
+
+def _hand_out(seat: int, proposal: HandProposal) -> HandPhotoOut:
+    """The hand read from a photo as the control answers it."""
+    found = proposal.detections
+    return HandPhotoOut(
+        seat=seat, cards=proposal.cards, width=proposal.width, height=proposal.height,
+        backs=proposal.backs, duplicates=proposal.duplicates,
+        detections=[
+            HandCardOut(label=label, confidence=round(float(found.confidence[i]), 4),
+                        colour_confidence=round(float(found.colour_confidence[i]), 4)
+                        if len(found.colour_confidence) else 1.0,
+                        xyxy=[round(float(v), 1) for v in found.xyxy[i]])
+            for i, label in enumerate(found.labels)
+        ],
+    )
 
 
 

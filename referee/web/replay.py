@@ -59,28 +59,13 @@ def register_replay(app: FastAPI, session: MatchSession, *, admin: Sequence[Any]
     cue_lock = threading.Lock()
     cue: dict[str, Any] = {"n": 0, "match_id": None, "seq": None, "url": None}
 
-    def address(match_id: int, seq: int) -> str:
-        """A clip's address: as an alert's when its observation drew one, else as a play's."""
-        alerts = any(s == seq for s, _ in session.store.alerts(match_id))
-        return clip_url(match_id, seq, "alerts" if alerts else "plays")
-
-    def clip_file(match_id: int, seq: int, what: str) -> FileResponse:
-        path = store.find(match_id, seq) if store is not None else None
-        if path is None:
-            why = "no clips are kept (no camera recording)" if store is None else "none recorded or kept"
-            raise HTTPException(status_code=404, detail=f"no clip for {what} (match {match_id}): {why}")
-        try:
-            return FileResponse(path, media_type=CLIP_MEDIA_TYPE, headers={"Cache-Control": "no-cache"})
-        except OSError:  # dropped by the cap just now
-            raise HTTPException(status_code=404, detail=f"no clip for {what} (match {match_id})") from None
-
     @app.get("/api/alerts/{seq}/clip", response_class=FileResponse)
     def alert_clip(seq: Seq, match: MatchQuery = None) -> FileResponse:
         """The instant replay of the alert(s) drawn by observation ``seq`` (the ``seq`` an alert carries)."""
         match_id = session.match_id if match is None else match
         if not any(s == seq for s, _ in session.store.alerts(match_id)):
             raise HTTPException(status_code=404, detail=f"no alert at observation {seq} in match {match_id}")
-        return clip_file(match_id, seq, f"the alert at observation {seq}")
+        return _clip_file(store, match_id, seq, f"the alert at observation {seq}")
 
     @app.get("/api/plays/{seq}/clip", response_class=FileResponse)
     def play_clip(seq: Seq, match: MatchQuery = None) -> FileResponse:
@@ -89,26 +74,13 @@ def register_replay(app: FastAPI, session: MatchSession, *, admin: Sequence[Any]
         if not any(o.seq == seq and o.observation.get("type") in CARD_TYPES
                    for o in session.store.observations(match_id)):
             raise HTTPException(status_code=404, detail=f"no play {seq} in match {match_id}")
-        return clip_file(match_id, seq, f"play {seq}")
+        return _clip_file(store, match_id, seq, f"play {seq}")
 
     @app.get("/api/clips")
     def list_clips() -> dict[str, Any]:
         """The current match's plays (newest last, each with its clip's address when it has one),
         the observations with a clip (``latest``: the newest one's address), and the cap they share."""
-        match_id = session.match_id
-        have = store.clips(match_id) if store is not None else {}
-        plays = [
-            {"seq": o.seq, "type": o.observation.get("type"), "card": o.observation.get("card"),
-             "seat": o.observation.get("seat"), "t": o.t, "source": o.source,
-             "clip": clip_url(match_id, o.seq) if o.seq in have else None}
-            for o in session.store.observations(match_id) if o.observation.get("type") in CARD_TYPES
-        ][-PLAYS_LISTED:]
-        newest = max(have, default=None)
-        latest = None if newest is None else address(match_id, newest)
-        return {"match_id": match_id, "recording": store is not None, "names": session.names, "plays": plays,
-                "latest": latest,
-                "clips": sorted(have), "bytes": sum(have.values()),
-                "cap_bytes": store.cap_bytes if store is not None else None}
+        return _clips_listing(session, store)
 
     @app.post("/api/replay", dependencies=list(admin))
     def cue_replay(seq: Annotated[int | None, Query(ge=0, lt=ID_LIMIT)] = None) -> dict[str, Any]:
@@ -119,7 +91,7 @@ def register_replay(app: FastAPI, session: MatchSession, *, admin: Sequence[Any]
         if chosen is None or chosen not in have:
             what = "no clip yet in this match" if chosen is None else f"no clip for observation {chosen}"
             raise HTTPException(status_code=404, detail=what)
-        url = address(match_id, chosen)
+        url = _clip_address(session, match_id, chosen)
         with cue_lock:
             cue.update(n=cue["n"] + 1, match_id=match_id, seq=chosen, url=url)
             return dict(cue)
@@ -131,3 +103,39 @@ def register_replay(app: FastAPI, session: MatchSession, *, admin: Sequence[Any]
             return dict(cue)
 
     return store
+
+
+def _clip_address(session: MatchSession, match_id: int, seq: int) -> str:
+    """A clip's address: as an alert's when its observation drew one, else as a play's."""
+    alerts = any(s == seq for s, _ in session.store.alerts(match_id))
+    return clip_url(match_id, seq, "alerts" if alerts else "plays")
+
+
+def _clip_file(store: ClipStore | None, match_id: int, seq: int, what: str) -> FileResponse:
+    """Observation ``seq``'s clip (``what`` it is, for the 404 when there is none)."""
+    path = store.find(match_id, seq) if store is not None else None
+    if path is None:
+        why = "no clips are kept (no camera recording)" if store is None else "none recorded or kept"
+        raise HTTPException(status_code=404, detail=f"no clip for {what} (match {match_id}): {why}")
+    try:
+        return FileResponse(path, media_type=CLIP_MEDIA_TYPE, headers={"Cache-Control": "no-cache"})
+    except OSError:  # dropped by the cap just now
+        raise HTTPException(status_code=404, detail=f"no clip for {what} (match {match_id})") from None
+
+
+def _clips_listing(session: MatchSession, store: ClipStore | None) -> dict[str, Any]:
+    """What ``GET /api/clips`` answers (see :func:`register_replay`)."""
+    match_id = session.match_id
+    have = store.clips(match_id) if store is not None else {}
+    plays = [
+        {"seq": o.seq, "type": o.observation.get("type"), "card": o.observation.get("card"),
+         "seat": o.observation.get("seat"), "t": o.t, "source": o.source,
+         "clip": clip_url(match_id, o.seq) if o.seq in have else None}
+        for o in session.store.observations(match_id) if o.observation.get("type") in CARD_TYPES
+    ][-PLAYS_LISTED:]
+    newest = max(have, default=None)
+    latest = None if newest is None else _clip_address(session, match_id, newest)
+    return {"match_id": match_id, "recording": store is not None, "names": session.names, "plays": plays,
+            "latest": latest,
+            "clips": sorted(have), "bytes": sum(have.values()),
+            "cap_bytes": store.cap_bytes if store is not None else None}

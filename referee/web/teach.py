@@ -369,59 +369,18 @@ def register_teach(
         """One photo of the card ``label`` (JPEG/PNG body, or multipart field ``image``); with ``layout=true``
         instead, a photo of the deck laid out in rows (:mod:`referee.web.teach_rows`): the cards found in it."""
         if layout:
-            return await _layout_photo(request)
+            return await _rows_photo(await read_upload(request, max_photo_bytes), rows, session)
         if label is None:
             raise HTTPException(status_code=422, detail="say which card the photo shows (?label=red_7), or send "
                                                         "a photo of cards in rows with ?layout=true")
         card = parse_label(label)
-        data = await read_upload(request, max_photo_bytes)
-        suffix = image_suffix(data)
-        if suffix is None:
-            raise HTTPException(status_code=400, detail="not a JPEG or PNG photo: send the card's photo as one")
-        try:
-            # (checks the size before decoding; only the size is kept from the decoded photo)
-            height, width = await asyncio.to_thread(_decoded_size, data)
-        except ImageTooLarge as exc:
-            raise HTTPException(status_code=413, detail=str(exc)) from None
-        except ImageError as exc:
-            raise HTTPException(status_code=400, detail=str(exc)) from None
-        try:
-            count, new = await asyncio.to_thread(teacher.add_photo, card, data, suffix)
-        except OverflowError as exc:
-            raise HTTPException(status_code=409, detail=str(exc)) from None
-        except OSError as exc:
-            log.error("deck photo not saved: %s", exc)
-            raise HTTPException(status_code=503, detail=f"the photo cannot be saved: {one_line(exc)}") from None
-        return {"label": card, "count": count, "new": new, "width": int(width), "height": int(height)}
+        return await _card_photo(await read_upload(request, max_photo_bytes), card, teacher)
 
-    async def _layout_photo(request: Request) -> dict[str, Any]:
-        from referee.vision.deck import DeckError
-        from referee.vision.detect import DetectorError
+    _register_forget_and_learn(app, teacher, admin=admin)
+    return teacher
 
-        data = await read_upload(request, max_photo_bytes)
-        suffix = image_suffix(data)
-        if suffix is None:
-            raise HTTPException(status_code=400, detail="not a JPEG or PNG photo: send the photo of the rows as one")
-        deck = session_deck(session)
-
-        def add() -> dict[str, Any]:
-            with decoding():  # the cards are found in the decoded photo: one at a time, as every photo
-                return rows.add(data, suffix, deck)
-
-        try:
-            await asyncio.to_thread(_decoded_size, data)
-            return await asyncio.to_thread(add)
-        except ImageTooLarge as exc:
-            raise HTTPException(status_code=413, detail=str(exc)) from None
-        except ImageError as exc:
-            raise HTTPException(status_code=400, detail=str(exc)) from None
-        except OverflowError as exc:
-            raise HTTPException(status_code=409, detail=str(exc)) from None
-        except (DeckError, DetectorError) as exc:
-            raise HTTPException(status_code=503, detail=one_line(exc)) from None
-        except OSError as exc:
-            log.error("photo of rows not saved: %s", exc)
-            raise HTTPException(status_code=503, detail=f"the photo cannot be saved: {one_line(exc)}") from None
+def _register_forget_and_learn(app: FastAPI, teacher: DeckTeacher, *, admin: Sequence[Any]) -> None:
+    """Forget a card's photos; learn the deck from the photos kept."""
 
     @app.delete(DECK_PHOTO_PATH, dependencies=list(admin))
     def forget_photos(label: Annotated[str, Query(min_length=1, max_length=40)]) -> dict[str, Any]:
@@ -443,4 +402,55 @@ def register_teach(
             raise HTTPException(status_code=409, detail=str(exc)) from None
         return JSONResponse(teacher.status(), status_code=202)
 
-    return teacher
+
+
+async def _card_photo(data: bytes, card: str, teacher: DeckTeacher) -> dict[str, Any]:
+    """Keep the photo ``data`` of ``card`` (decoded once, in a slot, to prove it is a photo)."""
+    suffix = image_suffix(data)
+    if suffix is None:
+        raise HTTPException(status_code=400, detail="not a JPEG or PNG photo: send the card's photo as one")
+    try:
+        # (checks the size before decoding; only the size is kept from the decoded photo)
+        height, width = await asyncio.to_thread(_decoded_size, data)
+    except ImageTooLarge as exc:
+        raise HTTPException(status_code=413, detail=str(exc)) from None
+    except ImageError as exc:
+        raise HTTPException(status_code=400, detail=str(exc)) from None
+    try:
+        count, new = await asyncio.to_thread(teacher.add_photo, card, data, suffix)
+    except OverflowError as exc:
+        raise HTTPException(status_code=409, detail=str(exc)) from None
+    except OSError as exc:
+        log.error("deck photo not saved: %s", exc)
+        raise HTTPException(status_code=503, detail=f"the photo cannot be saved: {one_line(exc)}") from None
+    return {"label": card, "count": count, "new": new, "width": int(width), "height": int(height)}
+
+
+async def _rows_photo(data: bytes, rows: RowsTeacher, session: MatchSession) -> dict[str, Any]:
+    """The cards found in the photo ``data`` of the deck laid out in rows (:mod:`referee.web.teach_rows`)."""
+    from referee.vision.deck import DeckError
+    from referee.vision.detect import DetectorError
+
+    suffix = image_suffix(data)
+    if suffix is None:
+        raise HTTPException(status_code=400, detail="not a JPEG or PNG photo: send the photo of the rows as one")
+    deck = session_deck(session)
+
+    def add() -> dict[str, Any]:
+        with decoding():  # the cards are found in the decoded photo: one at a time, as every photo
+            return rows.add(data, suffix, deck)
+
+    try:
+        await asyncio.to_thread(_decoded_size, data)
+        return await asyncio.to_thread(add)
+    except ImageTooLarge as exc:
+        raise HTTPException(status_code=413, detail=str(exc)) from None
+    except ImageError as exc:
+        raise HTTPException(status_code=400, detail=str(exc)) from None
+    except OverflowError as exc:
+        raise HTTPException(status_code=409, detail=str(exc)) from None
+    except (DeckError, DetectorError) as exc:
+        raise HTTPException(status_code=503, detail=one_line(exc)) from None
+    except OSError as exc:
+        log.error("photo of rows not saved: %s", exc)
+        raise HTTPException(status_code=503, detail=f"the photo cannot be saved: {one_line(exc)}") from None

@@ -97,7 +97,14 @@ def register_views(app: FastAPI, session: MatchSession, hub: Fanout, assets: Ass
         return {"ok": True, "match_id": session.match_id, "event_id": session.last_published_id,
                 "sse_clients": hub.clients}
 
-    # Views.
+    _register_live_views(app, session, hub, assets, labels=labels, colours=colours, frame_interval=frame_interval)
+
+
+def _register_live_views(app: FastAPI, session: MatchSession, hub: Fanout, assets: Assets, *, labels: list[str],
+                         colours: list[str], frame_interval: float) -> None:
+    """The match as it stands and as it changes: its state, what ``/api/meta`` offers, its events and the
+    camera's MJPEG stream."""
+
     @app.get("/api/state")
     def state() -> dict[str, Any]:
         return session.snapshot()
