@@ -535,6 +535,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="fixed: the pile in the middle, seat 0 at the bottom (every hour so far); anywhere: the "
                              "players on any side, the pile anywhere in view (drawn from each seed)")
     parser.add_argument("--bump", action="store_true", help="the camera is knocked once in every game")
+    parser.add_argument("--tilt", type=float, default=VideoConfig.tilt,
+                        help="the camera's perspective: each corner of the view moved by up to this share of its "
+                             "size (a webcam looking down: 0.03, every hour so far; a phone held low: 0.15)")
     parser.add_argument("--no-calibration", dest="calibrated", action="store_false",
                         help="judge without the calibration sidecar: the pipeline finds the table itself")
     parser.add_argument("--report", type=Path, help="write every mismatch here as JSON lines")
@@ -556,7 +559,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             log.warning("no classifier at %s: the detector reads faces alone", args.classifier)
     job = _Job(args.work, replace(VideoConfig(), seconds=args.seconds, fps=args.fps, players=args.players,
-                                       rules=args.rules, faces=args.faces, layout=args.layout, bump=args.bump),
+                                       rules=args.rules, faces=args.faces, layout=args.layout, bump=args.bump,
+                                       tilt=args.tilt),
                args.model, oracle, classifier_path, 1 if args.jobs > 1 else None, args.judge_fps,
                args.judge_fps if args.camera_fps else None, args.teach, args.calibrated)
     seeds = range(args.first_seed, args.first_seed + args.games)
@@ -580,7 +584,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             for r in results:
                 f.writelines(json.dumps(m) + "\n" for m in mismatches(r, args.window))
     out = {"detector": "oracle" if oracle else str(args.model), "oracle": oracle, "calibrated": args.calibrated,
-           "layout": args.layout, "bump": args.bump,
+           "layout": args.layout, "bump": args.bump, "tilt": args.tilt,
            "classifier": str(classifier_path) if classifier_path is not None else None, "teach": args.teach,
            "seeds": [args.first_seed, args.first_seed + args.games - 1],
            # the footage's OpenCV (the same seed renders a little differently under another) and this run's

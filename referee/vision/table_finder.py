@@ -9,23 +9,27 @@ and watches the game itself:
 * **the pile** is where the first card (the start card) comes to rest and stays: a zone around it the
   size the calibration gives one (:data:`PILE_HALF` card heights each way), after which the pipeline
   looks there alone, at the calibrated speed. Cards landing elsewhere, again and again, move it;
-* **the seats** follow from the game: the dealer turns the start card from their side, and every later
-  card comes from the arm of the player whose turn it is (the referee's turn order). An arm's direction
-  is the far end of the foreground blob that reaches into the pile zone (:class:`Zones`), taken around
-  the moment the card came to rest. Each seat is the middle of its arms' far ends; the seats are sure
-  once every seat has been seen, they go round clockwise in seat order, they are apart, and the plays
-  agree with them (at most one in five out: an out-of-turn play among the first ones outvoted). Until
-  then the pipeline gives a play or draw to the seat the referee expects and marks it ``unsure``
-  (:attr:`TableFinder.unsure`): no verdict that depends on the guess is raised as sure.
-* **a camera bumped** mid-game (given profile or found): the table's features move as a whole. Points
-  tracked from a reference view (Lucas-Kanade, with a RANSAC similarity) say by how much; once the view
-  holds still shifted by more than :data:`BUMP_PX` the zones and seats move with it (the cards on the
-  pile stay where they were in the pile view: nothing lost or seen twice).
+* **the seats** follow from the game (:mod:`referee.vision.table_seats`, the arms from
+  :mod:`referee.vision.table_arms`): the dealer turns the start card from their side, and every later card
+  comes from the arm of the player whose turn it is. An arm's side is where it comes into the view, taken
+  around the moment the card came to rest (or the hand left the stock). The seats are sure once every
+  side has been seen, they go round clockwise in seat order, and the plays agree with them (at most one
+  in five out). Before that, an arm from the dealer's side, from a side an even step round from it (seen
+  from the view's middle), or from the last side left is that side's seat: plain, and judged sure as long
+  as no play before it was a guess. Otherwise the pipeline gives a play to the seat the referee expects
+  (a draw to the seat that owes it) and marks it ``unsure`` (:attr:`TableFinder.unsure`): no verdict
+  that depends on a guess is raised as sure.
+* **a camera bumped** mid-game (given profile or found; :mod:`referee.vision.camera_follower`): the
+  table's features move as a whole; once the view holds still shifted by more than :data:`BUMP_PX` the
+  zones and seats move with it (the cards on the pile stay where they were in the pile view: nothing lost
+  or seen twice).
+* **the table's plane** (:mod:`referee.vision.table_plane`): the start card's four corners, once no hand
+  hides it. A card seen as a rectangle (a webcam looking down) keeps the pile zone an upright square of
+  camera pixels; one seen as a trapezoid (a phone held low) makes it the table's square round the card
+  as the camera sees it, read from above.
 
-The table's plane is taken as seen (the pile zone an upright square of camera pixels the size of the
-cards): on a webcam looking down the perspective within the zone is small. What was found is a
-:class:`~referee.vision.calibration.CalibrationProfile` (``method`` ``"found"``), saved like any other
-for next time (:meth:`TableFinder.on_found`); markers and clicks stay overrides.
+What was found is a :class:`~referee.vision.calibration.CalibrationProfile` (``method`` ``"found"``),
+saved like any other for next time (:meth:`TableFinder.on_found`); markers and clicks stay overrides.
 """
 
 from __future__ import annotations
@@ -37,14 +41,15 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-import cv2
 import numpy as np
 import numpy.typing as npt
 
 from referee.vision.calibration import CalibrationProfile, Point, Quad
 from referee.vision.camera_follower import BUMP_PX, CameraFollower
 from referee.vision.detections import Detections
-from referee.vision.table_seats import DRAW_PLAIN, SAME_SEAT, SeatFinder, along_edge, angle
+from referee.vision.table_arms import ArmHistory
+from referee.vision.table_plane import CARD_ASPECT, card_quad, pile_on_plane, tilt
+from referee.vision.table_seats import DRAW_PLAIN, SAME_SEAT, SeatFinder, along_edge
 
 log = logging.getLogger(__name__)
 
@@ -54,16 +59,12 @@ __all__ = ["BUMP_PX", "PILE_HALF", "STOCK_HALF", "CameraFollower", "Change", "Se
 PILE_HALF = 1.45
 #: Half the stock zone's side, in card heights.
 STOCK_HALF = 0.85
-#: A card's width over its height.
-CARD_ASPECT = 200 / 310
 #: Detector runs on which the stock's back must be seen in one place before it is believed.
 STOCK_SIGHTINGS = 3
 #: Seconds to wait for the stock once the pile is found before looking at the pile alone without it.
 STOCK_WAIT_S = 4.0
-#: Seconds of foreground masks kept to find the arm that laid a card.
-ARM_HISTORY_S = 3.0
-#: The window around a card's rest time whose arms laid it (seconds before, after).
-ARM_WINDOW = (0.7, 0.5)
+#: Seconds after the start card came to rest to find its quad in (the hand that laid it gone).
+PLANE_WAIT_S = 3.0
 #: Seconds either side of a bump followed in which a play's or draw's seat is not sure.
 BUMP_UNSURE_S = 1.5
 
@@ -125,11 +126,13 @@ class TableFinder:
         self._landed: deque[Point] = deque(maxlen=8)
         self._pile_t: float | None = None
         self._pending: Change | None = None
-        self._history: deque[tuple[float, npt.NDArray[np.bool_]]] = deque()
+        self._arms = ArmHistory()
         self._follow: CameraFollower | None = None
-        self._scale = 1.0
         #: Plays were given the turn's seat before the seats were found (the turn order may be off).
         self._guessed = False
+        #: The start card's quad (camera pixels: the table's plane), and its box until the quad is found.
+        self._card_quad: Quad | None = None
+        self._start_box: tuple[float, float, float, float] | None = None
         #: Cards a penalty named each seat to take and not yet seen drawn (see :meth:`judged`).
         self._owed: dict[int, int] = {}
         #: Footage time each thing was found at (``pile``, ``stock``, ``seats``), and the bumps followed.
@@ -201,12 +204,11 @@ class TableFinder:
             self.profile = profile
         self._t = t
         h, w = image.shape[:2]
-        self._scale = foreground.shape[1] / w
         self.seat_finder.reach = SAME_SEAT * (w + h)
         self.seat_finder.view = (w, h)
-        self._history.append((t, foreground.copy()))
-        while self._history and self._history[0][0] < t - ARM_HISTORY_S:
-            self._history.popleft()
+        self._arms.add(t, foreground, w)
+        if self._start_box is not None:
+            self._look_at_start_card(image, t)
         if not self.pile_found or not self.stock_found:
             self._look_for_stock(profile, detections, t)
         if self.pile_found and not self.stock_found and self._pile_t is not None and t - self._pile_t > STOCK_WAIT_S \
@@ -219,6 +221,29 @@ class TableFinder:
         bumped = self._follow.update(image, busy=busy)
         if bumped is not None:
             self._bumped(profile, bumped)
+
+    def _look_at_start_card(self, image: npt.NDArray[np.uint8], t: float) -> None:
+        """The start card alone on the table, once no hand hides part of it: its quad gives the table's plane
+        (:mod:`referee.vision.table_plane`). A steep view's pile zone becomes the table's square round it; given
+        up after :data:`PLANE_WAIT_S` or once another card lands on it."""
+        if self._pile_t is None or t - self._pile_t > PLANE_WAIT_S or len(self._landed) > 1:
+            self._start_box = None
+            return
+        assert self._start_box is not None
+        x1, y1, x2, y2 = self._start_box
+        quad = card_quad(image, self._start_box)
+        if quad is None:
+            return
+        qx, qy = [p[0] for p in quad], [p[1] for p in quad]
+        if max(abs(min(qx) - x1), abs(max(qx) - x2), abs(min(qy) - y1), abs(max(qy) - y2)) > 0.12 * (x2 - x1 + y2 - y1):
+            return  # not the whole card the detector saw: a hand over part of it still
+        self._start_box = None
+        self._card_quad = quad
+        log.debug("start card's quad %s (%.0f%% off a rectangle)", quad, 100 * tilt(quad))
+        profile = self.profile
+        if profile is not None and not profile.is_whole_frame \
+                and pile_on_plane(quad, PILE_HALF, profile.image_size) is not None:
+            self._switch(profile, "the table's plane found")
 
     def _look_for_stock(self, profile: CalibrationProfile, detections: Detections, t: float) -> None:
         if self.stock_found or not profile.is_whole_frame:
@@ -262,10 +287,17 @@ class TableFinder:
         cx = float(np.median([p[0] for p in self._landed]))
         cy = float(np.median([p[1] for p in self._landed]))
         pile = _clamped_square((cx, cy), PILE_HALF * h, base.image_size)
+        pile_size = (0, 0)  # the zone's own
+        on_plane = None if self._card_quad is None else pile_on_plane(self._card_quad, PILE_HALF, base.image_size)
+        if on_plane is not None and why != "pile moved":
+            # A steep camera: the pile view is the table's square round the start card, seen from above.
+            pile, pile_size = on_plane
+            log.info("the table's plane from the start card (seen %.0f%% off a rectangle): pile zone %s",
+                     100 * tilt(on_plane[0]), [(round(x), round(y)) for x, y in pile])
         seats = self.seat_finder.seats if self.seats_sure and self.seat_finder.seats else base.seats
         stock = (self.profile.stock if self.profile is not None else None) or base.stock
         found = CalibrationProfile(base.image_size, pile, tuple(seats), stock=stock,
-                                   white_balance=base.white_balance, method="found")
+                                   white_balance=base.white_balance, method="found", pile_size=pile_size)
         self._change(Change(found, why=why))
 
     # Each card believed.
@@ -284,6 +316,7 @@ class TableFinder:
         if not self.pile_found:
             self.pile_found = True
             self._pile_t = t
+            self._start_box = (min(xs), min(ys), max(xs), max(ys))  # its quad once the hand has gone
             self.found_at["pile"] = t
             log.info("pile found at (%.0f, %.0f)%s", *centre, "" if self.stock_found else " (stock not yet)")
             if self.stock_found:
@@ -333,7 +366,7 @@ class TableFinder:
         profile = self.profile
         if not self.pile_found or profile is None or profile.is_whole_frame:
             return None
-        root = self._arm_at(profile, t)
+        root = self._arms.at_pile(profile, t)
         return None if root is None else self.seat_finder.plainly(profile.pile_centre, root)
 
     def draw_seat(self, t: float) -> int | None:
@@ -343,17 +376,8 @@ class TableFinder:
         next. ``None``: not plain (the motion detector's seat stands; before the seats are found, the seat
         that owes the draw)."""
         profile = self.profile
-        if profile is None or profile.stock is None or profile.is_whole_frame or not self._history:
+        if profile is None or profile.is_whole_frame or (root := self._arms.at_stock(profile, t)) is None:
             return None
-        shape = self._history[-1][1].shape
-        zone = profile.mask(profile.stock, shape)
-        roots = [r for ts, fg in self._history
-                 if t - 0.6 <= ts <= t + 0.3 and (r := self._arm_root(fg, zone)) is not None]
-        if not roots:
-            return None
-        zy, zx = np.nonzero(zone)
-        stock = float(zx.mean()) / self._scale, float(zy.mean()) / self._scale
-        root = max(roots, key=lambda r: math.hypot(r[0] - stock[0], r[1] - stock[1]))
         if self.seats_sure and self.seat_finder.seats is not None:
             entries = dict(enumerate(self.seat_finder.seats))
         else:
@@ -388,7 +412,7 @@ class TableFinder:
         profile = self.profile
         if not self.pile_found or profile is None or profile.is_whole_frame:
             return
-        root = self._arm_at(profile, t)
+        root = self._arms.at_pile(profile, t)
         if root is not None:
             self._learn(profile, root, seat, start=start)
 
@@ -405,42 +429,6 @@ class TableFinder:
         self.found_at["seats"] = self._t
         self._change(Change(replace(profile, seats=seats, method="found"), why="seats found"))
 
-    def _arm_at(self, profile: CalibrationProfile, t: float) -> Point | None:
-        """The far end of the arm over the pile around ``t`` (camera pixels): the middle of those seen."""
-        if not self._history:
-            return None
-        shape = self._history[-1][1].shape
-        zone = profile.mask(profile.pile, shape)
-        roots = [r for ts, fg in self._history if t - ARM_WINDOW[0] <= ts <= t + ARM_WINDOW[1]
-                 and (r := self._arm_root(fg, zone)) is not None]
-        if not roots:
-            return None
-        origin = profile.pile_centre
-        angles = np.array([angle(origin, r) for r in roots])
-        spread = [float(np.abs(np.remainder(angles - a + math.pi, 2 * math.pi) - math.pi).sum()) for a in angles]
-        return roots[int(np.argmin(spread))]
-
-    def _arm_root(self, foreground: npt.NDArray[np.bool_], zone: npt.NDArray[np.bool_]) -> Point | None:
-        """The far end (camera pixels) of the foreground reaching into ``zone`` from the view's edge: an arm
-        comes in from outside the view, however near the pile its player sits (a pile near one edge leaves
-        that side's arms too short for :meth:`Zones.arm_root`, which wants them past the zone's corners)."""
-        if not (foreground & zone).any():
-            return None
-        grown = cv2.dilate(foreground.astype(np.uint8), np.ones((3, 3), np.uint8))
-        count, labels = cv2.connectedComponents(grown)
-        touching = np.unique(labels[zone & (grown > 0)])
-        touching = touching[touching > 0]
-        if count < 2 or not touching.size:
-            return None
-        blob = np.isin(labels, touching)
-        if not (blob[0, :].any() or blob[-1, :].any() or blob[:, 0].any() or blob[:, -1].any()):
-            return None  # no arm from outside: a hand already in view, or no hand
-        ys, xs = np.nonzero(blob)
-        zy, zx = np.nonzero(zone)
-        cx, cy = float(zx.mean()), float(zy.mean())
-        far = int(np.argmax((xs - cx) ** 2 + (ys - cy) ** 2))
-        return float(xs[far]) / self._scale, float(ys[far]) / self._scale
-
     # The camera moved.
     def _bumped(self, profile: CalibrationProfile, matrix: npt.NDArray[np.float64]) -> None:
         def move(p: Point) -> Point:
@@ -455,7 +443,7 @@ class TableFinder:
         self._backs = [(*move((x, y)), s) for x, y, s in self._backs]
         self._landed = deque((move(p) for p in self._landed), maxlen=self._landed.maxlen)
         self.seat_finder.moved(move)
-        self._history.clear()  # the arms seen before the bump point from elsewhere
+        self._arms.clear()
         self.bumps.append(self._t)
         turn = math.degrees(math.atan2(matrix[1, 0], matrix[0, 0]))
         log.warning("the camera moved (%.0f, %.0f px, turned %.1f degrees): the table's zones and seats move with it",

@@ -115,8 +115,6 @@ def test_a_penalty_named_is_owed_by_its_seat_until_drawn() -> None:
 
 
 def test_a_draws_arm_from_a_side_not_seen_yet_places_that_seat_when_plain() -> None:
-    from collections import deque
-
     import numpy as np
 
     from referee.vision.calibration import CalibrationProfile
@@ -135,7 +133,6 @@ def test_a_draws_arm_from_a_side_not_seen_yet_places_that_seat_when_plain() -> N
     # Seat 1 (at the bottom) has not played yet; its arm reaches up from the bottom edge to the stock.
     fg = np.zeros((135, 240), bool)
     fg[100:135, 118:124] = True
-    finder._scale = 240 / W
-    finder._history = deque([(10.0, fg)])
+    finder._arms.add(10.0, fg, W)
     assert finder.draw_seat(10.0) == 1
     assert len(seats.groups()) == 3  # learnt: seat 1's side

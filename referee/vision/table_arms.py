@@ -1,0 +1,97 @@
+"""The arms seen in the last seconds of footage (part of :mod:`referee.vision.table_finder`): where the arm
+that laid a card on the pile, or reached to the stock, comes into the view. An arm comes in from outside the
+view by its player's shoulder, however near the pile or the stock the player sits."""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from referee.vision.calibration import CalibrationProfile, Point, Quad
+from referee.vision.table_seats import angle
+
+__all__ = ["ARM_HISTORY_S", "ARM_WINDOW", "DRAW_WINDOW", "ArmHistory"]
+
+#: Seconds of foreground masks kept to find the arm that laid a card.
+ARM_HISTORY_S = 3.0
+#: The window around a card's rest time whose arms laid it (seconds before, after).
+ARM_WINDOW = (0.7, 0.5)
+#: The window around a draw's time whose arms reached to the stock (seconds before, after).
+DRAW_WINDOW = (0.6, 0.3)
+
+
+class ArmHistory:
+    """The motion detector's foreground (low resolution) of the last :data:`ARM_HISTORY_S` seconds, and the
+    arms in it. Points are camera pixels."""
+
+    def __init__(self) -> None:
+        self.frames: deque[tuple[float, npt.NDArray[np.bool_]]] = deque()
+        #: Low-resolution pixels per camera pixel.
+        self.scale = 1.0
+
+    def add(self, t: float, foreground: npt.NDArray[np.bool_], image_width: int) -> None:
+        self.scale = foreground.shape[1] / image_width
+        self.frames.append((t, foreground.copy()))
+        while self.frames and self.frames[0][0] < t - ARM_HISTORY_S:
+            self.frames.popleft()
+
+    def clear(self) -> None:
+        """The camera moved: the arms seen before point from elsewhere."""
+        self.frames.clear()
+
+    def _roots(self, profile: CalibrationProfile, zone_quad: Quad, t: float,
+               window: tuple[float, float]) -> tuple[list[Point], npt.NDArray[np.bool_]] | None:
+        if not self.frames:
+            return None
+        zone = profile.mask(zone_quad, self.frames[-1][1].shape)
+        roots = [r for ts, fg in self.frames if t - window[0] <= ts <= t + window[1]
+                 and (r := self.root(fg, zone)) is not None]
+        return roots, zone
+
+    def at_pile(self, profile: CalibrationProfile, t: float) -> Point | None:
+        """Where the arm over the pile around ``t`` comes in: the one the others seen agree with most."""
+        found = self._roots(profile, profile.pile, t, ARM_WINDOW)
+        if found is None or not found[0]:
+            return None
+        roots = found[0]
+        origin = profile.pile_centre
+        angles = np.array([angle(origin, r) for r in roots])
+        spread = [float(np.abs(np.remainder(angles - a + math.pi, 2 * math.pi) - math.pi).sum()) for a in angles]
+        return roots[int(np.argmin(spread))]
+
+    def at_stock(self, profile: CalibrationProfile, t: float) -> Point | None:
+        """Where the arm reaching to the stock around ``t`` comes in: the farthest from the stock seen."""
+        if profile.stock is None:
+            return None
+        found = self._roots(profile, profile.stock, t, DRAW_WINDOW)
+        if found is None or not found[0]:
+            return None
+        roots, zone = found
+        zy, zx = np.nonzero(zone)
+        stock = float(zx.mean()) / self.scale, float(zy.mean()) / self.scale
+        return max(roots, key=lambda r: math.hypot(r[0] - stock[0], r[1] - stock[1]))
+
+    def root(self, foreground: npt.NDArray[np.bool_], zone: npt.NDArray[np.bool_]) -> Point | None:
+        """The far end (camera pixels) of the foreground reaching into ``zone`` from the view's edge: an arm
+        comes in from outside the view, however near the pile its player sits (a pile near one edge leaves
+        that side's arms too short for :meth:`Zones.arm_root`, which wants them past the zone's corners)."""
+        if not (foreground & zone).any():
+            return None
+        grown = cv2.dilate(foreground.astype(np.uint8), np.ones((3, 3), np.uint8))
+        count, labels = cv2.connectedComponents(grown)
+        touching = np.unique(labels[zone & (grown > 0)])
+        touching = touching[touching > 0]
+        if count < 2 or not touching.size:
+            return None
+        blob = np.isin(labels, touching)
+        if not (blob[0, :].any() or blob[-1, :].any() or blob[:, 0].any() or blob[:, -1].any()):
+            return None  # no arm from outside: a hand already in view, or no hand
+        ys, xs = np.nonzero(blob)
+        zy, zx = np.nonzero(zone)
+        cx, cy = float(zx.mean()), float(zy.mean())
+        far = int(np.argmax((xs - cx) ** 2 + (ys - cy) ** 2))
+        return float(xs[far]) / self.scale, float(ys[far]) / self.scale
