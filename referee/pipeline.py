@@ -459,6 +459,11 @@ class Pipeline:
     def submit(self, event: TrackerEvent, frame: Frame) -> list[Line]:
         """Act on one tracker event: a take-back or re-read here, an observation (start, play, draw) handed
         to the session as its contract-2 dict; a refused one is logged, never fatal."""
+        if (isinstance(event, Play) and self.finder is not None
+                and self.finder.seen_again(event.card, event.t, self.session.last_play(start=True))):
+            log.info("%s at %.1f s: the card laid just before the camera moved, seen again through the moved "
+                     "view: not played twice", event.card, event.t)
+            return []
         guess = self.finder.unsure if self.finder is not None and isinstance(event, Play | Draw) else None
         seats_unsure = guess is not None
         if guess is None and self.finder is not None and isinstance(event, Play | Draw):

@@ -13,7 +13,7 @@ import numpy.typing as npt
 
 log = logging.getLogger(__name__)
 
-__all__ = ["BUMP_CHECKS", "BUMP_PX", "BUMP_STEADY_PX", "FOLLOW_WIDTH", "MAX_ZOOM", "CameraFollower"]
+__all__ = ["BUMP_CHECKS", "BUMP_PX", "BUMP_STEADY_PX", "FOLLOW_WIDTH", "MAX_ZOOM", "SPREAD", "CameraFollower"]
 
 #: A view moved by more than this (camera pixels at a corner) is a bump...
 BUMP_PX = 8.0
@@ -23,6 +23,9 @@ BUMP_STEADY_PX = 3.0
 BUMP_CHECKS = 3
 #: The most a bumped view may seem to grow or shrink (a share): more is no bump but a poor match.
 MAX_ZOOM = 0.004
+#: The points that agree on a move must lie this share of the view apart at least, each way (a hand moving
+#: over the table is smaller; a plain table holds few points the tracking keeps, often only round the cards).
+SPREAD = 0.3
 #: Width of the grey images the camera's movement is measured on.
 FOLLOW_WIDTH = 640
 
@@ -98,7 +101,7 @@ class CameraFollower:
         # The table moves as a whole: what agrees must lie all over the view, not on one hand.
         kept = self._points[ok][inliers.ravel() == 1].reshape(-1, 2)
         w, h = self.size
-        if np.ptp(kept[:, 0]) < 0.5 * w or np.ptp(kept[:, 1]) < 0.5 * h:
+        if np.ptp(kept[:, 0]) < SPREAD * w or np.ptp(kept[:, 1]) < SPREAD * h:
             return None
         w, h = self.size
         corners = np.array([(0, 0), (w, 0), (w, h), (0, h)], np.float64)

@@ -175,6 +175,16 @@ class TableFinder:
             return "the camera moved as this card was laid: its seat follows the turn order"
         return None
 
+    def seen_again(self, card: str, t: float, last: tuple[int, Mapping[str, Any]] | None) -> bool:
+        """A play of ``card`` come to rest at ``t`` is the card last laid (``last``: the session's newest play,
+        ``(seq, observation)``) seen again: laid before a bump that was followed within
+        :data:`BUMP_UNSURE_S` before ``t`` (the pile view showed it elsewhere while the camera moved, and
+        the tracker may take it for a new card once the view is followed)."""
+        if last is None or last[1].get("card") != card:
+            return False
+        laid = float(last[1].get("t") or 0.0)
+        return any(laid < b <= t <= b + BUMP_UNSURE_S for b in self.bumps)
+
     @property
     def camera_moving(self) -> bool:
         """The camera is moving (knocked, not yet still): the pile view shows the cards elsewhere than the

@@ -1,0 +1,63 @@
+"""A knocked camera on a plain table: followed on the few points round the cards, and the card laid just
+before it not played twice."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from referee.vision.camera_follower import CameraFollower
+from referee.vision.table_finder import TableFinder
+
+
+def plain_table_with_cards() -> np.ndarray:
+    """A smooth table (nothing to track) with a few cards over about 40% of the view each way."""
+    table = np.full((720, 1280, 3), 100, np.uint8)
+    for x, y in ((420, 220), (700, 260), (560, 380), (820, 420)):
+        cv2.rectangle(table, (x, y), (x + 60, y + 90), (240, 240, 240), -1)
+        cv2.rectangle(table, (x + 10, y + 12), (x + 50, y + 78), (40, 40, 200), -1)
+    return table
+
+
+def test_a_bump_is_followed_on_points_round_the_cards_alone() -> None:
+    image = plain_table_with_cards()
+    follower = CameraFollower((1280, 720), every=1)
+    for _ in range(4):
+        assert follower.update(image) is None
+    truth = cv2.getRotationMatrix2D((640.0, 360.0), 3.0, 1.0)
+    truth[:, 2] += (-34.0, -32.0)
+    knocked = cv2.warpAffine(image, truth, (1280, 720), borderMode=cv2.BORDER_REFLECT)
+    found = next((m for _ in range(6) if (m := follower.update(knocked)) is not None), None)
+    assert found is not None
+    corners = np.array([(0, 0), (1280, 0), (1280, 720), (0, 720)], np.float64)
+    error = corners @ (found - truth)[:, :2].T + (found - truth)[:, 2]
+    assert float(np.abs(error).max()) < 4.0
+
+
+def test_the_card_laid_just_before_a_bump_is_not_played_again() -> None:
+    finder = TableFinder(4)
+    finder.bumps.append(21.3)  # a bump followed at 21.3 s
+    last = (7, {"type": "play", "card": "blue_1", "seat": 1, "t": 20.5})
+    assert finder.seen_again("blue_1", 21.4, last)  # the same card, through the moved view
+    assert not finder.seen_again("blue_2", 21.4, last)  # another card
+    assert not finder.seen_again("blue_1", 23.0, last)  # long after the bump: a second blue 1
+    assert not finder.seen_again("blue_1", 21.4, (7, {"type": "play", "card": "blue_1", "t": 21.35}))
+    assert not finder.seen_again("blue_1", 21.4, None)
+
+
+def test_the_pipeline_drops_the_card_seen_again_after_a_bump() -> None:
+    from referee.pipeline import Pipeline
+    from referee.session import MatchSession
+    from referee.store import Store
+    from referee.vision.capture import Frame
+    from referee.vision.tracking import Play, Start
+
+    finder = TableFinder(4)
+    session = MatchSession(Store(":memory:"), players=4, dealer=0)
+    pipeline = Pipeline(object(), session, players=4, finder=finder)  # type: ignore[arg-type]
+    frame = Frame(np.zeros((720, 1280, 3), np.uint8), 0, 0.0, 0.0)
+    pipeline.submit(Start("red_5", 0.5, 1), frame)
+    pipeline.submit(Play("red_7", 1, 2.0, 30), frame)
+    finder.bumps.append(2.6)
+    assert pipeline.submit(Play("red_7", 1, 2.8, 42), frame) == []
+    assert [o["type"] for o in session.export_log()] == ["setup", "start", "play"]
