@@ -36,6 +36,7 @@ from referee.vision.tracking.frame import FrameFacts, read_frame
 from referee.vision.tracking.known import Matched, match_known, without_found_in_pile
 from referee.vision.tracking.motion import MotionSample
 from referee.vision.tracking.reread import reread_in_clear_view
+from referee.vision.tracking.square import laid_square_on_top
 from referee.vision.tracking.state import Candidate, PileCard
 from referee.vision.tracking.takeback import check_take_back, restore
 from referee.vision.tracking.vetoes import Judging, top_read_closer, veto
@@ -91,6 +92,8 @@ class PileTracker:
         self._draws = Draws(self.config.memory)
         #: Per hand visit to the pile, the frames its hand was seen from each seat (the latest visits).
         self._visit_seats: dict[int, Counter[int]] = {}
+        #: The latest hand visit looked at for a card laid square on the top card (:mod:`.square`).
+        self._square_checked: int | None = None
 
     def reset(self, expect_start: bool = True) -> None:
         """A new round: the pile is gathered; the next card is the start card."""
@@ -173,6 +176,9 @@ class PileTracker:
         reread = reread_in_clear_view(cfg, frame, detections, self.pile, self.candidates, self.second_look)
         if reread is not None:
             out.append(reread)
+        square = self._laid_square(frame)
+        if square is not None:
+            out.append(square)
         taken = check_take_back(cfg, frame, self.pile, self.taken_back, self._visit_seats)
         if taken is not None:
             out.append(taken)
@@ -200,6 +206,17 @@ class PileTracker:
             self._motion_frames = deque(maxlen=256)
         if motion.disturbed:
             self._motion_frames.append(frame_index)
+
+    def _laid_square(self, frame: FrameFacts) -> Play | None:
+        """Once a hand visit has ended and the pile lain clear for ``min_hits`` frames: a card that visit
+        laid square on the top card, which the detector took for the top card (:mod:`.square`)."""
+        hand = self._hand_frame
+        if (hand is None or hand < 0 or self._visit is None or self._square_checked == self._visit
+                or frame.index - hand <= self.config.min_hits):
+            return None
+        self._square_checked = self._visit
+        return laid_square_on_top(self.config, frame, self.pile, self.candidates, self.second_look, hand + 1,
+                                  self._visit_seats.get(self._visit))
 
     def _drop_misreads(self, whole: Sequence[Box]) -> None:
         """A tentative card over a pile card that shows ``whole`` in this frame cannot lie on it: it was
