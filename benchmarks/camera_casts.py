@@ -12,6 +12,13 @@ degraded into a temporary folder, never into the project.
 Each condition is one JSON line: the card accuracy as the pipeline reads it, the detector's and the
 classifier's alone, and ``colour_errors``, the cards whose colour was read wrong whatever their face. The
 clean photos are read too, in the same run, as the baseline. Progress on stderr.
+
+With ``--learned DECK`` (a YOLO ``data.yaml`` and the folder of one crop per label cut from its photos, as
+``benchmarks/deck_split.py`` takes them) each condition is instead read generic and learned, leave one
+photo out, the crops a player would photograph under the same camera as degraded as the table photos::
+
+    python benchmarks/camera_casts.py ../shared/data/second-printing/tables/data.yaml \
+        --learned ../shared/data/second-printing/deck --only cool webcam
 """
 
 from __future__ import annotations
@@ -117,9 +124,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", nargs="*", help="conditions to run (default: all)")
     parser.add_argument("--classifier", type=Path, help="face classifier (default: the shipped one)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--learned", type=Path, help="read generic and learned, leave one photo out, with the "
+                        "crops of this folder (one class-named folder per label) degraded as the photos")
     args = parser.parse_args(argv)
     from referee.vision.evaluate import evaluate
 
+    if args.learned is not None:
+        return learned(args.data, args.learned, args.only, args.seed)
     for data in args.data:
         for name, change in conditions(args.seed).items():
             if args.only and name not in args.only:
@@ -134,6 +145,26 @@ def main(argv: list[str] | None = None) -> int:
                    "classifier": result.get("card_accuracy_classifier", result.get("top1_accuracy_classifier")),
                    "colour_errors": colour_errors(result), "confusions": result.get("confusions")}
             print(json.dumps(row), flush=True)
+    return 0
+
+
+def learned(datasets: list[Path], deck: Path, only: list[str] | None, seed: int) -> int:
+    """Each condition read generic and learned from the degraded crops, leave one photo out."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from deck_split import run
+
+    for data in datasets:
+        for name, change in conditions(seed).items():
+            if only and name not in only:
+                continue
+            with tempfile.TemporaryDirectory(prefix="casts-") as tmp:
+                table = data if name == "clean" else degrade(data, Path(tmp) / "tables", change)
+                crops = deck if name == "clean" else degrade(deck, Path(tmp) / "deck", change)
+                print(f"{data} {name}, learned", file=sys.stderr)
+                result = run(table, crops, Path(tmp) / "work")
+            print(json.dumps({"data": str(data), "condition": name, "generic": result["generic"],
+                              "learned": result["learned"], "generic_confusions": result["generic_confusions"],
+                              "learned_confusions": result["learned_confusions"]}), flush=True)
     return 0
 
 
