@@ -205,8 +205,8 @@ def throughput(detector: Detector, video: Path, deck: Path | None = None, clips_
 
 
 def _pooled(first: dict[str, Any], second: dict[str, Any]) -> dict[str, Any]:
-    """Two throughput passes as one: frames over time, CPU over time, percentiles over both passes' samples
-    (``rss_mb`` the first pass's, taken before the baseline loaded torch)."""
+    """Two throughput passes as one: frames over time, CPU over time, percentiles over both passes' samples,
+    clips summed (``frames``, ``observations`` and ``rss_mb`` the first pass's)."""
     frames = first["frames"] + second["frames"]
     wall = first["_wall_s"] + second["_wall_s"]
     cpu = first["_cpu_s"] + second["_cpu_s"]
@@ -222,6 +222,9 @@ def _pooled(first: dict[str, Any], second: dict[str, Any]) -> dict[str, Any]:
         "cpu_percent": round(100 * cpu / wall, 1) if wall > 0 else None,
         "pipeline_cpu_ms_per_frame": round(1000 * cpu / frames, 1) if frames else None,
     })
+    for key in ("clips_written", "clips_unwritten"):
+        if first[key] is not None:
+            pooled[key] = first[key] + second[key]
     return pooled
 
 
