@@ -83,7 +83,13 @@ def judge_draw(state: RoundState, seat: int | None, count: int, out: list[Line])
         # The stock ran out during this draw: the pile (but its top) was shuffled into it.
         state.reshuffle()
         state.stock = max(state.stock, 0)
-    if state.pending_draw and seat == state.draw_victim:
+    # A missed UNO call's penalty is taken first: it was owed before the +2/+4 was answered, which the
+    # seat may still stack on (house rules) or draw.
+    owed = state.uno_owed.pop(seat, 0)
+    if owed > count:
+        state.uno_owed[seat] = owed - count
+    count -= min(owed, count)
+    if count and state.pending_draw and seat == state.draw_victim:
         state.pending_draw -= count
         if state.pending_draw <= 0:
             state.clear_pending()

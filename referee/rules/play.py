@@ -58,6 +58,7 @@ def judge_play(
     if state.wd4_watch and possible:
         _bluff_proven(state, card, seat, out)
     left = _lay(state, card, seat, named, possible, stacked, out)
+    state.uno_owed.pop(seat, None)  # played on: a missed call's penalty not drawn by now is let go
     _take_effect(state, value, seat, deflected)
     if match.options.seven_zero and not state.round_over and value in ("0", "7"):
         _seven_zero(state, seat, value, target, out)
@@ -274,3 +275,5 @@ def close_uno_window(state: RoundState, actor: int, out: list[Line]) -> None:
     if state.match.counts_known and state.counts[watched] == 1 and not state.uno_called[watched]:
         message = f"{who(watched)} has one card left and did not call UNO before {who(actor)} acted"
         alert(state, out, AlertCode.MISSED_UNO, watched, state.match.options.uno_penalty, message)
+        if state.match.options.uno_penalty > 0:
+            state.uno_owed[watched] = state.match.options.uno_penalty

@@ -125,6 +125,9 @@ class RoundState:
     plays: int = 0
     last_player: int | None = None
     uno_watch: int | None = None
+    #: seat -> cards it owes for a missed UNO call, until it draws them: the penalty is taken when the
+    #: call is caught, before that seat answers a +2/+4 the catching play may have put on it
+    uno_owed: dict[int, int] = field(default_factory=dict)
     #: seat -> colours it held when it played a Wild Draw Four on them (unproven bluffs)
     wd4_watch: dict[int, set[Colour]] = field(default_factory=dict)
     last_wd4: Wd4 | None = None

@@ -295,6 +295,32 @@ def test_uno_call_before_the_play_counts() -> None:
     assert alerts(out) == []
 
 
+@pytest.mark.parametrize(("then", "expected"), [
+    # House rules stack: the penalty drawn, the +2 answered with a +2.
+    ([draw(0, 2), play(0, "yellow_draw2")], [("missed_uno", 0)]),
+    # Penalty and +2 drawn one after the other, or at once: the seat is skipped either way.
+    ([draw(0, 2), draw(0, 2), play(1, "red_1")], [("missed_uno", 0)]),
+    ([draw(0, 4), play(1, "red_1")], [("missed_uno", 0)]),
+    # Only the penalty drawn, then played on: the +2 was not taken.
+    ([draw(0, 2), play(1, "red_1")], [("missed_uno", 0), ("missed_draw_penalty", 0)]),
+])
+def test_a_missed_uno_penalty_is_drawn_before_the_draw_two_that_caught_it(
+        then: Script, expected: list[tuple[str, int]]) -> None:
+    """Caught by a +2 (the next player's act), the UNO penalty is taken first: a draw of its size pays it,
+    and the +2 is still to answer (found by the simulator: seed 22054, house rules, two players)."""
+    script: Script = [
+        {"type": "setup", "players": 2, "dealer": 0, "rules": "house", "hand_size": 2},
+        start("red_5"),
+        draw(1),
+        pass_(1),
+        play(0, "red_6"),
+        play(1, "red_draw2"),
+        *then,
+    ]
+    _, out = run(script)
+    assert alerts(out) == expected
+
+
 def test_no_missed_uno_while_draws_unreported() -> None:
     script: Script = [
         {"type": "setup", "players": 2, "dealer": 0, "hand_size": 2},
