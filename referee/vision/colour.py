@@ -192,7 +192,8 @@ class DeckColours:
         self, image: npt.NDArray[np.uint8], xyxy: Sequence[float] | npt.NDArray[np.float32], *, learn: bool = True
     ) -> tuple[Colour, float]:
         """:func:`read_colour` against the deck's centres; a sure reading teaches them (with ``learn``)."""
-        colour, share, hue = _vote(_card_hues(image, xyxy), self.palette, self.centres, self.widths)
+        colour, share, hue = _vote(_card_hues(image, xyxy, gain_range=LIVE_GAIN_RANGE), self.palette, self.centres,
+                                   self.widths)
         if learn and hue is not None and share >= self.sure:
             self.learn(colour, hue)
         return colour, share
@@ -240,7 +241,7 @@ CARD_ASPECT = 0.645
 HUE_REGION = 0.75
 #: The same for the whites the crop is balanced on: the border in.
 WHITE_REGION = 0.95
-#: The card's own whites, by which :func:`balanced_on_whites` corrects a crop: its pixels at most this
+#: The card's own whites, by which :func:`balance_gains` corrects a crop: its pixels at most this
 #: saturated (OpenCV's 0..255) among its brightest. White under a strong cast is still fairly unsaturated
 #: (a failed webcam balance that doubles red over blue in linear light gives white a saturation of about
 #: 70), and a UNO colour is well over 120 even when washed out.
@@ -249,7 +250,12 @@ _WHITE_SATURATION = 120
 #: read as it shows.
 _WHITE_SHARE = 0.02
 #: How far one channel may be scaled: a cast stronger than this is beyond what the card's white can tell.
-_GAIN_RANGE = (0.6, 1.7)
+GAIN_RANGE = (0.6, 1.7)
+#: The same where the whole view was balanced already (the live pile view, :class:`DeckColours`): what is
+#: left to undo is light over one part of the table, and a card half under others whose white does not show
+#: could otherwise have the least saturated of its own colour taken for a white under a strong cast (a pale
+#: yellow balanced into blue).
+LIVE_GAIN_RANGE = (0.8, 1.25)
 
 
 def on_card(shape: tuple[int, int], box_size: tuple[float, float], share: float) -> npt.NDArray[np.bool_]:
@@ -301,7 +307,8 @@ def _box_crop(image: npt.NDArray[np.uint8], xyxy: Sequence[float] | npt.NDArray[
     return image[ya:yb:step, xa:xb:step], (xb - xa, yb - ya)
 
 
-def balance_gains(pixels: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32] | None:
+def balance_gains(pixels: npt.NDArray[np.uint8], gain_range: tuple[float, float] = GAIN_RANGE
+                  ) -> npt.NDArray[np.float32] | None:
     """Channel gains that make the brightest unsaturated of ``pixels`` (N x 3 BGR, one card's) neutral
     grey: the card's white border, oval, ring, disc or numerals. Colour constancy with the one reference
     every printing carries: a camera whose white balance failed tints the whole view (a green cast under
@@ -315,14 +322,15 @@ def balance_gains(pixels: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32] | No
     if white.sum() < max(10, _WHITE_SHARE * len(value)):
         return None
     mean = pixels.reshape(-1, 3)[white].astype(np.float32).mean(axis=0)
-    gains: npt.NDArray[np.float32] = np.clip(mean.mean() / np.maximum(mean, 1.0), *_GAIN_RANGE).astype(np.float32)
+    gains: npt.NDArray[np.float32] = np.clip(mean.mean() / np.maximum(mean, 1.0), *gain_range).astype(np.float32)
     return gains
 
 
-def card_pixels(image: npt.NDArray[np.uint8], xyxy: Sequence[float] | npt.NDArray[np.float32]
-                ) -> npt.NDArray[np.uint8] | None:
+def card_pixels(image: npt.NDArray[np.uint8], xyxy: Sequence[float] | npt.NDArray[np.float32], *,
+                gain_range: tuple[float, float] | None = GAIN_RANGE) -> npt.NDArray[np.uint8] | None:
     """The pixels (N x 3 BGR) surely on the card at box ``xyxy`` (:func:`on_card`), balanced on the card's
-    own whites (:func:`balance_gains`); ``None`` for a box too small."""
+    own whites (:func:`balance_gains`, each channel within ``gain_range``; ``None``: not balanced);
+    ``None`` for a box too small."""
     found = _box_crop(image, xyxy)
     if found is None:
         return None
@@ -331,7 +339,7 @@ def card_pixels(image: npt.NDArray[np.uint8], xyxy: Sequence[float] | npt.NDArra
     pixels = crop[on_card(shape, size, HUE_REGION)]
     if len(pixels) < 10:
         return None
-    gains = balance_gains(crop[on_card(shape, size, WHITE_REGION)])
+    gains = balance_gains(crop[on_card(shape, size, WHITE_REGION)], gain_range) if gain_range else None
     if gains is None:
         return pixels
     out: npt.NDArray[np.uint8] = np.clip(pixels.astype(np.float32) * gains, 0, 255).astype(np.uint8)
@@ -339,13 +347,14 @@ def card_pixels(image: npt.NDArray[np.uint8], xyxy: Sequence[float] | npt.NDArra
 
 
 def _card_hues(
-    image: npt.NDArray[np.uint8], xyxy: Sequence[float] | npt.NDArray[np.float32], *, whites: bool = True
+    image: npt.NDArray[np.uint8], xyxy: Sequence[float] | npt.NDArray[np.float32], *, whites: bool = True,
+    gain_range: tuple[float, float] = GAIN_RANGE,
 ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]] | None:
     """Hue and weight of the saturated, well-lit pixels surely on the card in box ``xyxy`` (:func:`on_card`;
     ``None``: too small), balanced on the card's own whites first (:func:`balance_gains`). Without
     ``whites``, those of the box's middle half as the camera shows them (the reading before, to compare)."""
     if whites:
-        found = card_pixels(image, xyxy)
+        found = card_pixels(image, xyxy, gain_range=gain_range)
         if found is None:
             return None
         pixels = found

@@ -82,3 +82,20 @@ def test_a_pale_card_turned_on_a_wooden_table_reads_its_own_colour() -> None:
 def test_no_white_no_correction() -> None:
     body = np.full((400, 3), _hsv_to_bgr(106.0, 220.0, 210.0), np.uint8)
     assert balance_gains(body) is None
+
+
+def test_the_live_reader_balances_within_a_narrow_range() -> None:
+    """The live pile view was balanced as a whole already: each card's own white only evens out the light
+    over its part of the table (LIVE_GAIN_RANGE), so a card whose white is hidden under others cannot have
+    the least saturated of its own colour balanced away. A photo's card gets the whole range."""
+    from referee.vision.colour import GAIN_RANGE, LIVE_GAIN_RANGE, DeckColours, card_pixels
+
+    image, box, _ = _card(106.0, angle=20.0)
+    warm = _cast(image, (0.4, 0.85, 1.0))  # a strong tungsten cast, red not clipped
+    pixels = card_pixels(warm, box, gain_range=None)
+    assert pixels is not None
+    wide, narrow = balance_gains(pixels, GAIN_RANGE), balance_gains(pixels, LIVE_GAIN_RANGE)
+    assert wide is not None and narrow is not None
+    assert wide.max() > LIVE_GAIN_RANGE[1] and LIVE_GAIN_RANGE[0] <= narrow.min() <= narrow.max() <= LIVE_GAIN_RANGE[1]
+    assert read_colour(warm, box)[0] is Colour.BLUE
+    assert DeckColours().read(image, box, learn=False)[0] is Colour.BLUE
