@@ -127,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--learned", type=Path, help="read generic and learned, leave one photo out, with the "
                         "crops of this folder (one class-named folder per label) degraded as the photos")
     args = parser.parse_args(argv)
-    from referee.vision.evaluate import evaluate
+    from referee.evaluation import evaluate
 
     if args.learned is not None:
         return learned(args.data, args.learned, args.only, args.seed)

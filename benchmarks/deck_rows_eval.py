@@ -64,10 +64,11 @@ def check(proposals: list[Any], truth: dict[str, list[tuple[str, Any]]]) -> tupl
 
 def run(data: Path, work: Path, learn: bool) -> dict[str, Any]:
     from referee.cards import find_deck
+    from referee.evaluation import evaluate
     from referee.vision.classify import load_classifier
     from referee.vision.deck_rows import learn_rows, propose
     from referee.vision.detect import load_detector
-    from referee.vision.evaluate import evaluate, load_yolo_dataset
+    from referee.vision.evaluate import load_yolo_dataset
 
     dataset = load_yolo_dataset(data)
     truth = {path.stem: labelled(dataset, path, cv2.imread(str(path)).shape) for path in dataset.images}

@@ -57,10 +57,11 @@ def cut(image: Any, box: Any, margin: float = 0.25) -> Any:
 
 
 def run(data: Path, deck_photos: Path, work: Path) -> dict[str, Any]:
+    from referee.evaluation import evaluate
     from referee.vision.classify import load_classifier
     from referee.vision.deck import learn_deck, photo_folders
     from referee.vision.detect import load_detector
-    from referee.vision.evaluate import evaluate, load_yolo_dataset
+    from referee.vision.evaluate import load_yolo_dataset
 
     dataset = load_yolo_dataset(data)
     crops: dict[str, list[tuple[str, Path]]] = defaultdict(list)  # label -> (photo stem, crop)

@@ -22,10 +22,10 @@ from printings_eval import split
 
 
 def run(photos: Path, firsts: list[int], work: Path, classifier: Path | None) -> dict[str, Any]:
+    from referee.evaluation import evaluate
     from referee.vision.classify import load_classifier
     from referee.vision.deck import learn_deck
     from referee.vision.detect import load_detector
-    from referee.vision.evaluate import evaluate
 
     rows: dict[str, Any] = {}
     for first in firsts:

@@ -168,10 +168,10 @@ def split(folder: Path, out: Path, first: int) -> tuple[Path, Path]:
 
 def run(decks: int, photos: int, work: Path, seed: int, classifier: Path | None = None,
         kinds: tuple[str, ...] = KINDS) -> dict[str, Any]:
+    from referee.evaluation import evaluate
     from referee.vision.classify import load_classifier
     from referee.vision.deck import learn_deck
     from referee.vision.detect import load_detector
-    from referee.vision.evaluate import evaluate
 
     results = []
     for d in range(decks):

@@ -90,7 +90,7 @@ def _game_flags(args: argparse.Namespace) -> None:
 
 
 def _cmd_eval(args: argparse.Namespace) -> int:
-    from referee.vision.evaluate import main as evaluate_main
+    from referee.evaluation import main as evaluate_main
 
     return evaluate_main(args)
 

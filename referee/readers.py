@@ -1,7 +1,7 @@
 """What a command opens to read cards, shared by ``run``, ``demo``, ``serve``, ``eval`` and ``bench``: the
 game's deck (its faces and colours), the detector, the face classifier, and a deck learned at the table.
 
-Library code: the commands (:mod:`referee.commands`, :mod:`referee.bench`, :mod:`referee.vision.evaluate`)
+Library code: the commands (:mod:`referee.commands`, :mod:`referee.bench`, :mod:`referee.evaluation`)
 import it, never the other way round. A problem with the input (an unknown preset, a model or deck that
 cannot be loaded) is a :class:`CommandError` saying why, which a command prints as one line (exit 2).
 """

@@ -23,13 +23,13 @@ A missing or unreadable image is reported and skipped; an unknown class name, an
 cannot take or a deck that does not fit the classifier is a one-line error.
 
 The dataset and the detection metrics are :mod:`referee.vision.yolo_data`, a card named as the pipeline
-settles it :mod:`referee.vision.settled_reading`; their names are importable from here too.
+settles it :mod:`referee.vision.settled_reading`; their names are importable from here too. The command
+itself, which puts the detector, classifier, the preset's deck and a learned deck together, is
+:mod:`referee.evaluation` (above vision: it knows the presets).
 """
 
 from __future__ import annotations
 
-import argparse
-import json
 import logging
 import sys
 from collections import defaultdict
@@ -42,9 +42,9 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from referee.cards import CLASSIC_COLOURS, Card, CardError, Colour, folder_label
-from referee.vision.classify import FaceClassifier, load_classifier
-from referee.vision.detect import DetectorError, OnnxDetector, UltralyticsDetector, load_detector
+from referee.cards import Card, CardError, folder_label
+from referee.vision.classify import FaceClassifier
+from referee.vision.detect import OnnxDetector, UltralyticsDetector
 from referee.vision.detections import Detections
 from referee.vision.settled_reading import READING, photo_reads, pipeline_label, relabel, settled_name
 from referee.vision.tracking import TrackerConfig
@@ -67,8 +67,8 @@ from referee.vision.yolo_data import (
 )
 
 __all__ = ["IMAGE_SUFFIXES", "IOU_THRESHOLDS", "READING", "VISIBLE_BUCKETS", "WHOLE_AREA_SHARE", "EvalError",
-           "YoloDataset", "average_precision", "box_iou", "evaluate", "evaluate_folders", "evaluate_yolo",
-           "folder_rules", "load_yolo_dataset", "main", "pipeline_label"]
+           "YoloDataset", "average_precision", "box_iou", "evaluate_folders", "evaluate_yolo",
+           "load_yolo_dataset", "pipeline_label"]
 
 log = logging.getLogger(__name__)
 
@@ -320,79 +320,3 @@ def _class_folders(root: Path, limit: int | None) -> dict[Path, list[Path]]:
                             ) from None
     return {folder: sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)[:limit]
             for folder in folders}
-
-
-def folder_rules(root: Path) -> str:
-    """The rule preset whose deck a folder of class-named folders shows: the fractions deck for
-    fraction labels, the Luxembourgish one for orange, violet or blank cards, else the classic."""
-    names = [p.name for p in root.iterdir() if p.is_dir()]
-    if any("/" in folder_label(n) for n in names):
-        return "breuken"
-    if any(n.startswith(("orange_", "violet_")) or n == "blank" for n in names):
-        return "lb"
-    return "official"
-
-
-def evaluate(data: Path, model: Path | None = None, *, imgsz: int | None = None, conf: float = 0.001,
-             limit: int | None = None, classifier: Path | None = None, deck: Path | None = None,
-             rules: str | None = None, tiles: bool = True) -> dict[str, Any]:
-    """``referee eval``'s figures for ``data``: a YOLO ``data.yaml`` (or the folder holding one), or a folder
-    of class-named folders of photos, read by the detector at ``model`` with ``classifier`` and ``deck``."""
-    if not data.exists():
-        raise EvalError(f"no such dataset: {data}")
-    if data.is_dir() and (data / "data.yaml").is_file():
-        data = data / "data.yaml"
-    if data.is_file():
-        # Read colours against every palette the dataset labels (classic, plus orange/violet if present).
-        names = load_yolo_dataset(data).names
-        colours = {Card.from_label(n).colour for n in names if names_mode(names) == "label"}
-        palette = [c for c in Colour if c in colours] or list(CLASSIC_COLOURS)
-        detector = load_detector(model, imgsz=imgsz, conf=conf, palette=palette)
-        _set_tiles(detector, tiles)
-        reader = _with_deck(deck, detector, load_classifier(classifier), palette)
-        return {**evaluate_yolo(detector, data, limit, reader), **({"deck": str(deck)} if deck else {}),
-                **({} if tiles else {"tiles": False})}
-    from referee.readers import CommandError, deck_faces, deck_palette
-
-    rules = rules or folder_rules(data)
-    try:
-        faces, colours_of_deck = deck_faces(rules, {}), deck_palette(rules, {})
-    except CommandError as exc:
-        raise EvalError(str(exc)) from None
-    detector = load_detector(model, imgsz=imgsz, conf=0.25 if conf < 0.25 else conf, palette=colours_of_deck)
-    _set_tiles(detector, tiles)
-    reader = _with_deck(deck, detector, load_classifier(classifier), colours_of_deck)
-    return {**evaluate_folders(detector, data, limit, reader, faces), "rules": rules,
-            **({"deck": str(deck)} if deck else {}), **({} if tiles else {"tiles": False})}
-
-
-def _set_tiles(detector: OnnxDetector | UltralyticsDetector, tiles: bool) -> None:
-    """Find small cards again on tiles (the ONNX detector's default) or in the whole view only."""
-    if isinstance(detector, OnnxDetector):
-        detector.tiles = tiles
-
-
-def _with_deck(deck: Path | None, detector: OnnxDetector | UltralyticsDetector, classifier: FaceClassifier | None,
-               palette: Sequence[Colour]) -> FaceClassifier | None:
-    """``classifier`` reading with the learned ``deck`` (and the detector reading its palette)."""
-    if deck is None:
-        return classifier
-    from referee.readers import CommandError, apply_deck
-
-    try:
-        apply_deck(deck, detector, classifier, palette)
-    except CommandError as exc:
-        raise EvalError(str(exc)) from None
-    return classifier
-
-
-def main(args: argparse.Namespace) -> int:
-    try:
-        result = evaluate(args.data, args.model, imgsz=args.imgsz, conf=args.conf, limit=args.limit,
-                          classifier=getattr(args, "classifier", None), deck=getattr(args, "deck", None),
-                          rules=getattr(args, "rules", None), tiles=getattr(args, "tiles", True))
-    except (EvalError, DetectorError) as exc:
-        print(f"referee eval: {exc}", file=sys.stderr)
-        return 2
-    print(json.dumps(result), file=sys.stdout)
-    return 0

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from referee.cards import FACE_CLASSES
+from referee.evaluation import folder_rules
 from referee.vision import evaluate as ev
 from referee.vision.detections import Detections
 
@@ -207,7 +208,7 @@ def test_fraction_folders_read_on_the_fractions_deck(tmp_path: Path) -> None:
 
     (tmp_path / "red_1of2").mkdir()
     cv2.imwrite(str(tmp_path / "red_1of2" / "a.png"), np.zeros((100, 50, 3), np.uint8))
-    assert ev.folder_rules(tmp_path) == "breuken"
+    assert folder_rules(tmp_path) == "breuken"
     det = TableDetector({100: [("red_7", 0.8, [0, 0, 10, 10])]})
     result = ev.evaluate_folders(det, tmp_path, classifier=WidthClassifier({10: "1/2"}),  # type: ignore[arg-type]
                                  faces=deck_faces("breuken", {}))
