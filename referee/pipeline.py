@@ -43,7 +43,7 @@ from referee.vision.detect import (
     card_colour,
     look_closer,
 )
-from referee.vision.detections import Detections, Detector
+from referee.vision.detections import Detections, Detector, FollowsFrames, ReadsColours
 from referee.vision.keeping_up import KeepingUp
 from referee.vision.overlay import annotate, encode_jpeg
 from referee.vision.recalibration import LiveProfile, view_mover
@@ -179,7 +179,7 @@ class Pipeline:
         self.classifier = classifier
         #: The game teaches the reader (``teach``): cards read surely and accepted become views of the deck.
         self.teacher = GameTeacher() if teach and classifier is not None and classifier.has_embedding else None
-        if hasattr(detector, "deck") and detector.deck is None:
+        if isinstance(detector, ReadsColours) and detector.deck is None:
             # One camera, one deck: colours are read against its own printing, learned as it plays.
             detector.deck = DeckColours(palette)
         if isinstance(detector, OnnxDetector):
@@ -361,7 +361,7 @@ class Pipeline:
             or self.tracker.waiting
         )
         if fresh:
-            if hasattr(self.detector, "frame_index"):
+            if isinstance(self.detector, FollowsFrames):
                 # A detector that replays the footage's ground truth needs to know which frame this is.
                 self.detector.frame_index = frame.frame_index
             t1 = timer() if timer else 0.0
@@ -406,7 +406,7 @@ class Pipeline:
         read): :func:`~referee.vision.classify.needs_reading`. Unchanged without a deck or a classifier."""
         if self.faces is None or self.classifier is None or self._frame_image is None:
             return detections
-        known = tuple(getattr(self.detector, "face_names", ()))
+        known = tuple(self.detector.face_names)
         off = [i for i, label in enumerate(detections.labels) if needs_reading(label, self.faces, known)]
         if not off:
             return detections

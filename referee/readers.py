@@ -17,7 +17,7 @@ from referee.cards import CLASSIC_COLOURS, Colour, DeckSpec
 from referee.rules import ObservationError, find_preset
 from referee.vision.classify import FaceClassifier
 from referee.vision.detect import OnnxDetector, UltralyticsDetector
-from referee.vision.detections import Detector
+from referee.vision.detections import Detector, ReadsColours
 
 __all__ = ["CommandError", "apply_deck", "deck_faces", "deck_palette", "deck_spec", "open_classifier",
            "open_detector"]
@@ -88,7 +88,7 @@ def apply_deck(path: Path | None, detector: Detector, classifier: FaceClassifier
         deck.apply(classifier)
     except DeckError as exc:
         raise CommandError(str(exc)) from None
-    if deck.palette is not None and set(palette) <= set(deck.palette.palette) and hasattr(detector, "deck"):
+    if deck.palette is not None and set(palette) <= set(deck.palette.palette) and isinstance(detector, ReadsColours):
         detector.deck = deck.palette
     elif deck.palette is not None:
         log.warning("the deck %s learned the colours %s, not all of %s: colours are read against the stock hues",

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
+
+if TYPE_CHECKING:
+    from referee.vision.colour import ColourReader
 
 FloatArray = npt.NDArray[np.float32]
 IntArray = npt.NDArray[np.int64]
@@ -124,6 +127,23 @@ class Detector(Protocol):
     def face_names(self) -> tuple[str, ...]: ...
 
     def detect(self, image: npt.NDArray[np.uint8]) -> Detections: ...
+
+
+@runtime_checkable
+class ReadsColours(Protocol):
+    """A detector that reads each coloured card's colour against a deck's printing (``deck``: the reader
+    learning it as the game plays, :class:`referee.vision.colour.DeckColours`, or a learned deck's palette;
+    ``None``: the stock hues until the pipeline gives it one)."""
+
+    deck: ColourReader | None
+
+
+@runtime_checkable
+class FollowsFrames(Protocol):
+    """A detector that must know which frame of the footage it is shown (a double replaying the footage's
+    ground truth: :class:`referee.synth.oracle.OracleDetector`)."""
+
+    frame_index: int | None
 
 
 class RawDetector(Detector, Protocol):
