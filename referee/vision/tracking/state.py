@@ -73,18 +73,6 @@ class PileCard:
         return colour_confidence < unsure_colour and face(label) == face(self.label)
 
 
-#: The share of a card's coloured pixels that one colour must win for the card to read as coloured. On
-#: real photos, each card's colour read against its own white (:func:`referee.vision.colour.card_pixels`;
-#: ``../shared/data`` single cards and the second printing's tables) the 25 black cards' largest share was
-#: 0.28-0.40 and the 599 coloured cards' 0.69-1.0; on the whole-table views of four generated printings
-#: (``benchmarks/printings_eval.py``) 0.29-0.51 against 0.73-1.0. A fractions card that both closer readers
-#: take for a wild is still one colour, so it stays a coloured card.
-ONE_COLOUR = 0.6
-#: What is left of the vote of a face whose kind (black or coloured) the card's pixels contradict, where
-#: faces of both kinds were read (:meth:`Candidate.ranked`).
-KIND_DOUBT = 0.25
-
-
 @dataclass(eq=False)
 class Candidate:
     """A detection not yet believed: it must hold its pose for ``min_hits`` frames."""
@@ -213,34 +201,16 @@ class Candidate:
     def ranked(self) -> list[tuple[str, float]]:
         """Each label's share of the vote, largest first: its face's share of the detector's confidence,
         split among the face's colours by the colour's confidence too. The colour confidence weighs one
-        colour of a face against another, not one face against another, with one exception: where both a
-        black card (a wild) and a coloured one are read, the card's own pixels say which kind it is
-        (:meth:`pixels_say_black`), and the faces of the other kind keep :data:`KIND_DOUBT` of their share
-        (a wild draw four whose four colours split the colour vote, read as a yellow reverse by a detector
-        that never saw that printing; a red reverse read as a wild draw four)."""
-        face_votes = dict(self.face_votes)
-        black = self.pixels_say_black()
-        if black is not None and {f in BLACK_VALUES for f in face_votes} == {True, False}:
-            for f in face_votes:
-                if (f in BLACK_VALUES) != black:
-                    face_votes[f] *= KIND_DOUBT
-        total = sum(face_votes.values()) or 1.0
+        colour of a face against another, never one face against another: a black card has no colour to
+        doubt, and a deck whose red reads unsure must not lose its red reverse to a wild draw four read
+        in the same box."""
+        total = sum(self.face_votes.values()) or 1.0
         by_face: dict[str, float] = {}
         for label, weight in self.votes.items():
             by_face[face(label)] = by_face.get(face(label), 0.0) + weight
-        shares = ((label, face_votes.get(face(label), 0.0) / total * weight / (by_face[face(label)] or 1.0))
+        shares = ((label, self.face_votes.get(face(label), 0.0) / total * weight / (by_face[face(label)] or 1.0))
                   for label, weight in self.votes.items())
         return sorted(shares, key=lambda kv: -kv[1])
-
-    def pixels_say_black(self) -> bool | None:
-        """Whether the card's pixels split between colours as a black card's do (its colour read, whatever
-        face it was read with, won under :data:`ONE_COLOUR` of the vote on average) or are one colour;
-        ``None`` where its colour was never read (only black faces were read)."""
-        shares = [c for label, confs in self.colour_conf.items() if face(label) not in BLACK_VALUES
-                  and label != "back" for c in confs]
-        if not shares:
-            return None
-        return float(np.mean(shares)) < ONE_COLOUR
 
     @property
     def leading(self) -> str | None:
