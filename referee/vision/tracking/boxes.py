@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import cv2
 import numpy as np
 import numpy.typing as npt
 
@@ -78,3 +79,15 @@ def low_res_area(xyxy: Box, size: tuple[int, int], shape: tuple[int, ...]) -> tu
     if x2 <= x1 or y2 <= y1:
         return None
     return slice(y1, y2), slice(x1, x2)
+
+
+def changed_under(before: npt.NDArray[np.uint8], now: npt.NDArray[np.uint8], xyxy: Box, size: tuple[int, int],
+                  level: int) -> tuple[tuple[slice, slice], npt.NDArray[np.bool_]] | None:
+    """Which pixels of the low-resolution pile picture under ``xyxy`` (pixels of a view of ``size``) differ
+    by more than ``level`` grey levels between ``before`` and ``now``, and where they lie
+    (:func:`low_res_area`); ``None`` when nothing is under it."""
+    area = low_res_area(xyxy, size, now.shape)
+    if area is None:
+        return None
+    changed: npt.NDArray[np.bool_] = cv2.absdiff(now[area], before[area]) > level
+    return area, changed

@@ -21,11 +21,10 @@ import logging
 from collections import Counter
 from collections.abc import Sequence
 
-import cv2
 import numpy as np
 
 from referee.vision.detections import iou
-from referee.vision.tracking.boxes import low_res_area
+from referee.vision.tracking.boxes import changed_under
 from referee.vision.tracking.closer import SecondLook, look_closer
 from referee.vision.tracking.config import TrackerConfig
 from referee.vision.tracking.events import Play
@@ -42,10 +41,8 @@ def changed_share(frame: FrameFacts, box: np.ndarray, change_level: int) -> floa
     now = frame.pile_now
     if before is None or now is None or before.shape != now.shape:
         return None
-    area = low_res_area(box, frame.pile_size, now.shape)
-    if area is None:
-        return None
-    return float(np.mean(cv2.absdiff(now[area], before[area]) > change_level))
+    under = changed_under(before, now, box, frame.pile_size, change_level)
+    return None if under is None else float(np.mean(under[1]))
 
 
 def handled(cand: Candidate, visit: int, top: PileCard, cfg: TrackerConfig) -> bool:

@@ -12,12 +12,11 @@ import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-import cv2
 import numpy as np
 import numpy.typing as npt
 
 from referee.vision.detections import box_area, intersection, iou
-from referee.vision.tracking.boxes import containment, low_res_area, over_most_of
+from referee.vision.tracking.boxes import changed_under, containment, low_res_area, over_most_of
 from referee.vision.tracking.config import TrackerConfig
 from referee.vision.tracking.frame import FrameFacts
 from referee.vision.tracking.known import remembered
@@ -111,10 +110,10 @@ def nothing_laid_there(ctx: Judging, cand: Candidate, label: str) -> bool:
         # The top card has gone from view under it, in another pose: a card was laid over it, one
         # that changed the pile's grey levels little (a card on one of its colour).
         return False
-    area = low_res_area(cand.pose, frame.pile_size, now.shape)
-    if area is None:
+    under = changed_under(before, now, cand.pose, frame.pile_size, cfg.change_level)
+    if under is None:
         return False
-    changed_px = cv2.absdiff(now[area], before[area]) > cfg.change_level
+    area, changed_px = under
     # A card believed laid in this visit changed the pixels it lies on: the rest of the box tells
     # (strips of older cards beside a card just laid, boxed together, read as a card).
     outside = outside_laid_in_visit(ctx.pile, frame.pile_size, cand, area, now.shape)
