@@ -7,12 +7,12 @@ from __future__ import annotations
 import math
 from collections import deque
 
-import cv2
 import numpy as np
 import numpy.typing as npt
 
 from referee.vision.calibration import CalibrationProfile, Point, Quad
 from referee.vision.table_seats import angle
+from referee.vision.tracking.motion import blob_touching
 
 __all__ = ["ARM_HISTORY_S", "ARM_WINDOW", "DRAW_WINDOW", "ArmHistory"]
 
@@ -79,15 +79,9 @@ class ArmHistory:
         """The far end (camera pixels) of the foreground reaching into ``zone`` from the view's edge: an arm
         comes in from outside the view, however near the pile its player sits (a pile near one edge leaves
         that side's arms too short for :meth:`Zones.arm_root`, which wants them past the zone's corners)."""
-        if not (foreground & zone).any():
+        blob = blob_touching(foreground, zone)
+        if blob is None:
             return None
-        grown = cv2.dilate(foreground.astype(np.uint8), np.ones((3, 3), np.uint8))
-        count, labels = cv2.connectedComponents(grown)
-        touching = np.unique(labels[zone & (grown > 0)])
-        touching = touching[touching > 0]
-        if count < 2 or not touching.size:
-            return None
-        blob = np.isin(labels, touching)
         if not (blob[0, :].any() or blob[-1, :].any() or blob[:, 0].any() or blob[:, -1].any()):
             return None  # no arm from outside: a hand already in view, or no hand
         ys, xs = np.nonzero(blob)

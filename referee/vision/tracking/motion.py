@@ -19,6 +19,21 @@ _HELD_SHARE = 0.02
 _PASSED_FRAMES = 2
 
 
+def blob_touching(foreground: Mask, zone: Mask) -> Mask | None:
+    """The foreground blobs (grown by a pixel, so an arm split by a thin gap stays one) that touch ``zone``;
+    ``None`` when none does."""
+    if not (foreground & zone).any():
+        return None
+    grown = cv2.dilate(foreground.astype(np.uint8), np.ones((3, 3), np.uint8))
+    count, labels = cv2.connectedComponents(grown)
+    touching = np.unique(labels[zone & (grown > 0)])
+    touching = touching[touching > 0]
+    if count < 2 or not touching.size:
+        return None
+    blob: Mask = np.isin(labels, touching)
+    return blob
+
+
 def passed_on(foreground: Mask, stock: Mask, pile: Mask) -> bool:
     """The arm over the ``stock`` zone goes on past it: its hand (the end of the blob away from where it
     comes into the view) lies in the ``pile`` zone. An arm crossing the stock to lay a card or hover over
@@ -26,16 +41,10 @@ def passed_on(foreground: Mask, stock: Mask, pile: Mask) -> bool:
     the stock has its hand at the stock. Zones are masks at the foreground's resolution; ``False`` when
     the blob does not come in from the view's edge (where it comes from is unknown) or the pile zone is
     the whole view."""
-    if not (foreground & stock).any() or pile.all():
+    if pile.all():
         return False
-    grown = cv2.dilate(foreground.astype(np.uint8), np.ones((3, 3), np.uint8))
-    count, labels = cv2.connectedComponents(grown)
-    touching = np.unique(labels[stock & (grown > 0)])
-    touching = touching[touching > 0]
-    if count < 2 or not touching.size:
-        return False
-    blob = np.isin(labels, touching)
-    if not (blob & pile).any():
+    blob = blob_touching(foreground, stock)
+    if blob is None or not (blob & pile).any():
         return False
     edge = np.zeros_like(blob)
     edge[0, :] = edge[-1, :] = edge[:, 0] = edge[:, -1] = True
