@@ -390,7 +390,7 @@ def _serve(
         if phone is not None:
             phone.close()
         # The frame in hand, then the capture's reader (Capture.stop): a thread still in native code when the
-        # process exits aborts it (issue 48), so it is waited for, not left behind after a few seconds.
+        # process exits aborts it, so it is waited for, not left behind after a few seconds.
         worker.join(timeout=60)
         if worker.is_alive():
             log.error("the pipeline has not stopped after 60 s: the process may abort at exit")
