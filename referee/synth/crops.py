@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import json
 import math
-import multiprocessing
-import os
 import shutil
 from collections import Counter
 from dataclasses import dataclass
@@ -26,6 +24,7 @@ from typing import Any
 import cv2
 
 from referee.cards import READER_FACES, face_folder
+from referee.synth.pool import worker_context
 from referee.synth.recipe import SPLITS, Recipe, SceneJob, image_rng
 from referee.synth.scene import random_scene
 from referee.vision.classify import CROP_SIDE, square_crop
@@ -85,8 +84,7 @@ def write_crops(out: Path, *, train: int, val: int, seed: int = 0, size: int = 3
             per_split[job.split].update(faces)
             bar.update()
     else:
-        ctx = multiprocessing.get_context("spawn" if os.name == "nt" else "fork")
-        with ctx.Pool(workers) as pool:
+        with worker_context().Pool(workers) as pool:
             chunk = max(1, min(32, math.ceil(len(jobs) / (workers * 8))))
             for job, faces in zip(jobs, pool.imap(_write_one, jobs, chunksize=chunk), strict=True):
                 per_split[job.split].update(faces)

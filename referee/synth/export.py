@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import logging
 import math
-import multiprocessing
 import os
 import shutil
 from collections import Counter
@@ -24,6 +23,7 @@ import cv2
 import numpy as np
 
 from referee.cards import BACK, CLASSIC_WITH_BLANKS, FACE_CLASSES, LUXEMBOURGISH
+from referee.synth.pool import worker_context
 from referee.synth.recipe import SPLITS, Recipe, SceneJob, image_rng
 from referee.synth.scene import LabeledBox, random_scene
 
@@ -150,8 +150,7 @@ def write_dataset(out: Path, *, train: int, val: int, seed: int = 0, size: int =
             per_class.update(_write_one(job))
             bar.update()
     else:
-        ctx = multiprocessing.get_context("spawn" if os.name == "nt" else "fork")
-        with ctx.Pool(workers) as pool:
+        with worker_context().Pool(workers) as pool:
             chunk = max(1, min(32, math.ceil(total / (workers * 8))))
             for faces in pool.imap_unordered(_write_one, jobs, chunksize=chunk):
                 per_class.update(faces)
