@@ -170,6 +170,9 @@ class MotionDetector:
             profile.mask(profile.stock, shape, scale=1.8) if profile.stock is not None else None
         )
         self._zones = Zones(profile, self.scale)
+        #: Whether an arm can reach into the pile zone and past its corners within the view: not when the
+        #: zone is (nearly) the whole view, where :meth:`Zones.arm_root` finds none whatever the foreground.
+        self._pile_arms = self._reaches_past(self.pile_zone)
         self._prev: npt.NDArray[np.uint8] | None = None
         #: The table without hands (a slow running average of still pixels): arms stand out whole against it.
         self._background = TableBackground()
@@ -185,6 +188,16 @@ class MotionDetector:
         self._away = self.quiet_frames
         self._pile_quiet: npt.NDArray[np.uint8] | None = None
         self._pile_before: npt.NDArray[np.uint8] | None = None
+
+    def _reaches_past(self, zone: Mask) -> bool:
+        """Some pixel of the view lies 1.5 zone radii or more from ``zone``'s centre (low-resolution pixels),
+        as the far end of an arm must (:meth:`Zones.arm_root`)."""
+        if not zone.any():
+            return False
+        cx, cy, radius = self._zones.shape(zone)
+        w, h = self.size
+        corners = np.array([(0, 0), (w - 1, 0), (0, h - 1), (w - 1, h - 1)], np.float64)
+        return bool((np.hypot(corners[:, 0] - cx, corners[:, 1] - cy) >= 1.5 * radius).any())
 
     def reseat(self, profile: CalibrationProfile) -> None:
         """The same zones with other seats (found while the game runs): what was learnt of the table stays."""
@@ -266,7 +279,7 @@ class MotionDetector:
         draws, draw_started = self._stock(moved)
         over = self._pile_ep is not None and self._pile_ep.quiet == 0
         disturbed = bool((moved & self.pile_zone).any()) or over
-        root = self._zones.arm_root(self._foreground, self.pile_zone)
+        root = self._zones.arm_root(self._foreground, self.pile_zone) if self._pile_arms else None
         arm = root is not None
         if root is not None and (self._pile_ep is None or not self._pile_ep.came_in):
             # A hand that hardly stirs the frame differencing (a far seat's, small in the picture)
