@@ -111,7 +111,7 @@ class Table:
 def make_table(index: int, folder: Path, port: int, frame_every_s: float, secret: str, prove: bool) -> Table:
     preset = SIM_PRESETS[index % len(SIM_PRESETS)]
     game = simulate_game(1000 + index, preset, 2 + index % 5, INJECT[index % len(INJECT)])
-    setup, *lines = game.observations
+    setup, *lines = game.log()
     name = table_name(index)
     store = Store(folder / f"{name}.db", synchronous="NORMAL")
     session = MatchSession(store, rules=str(setup.get("rules", preset)), players=int(setup["players"]),

@@ -59,7 +59,7 @@ def time_referee(games: list[SimulatedGame]) -> tuple[int, Timing, int]:
     for game in games:
         referee = Referee()
         observe = referee.observe
-        for obs in game.observations:
+        for obs in game.log():
             for line in observe(obs):
                 if line.get("type") == "alert":
                     alerts += 1
@@ -136,7 +136,7 @@ def run(games: int, seed: int, repeat: int) -> dict[str, Any]:
 def alerts_of(game: SimulatedGame) -> list[tuple[str, int]]:
     referee = Referee()
     found: list[tuple[str, int]] = []
-    for obs in game.observations:
+    for obs in game.log():
         for line in referee.observe(obs):
             if line.get("type") == "alert":
                 found.append((line["code"], line["seat"]))

@@ -283,7 +283,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from referee.rules.simulate import simulate_game
 
-    game = simulate_game(3, "official", 4).observations
+    game = simulate_game(3, "official", 4).log()
     setup, observations = game[0], game[1:1 + args.observations]
     if len(observations) < args.observations:
         raise SystemExit(f"the simulated game has only {len(observations)} observations")

@@ -57,6 +57,7 @@ __all__ = [
     "Setup",
     "Start",
     "Uno",
+    "observation_json",
 ]
 
 # -- limits -------------------------------------------------------------------------------------------
@@ -209,6 +210,39 @@ def _fast_init(cls: type[Any]) -> None:
 
 for _cls in (Start, Play, ColorNamed, Draw, Pass, Uno, Challenge, Reveal):
     _fast_init(_cls)
+
+#: Each observation class's ``type`` in the log.
+_TYPES: dict[type[Any], ObservationType] = {
+    Setup: "setup", Start: "start", Play: "play", ColorNamed: "color", Draw: "draw", Pass: "pass", Uno: "uno",
+    Challenge: "challenge", Reveal: "reveal",
+}
+
+
+def observation_json(obs: Observation) -> ObservationDict:
+    """``obs`` as its contract-2 JSON object, the inverse of
+    :func:`referee.rules.observations.parse_observation`: ``type`` first, then the fields in their
+    order; an optional field (one whose default is ``None``) is left out while it is ``None`` (a
+    ``seat`` the table does not know is ``null``); cards as labels, colours by name."""
+    out: ObservationDict = {"type": _TYPES[type(obs)]}
+    for f in fields(obs):
+        value = getattr(obs, f.name)
+        if value is None and f.default is None:
+            continue
+        out[f.name] = _json_value(value)
+    return out
+
+
+def _json_value(value: object) -> object:
+    """A field's value as JSON: a card's label, a colour's name, a list of labels, a plain dict."""
+    if isinstance(value, Card):
+        return value.label
+    if isinstance(value, Colour):
+        return value.value
+    if isinstance(value, tuple):
+        return [_json_value(v) for v in value]
+    if isinstance(value, Mapping):
+        return dict(value)
+    return value
 
 
 # -- output lines ---------------------------------------------------------------------------------------

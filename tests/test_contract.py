@@ -14,6 +14,7 @@ from referee.rules import ObservationError, Referee, parse_observation
 from referee.rules.quotes import ALERT_CODES as QUOTED_CODES
 from referee.rules.quotes import QUOTES
 from referee.rules.simulate import ALERT_CODES as SIMULATED_CODES
+from referee.rules.simulate import simulate_game
 
 CONTRACT_FILE = Path(c.__file__)
 DOC = Path(__file__).parents[1] / "docs" / "contract.md"
@@ -48,6 +49,28 @@ def test_observation_types_are_what_the_parser_knows() -> None:
     assert set(PARSERS) == set(c.OBSERVATION_TYPES)
     with pytest.raises(ObservationError, match=", ".join(c.OBSERVATION_TYPES)):
         parse_observation({"type": "shout"})
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_an_observation_and_its_json_round_trip(seed: int) -> None:
+    """``observation_json`` is the parser's inverse: a simulated match's every observation (wilds named
+    and not, seats unknown, sevens swapped, hands revealed) comes back as it was, and so does its JSON."""
+    game = simulate_game(seed, ("official", "house", "lb")[seed % 3], 2 + seed % 4,
+                         options={"seven_zero": True}, unnamed_colour=0.3, anonymous_seats=0.3)
+    for obs in game.observations:
+        line = c.observation_json(obs)
+        assert parse_observation(line) == obs
+        assert c.observation_json(parse_observation(json.loads(json.dumps(line)))) == line
+
+
+def test_observation_json_leaves_out_what_is_not_said() -> None:
+    from referee.cards import Card, Colour
+
+    assert c.observation_json(c.Play(Card.from_label("wild"), None, Colour.RED, t=1.5)) == {
+        "type": "play", "card": "wild", "seat": None, "color": "red", "t": 1.5}
+    assert c.observation_json(c.Reveal(2, (Card.from_label("red_7"), Card.from_label("blue_skip")))) == {
+        "type": "reveal", "seat": 2, "cards": ["red_7", "blue_skip"]}
+    assert c.observation_json(c.ColorNamed(Colour.BLUE)) == {"type": "color", "color": "blue"}
 
 
 def _referee(players: int = 3) -> Referee:

@@ -29,7 +29,7 @@ def game() -> list[dict[str, Any]]:
     """A whole simulated match (several rounds) with one injected misplay."""
     simulated = simulate_game(5, "official", 3, inject="illegal_card")
     assert simulated.expected_alerts, "the simulated match must hold an alert to judge"
-    return simulated.observations
+    return simulated.log()
 
 
 def test_a_whole_match_is_judged_recorded_and_replays_to_the_same_verdicts(

@@ -9,6 +9,7 @@ docstring of :mod:`referee.rules.simulate`.
 from __future__ import annotations
 
 from referee.cards import FRACTIONS, Card
+from referee.contract import Challenge, Reveal
 from referee.rules.sim_table import Misplay, NoChance, SimTable
 
 __all__ = ["MISPLAYS"]
@@ -130,8 +131,8 @@ def inject_illegal_wild_draw_four(table: SimTable, seat: int) -> None:
     victim = table.turn
     if table.rng.random() < 0.5:
         # the victim challenges and the hand shown proves the bluff
-        table.emit("challenge", seat=victim)
-        table.emit("reveal", seat=seat, cards=[c.label for c in table.hands[seat]])
+        table.emit(Challenge(victim))
+        table.emit(Reveal(seat, tuple(table.hands[seat])))
         table.how = "challenge"
         table.expect("illegal_wild_draw_four", seat)
         table.pending_draw = 0
@@ -152,8 +153,8 @@ def inject_failed_challenge(table: SimTable, seat: int) -> None:
     if table.pending_draw != 4 or table.top.value != "wild_draw4" or len(table.pile) < 2:
         raise NoChance
     player = table.next_seat(seat, -1)
-    table.emit("challenge", seat=seat)
-    table.emit("reveal", seat=player, cards=[c.label for c in table.hands[player]])
+    table.emit(Challenge(seat))
+    table.emit(Reveal(player, tuple(table.hands[player])))
     table.expect("failed_challenge", seat)
     count, table.pending_draw = table.pending_draw, 0
     table.draw_cards(seat, count + table.rules.challenge_failed_penalty)

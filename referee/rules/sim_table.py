@@ -11,17 +11,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from dataclasses import replace
 
 from referee.cards import Card, Colour
-from referee.contract import ALERT_CODES, ObservationDict
+from referee.contract import ALERT_CODES, ColorNamed, Draw, Observation, Pass, Play, Reveal, Setup, Start, Uno
 from referee.rules.sim_players import choose, find_jump_in, penalty_answers, pick_colour, safe_playable
 from referee.rules.sim_rules import SimRules
 
 __all__ = ["Misplay", "NoChance", "SimTable"]
-
-#: An observation as the simulator writes it (contract 2 JSON).
-Observation = ObservationDict
 
 
 class NoChance(Exception):
@@ -121,19 +118,20 @@ class SimTable:
         self.foreign_replaced: Card | None = None
 
     # -- output -------------------------------------------------------------------------------
-    def emit(self, kind: str, **fields: Any) -> None:
+    def emit(self, obs: Observation) -> None:
+        """Write down ``obs`` (its ``t`` the table's clock, moved on)."""
         self.t = round(self.t + 0.5 + self.rng.random(), 3)
         if (
             self.anonymous_seats
-            and kind in ("play", "draw", "pass")
-            and fields["seat"] == self.turn
+            and isinstance(obs, Play | Draw | Pass)
+            and obs.seat == self.turn
             and self.rng.random() < self.anonymous_seats
         ):
-            fields["seat"] = None  # unknown to the camera: the referee assumes the expected seat
-        self.obs.append({"type": kind, **fields, "t": self.t})
-        if kind in ("play", "pass"):
+            obs = replace(obs, seat=None)  # unknown to the camera: the referee assumes the expected seat
+        self.obs.append(replace(obs, t=self.t))
+        if isinstance(obs, Play | Pass):
             self.last_skipped = None
-        elif kind == "draw":
+        elif isinstance(obs, Draw):
             self.draws_reported = True
 
     def expect(self, code: str, seat: int) -> None:
@@ -170,7 +168,7 @@ class SimTable:
             got += 1
         self.bluff.pop(seat, None)
         if report and got:
-            self.emit("draw", seat=seat, count=got)
+            self.emit(Draw(seat, got))
         return got
 
     def reshuffle(self) -> None:
@@ -213,14 +211,7 @@ class SimTable:
     def play_round(self) -> None:
         self.rounds += 1
         self.deal()
-        self.emit(
-            "setup",
-            players=self.n,
-            dealer=self.dealer,
-            rules=self.rules.preset,
-            hand_size=self.rules.hand_size,
-            options=dict(self.rules.options),
-        )
+        self.emit(Setup(self.n, self.dealer, self.rules.preset, self.rules.hand_size, dict(self.rules.options)))
         self.start_pile()
         guard = 0
         while not self.round_over:
@@ -234,7 +225,7 @@ class SimTable:
         first = self.next_seat(self.dealer)
         while True:
             card = self.stock.pop()
-            self.emit("start", card=card.label)
+            self.emit(Start(card))
             if card.value == "wild_draw4":
                 # returned to the stock, shuffled in, and the next card turned
                 self.stock.append(card)
@@ -248,7 +239,7 @@ class SimTable:
             # the first player names the colour, then plays
             colour = pick_colour(self, first)
             self.colour = colour
-            self.emit("color", color=colour.value, seat=first)
+            self.emit(ColorNamed(colour, first))
         elif card.value == "skip":
             self.last_skipped = first
             self.turn = self.next_seat(first)
@@ -306,7 +297,7 @@ class SimTable:
         if drawn in safe_playable(self, hand) and self.rng.random() < 0.7:
             self.play(seat, drawn)
             return
-        self.emit("pass", seat=seat)
+        self.emit(Pass(seat))
         self.turn = self.next_seat(seat)
 
     def face_penalty(self, seat: int) -> None:
@@ -334,7 +325,8 @@ class SimTable:
             del self.bluff[seat]
             self.expect("illegal_wild_draw_four", seat)
             self.owed.append((seat, self.rules.challenge_guilty_penalty))
-        fields: dict[str, Any] = {"card": card.label, "seat": seat}
+        named: Colour | None = None  # the colour named in the play
+        target: int | None = None
         colour: Colour | None = card.colour
         separate = False
         if card.is_wild:
@@ -344,19 +336,19 @@ class SimTable:
             unnamed = roll < self.unnamed_colour
             separate = not unnamed and roll < self.unnamed_colour + self.separate_colour
             if not unnamed and not separate:
-                fields["color"] = colour.value
+                named = colour
         if self.rules.seven_zero and card.value == "7" and hand:
             targets = [s for s in range(self.n) if s != seat and len(self.hands[s]) > 1]
-            fields["target"] = self.rng.choice(targets)
-        self.emit("play", **fields)
-        self.obs_target = fields.get("target", -1)
+            target = self.rng.choice(targets)
+        self.emit(Play(card, seat, named, target))
+        self.obs_target = -1 if target is None else target
         if separate:
             assert colour is not None
-            self.emit("color", color=colour.value, seat=seat)
+            self.emit(ColorNamed(colour, seat))
         self.pile.append(card)
         self.colour = colour
         if len(hand) == 1 and not uno_missed:
-            self.emit("uno", seat=seat)
+            self.emit(Uno(seat))
         if deflect:
             # a reverse sends the pending draw back: the seat before is the new victim
             self.direction = -self.direction
@@ -433,7 +425,7 @@ class SimTable:
         points = [sum(self.rules.points(c) for c in hand) for hand in self.hands]
         for seat in range(self.n):
             if seat != winner and self.hands[seat]:
-                self.emit("reveal", seat=seat, cards=[c.label for c in self.hands[seat]])
+                self.emit(Reveal(seat, tuple(self.hands[seat])))
         if self.rules.scoring == "own_points":
             for seat in range(self.n):
                 self.scores[seat] += points[seat]

@@ -45,9 +45,12 @@ Misplays that need hand counts (UNO, missed draws, inference) wait for the first
 
 Pure: standard library only; all randomness comes from ``random.Random(seed)``.
 
+The observations are typed (:mod:`referee.contract`); :meth:`SimulatedGame.log` writes them as the
+observation log's JSON.
+
 >>> game = simulate_game(7, "official", 3)
->>> game.observations[0]["type"], game.expected_alerts
-('setup', [])
+>>> type(game.observations[0]).__name__, game.log()[0]["type"], game.expected_alerts
+('Setup', 'setup', [])
 """
 
 from __future__ import annotations
@@ -56,7 +59,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from referee.contract import ALERT_CODES, ObservationDict
+from referee.contract import ALERT_CODES, Observation, ObservationDict, observation_json
 from referee.rules.sim_misplays import MISPLAYS
 from referee.rules.sim_rules import SimRules
 from referee.rules.sim_table import SimTable
@@ -73,9 +76,6 @@ __all__ = [
 
 #: Presets the simulator can play, with the deck each one uses.
 SIM_PRESETS: tuple[str, ...] = ("official", "nl", "de", "lb", "breuken", "house")
-
-#: An observation as the simulator writes it (contract 2 JSON); every code of ``ALERT_CODES`` can be injected.
-Observation = ObservationDict
 
 
 @dataclass
@@ -96,6 +96,10 @@ class SimulatedGame:
     winner: int | None
     #: how the misplay was made, e.g. ``"challenge"`` or ``"inference"`` for a bluffed +4
     how: str | None = None
+
+    def log(self) -> list[ObservationDict]:
+        """The observations as the observation log's JSON (contract 2), one object each."""
+        return [observation_json(obs) for obs in self.observations]
 
 
 def simulate_game(

@@ -125,7 +125,7 @@ def simulate_round(seed: int, config: VideoConfig) -> tuple[list[Line], list[tup
     game = simulate_scripted_round(seed, config.rules, config.players, config.misplays,
                                    first_after=config.first_misplay_after, gap=config.misplay_gap,
                                    dealer=config.dealer, hand_size=config.hand_size)
-    return game.observations, list(game.expected_alerts)
+    return game.log(), list(game.expected_alerts)
 
 
 def layout(config: VideoConfig, seed: int) -> Geometry:

@@ -55,7 +55,7 @@ def judge(game: SimulatedGame) -> tuple[list[tuple[str, int]], Referee, list[dic
     """Feed the whole match to a fresh Referee: its alerts ``(code, seat)``, itself, every line."""
     referee = Referee()
     lines: list[dict[str, Any]] = []
-    for obs in game.observations:
+    for obs in game.log():  # as the table writes it: JSON
         lines.extend(referee.observe(obs))
     alerts = [(line["code"], line["seat"]) for line in lines if line["type"] == "alert"]
     return alerts, referee, lines
@@ -132,13 +132,13 @@ def test_simulation_is_deterministic_and_reports_what_it_did() -> None:
     b = simulate_game(5, "nl", 4, "missed_uno")
     assert a.observations == b.observations
     assert a.expected_alerts == [("missed_uno", a.expected_alerts[0][1])]
-    assert a.observations[0]["type"] == "setup" and a.observations[1]["type"] == "start"
+    assert a.log()[0]["type"] == "setup" and a.log()[1]["type"] == "start"
     assert simulate_game(6, "nl", 4).observations != a.observations
 
 
 def test_simulator_plays_the_preset_deck_and_penalties() -> None:
     game = simulate_game(3, "lb", 3, "illegal_card")
-    labels = {o["card"] for o in game.observations if o["type"] == "play"}
+    labels = {o["card"] for o in game.log() if o["type"] == "play"}
     assert all(not label.startswith(("red_", "blue_")) for label in labels)
     de = SimRules.for_preset("de")
     assert (de.misplay_penalty, de.uno_penalty) == (1, 1)
@@ -151,17 +151,17 @@ def test_a_scripted_round_deals_the_hand_size_it_is_given() -> None:
     default = simulate_scripted_round(185, "official", 4, ("out_of_turn", "illegal_card"), dealer=0)
     assert simulate_scripted_round(185, "official", 4, ("out_of_turn", "illegal_card"), dealer=0,
                                    hand_size=None).observations == default.observations
-    assert default.observations[0]["hand_size"] == 7
+    assert default.log()[0]["hand_size"] == 7
     short = simulate_scripted_round(185, "official", 4, ("out_of_turn", "illegal_card"), dealer=0, hand_size=4)
-    setup = short.observations[0]
+    setup = short.log()[0]
     assert (setup["type"], setup["hand_size"], setup["options"]) == ("setup", 4, {})
     alerts, _, lines = judge(short)
     assert alerts == short.expected_alerts == [("out_of_turn", 1), ("illegal_card", 1)]
     # The round ends, then every other hand is revealed (the last lines), and the referee scores it.
     ends = [line for line in lines if line["type"] == "round_end" and line["points"] is not None]
     assert len(ends) == 1 and ends[0]["points"] > 0
-    assert [o["type"] for o in short.observations[-3:]] == ["reveal"] * 3
-    assert {o["seat"] for o in short.observations if o["type"] == "reveal"} == set(range(4)) - {ends[0]["winner"]}
+    assert [o["type"] for o in short.log()[-3:]] == ["reveal"] * 3
+    assert {o["seat"] for o in short.log() if o["type"] == "reveal"} == set(range(4)) - {ends[0]["winner"]}
     assert [line["scores"] for line in lines if line["type"] == "scores"] == [short.final_scores]
     with pytest.raises(ValueError, match=r"hand_size must be 1\.\.30"):
         simulate_scripted_round(185, "official", 4, hand_size=0)

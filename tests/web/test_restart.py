@@ -52,7 +52,8 @@ def server_process(
 
 def test_a_killed_server_restarts_with_every_event(tmp_path: Path) -> None:
     game = simulate_game(11, "official", 3)
-    setup, plays = game.observations[0], game.observations[1:200]
+    log = game.log()
+    setup, plays = log[0], log[1:200]
     db = tmp_path / "match.db"
     port = free_port()
     url = f"http://127.0.0.1:{port}"
