@@ -32,7 +32,6 @@ KNOWN_EXCEPTIONS: dict[str, str] = {
     "referee/pipeline.py::Pipeline.submit": "being changed for pipeline speed; shortened after (issue 47)",
     "referee/cli.py::build_parser": "being changed for the table finder; one flat list of subcommands and flags",
     "referee/commands.py::execute": "being changed for the table finder; shortened after (issue 47)",
-    "referee/vision/overlay.py::annotate": "being changed for the table finder; shortened after (issue 47)",
     "referee/vision/deck.py::learn_deck": "being changed by the reader's colour work; shortened after (issue 47)",
     # The tracker is being cut into steps (issue 47, item 6); its long functions go with that.
     "referee/vision/tracking/buried.py::buried_showing": "the tracker's split into steps (issue 47 item 6)",

@@ -9,6 +9,7 @@ language (the setup's ``lang``, in the state), spelled without accents (the fram
 
 from __future__ import annotations
 
+import functools
 import math
 import unicodedata
 from collections.abc import Mapping
@@ -46,6 +47,18 @@ def _colour_of(label: str) -> tuple[int, int, int]:
 #: (dark enough for light text on a white cloth, without reading as a black box).
 HALO_KEEP = 0.15
 _HALO_KERNELS: dict[int, Any] = {}
+#: Each label's outline, as the share of light the cloth under it keeps (``_halo``), by what decides it.
+#: The same labels come back frame after frame (seats, the panel); an overlay drawn ten times a second
+#: makes each once. Emptied when full (counts and confidences make new ones).
+_HALOS: dict[tuple[str, float, int, int, tuple[int, int], tuple[int, int]], Image] = {}
+_HALOS_MAX = 256
+
+
+@functools.lru_cache(maxsize=512)
+def _text_size(text: str, scale: float, thickness: int) -> tuple[tuple[int, int], int]:
+    """``cv2.getTextSize`` of ``text`` in the frame's font (the same labels are measured every frame)."""
+    (tw, th), base = cv2.getTextSize(text, FONT, scale, thickness)
+    return (tw, th), base
 
 
 def _light(colour: tuple[int, int, int]) -> tuple[int, int, int]:
@@ -59,6 +72,7 @@ _PLAIN = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "O
                         "‘": "'", "“": '"', "”": '"', "„": '"', "…": "...", "–": "-", "—": "-", "·": "-"})
 
 
+@functools.lru_cache(maxsize=1024)
 def plain(text: str) -> str:
     """``text`` in the letters OpenCV's font draws: umlauts spelled out, other accents dropped ("Gréng" ->
     "Greng"), anything else without a plain form left out."""
@@ -70,7 +84,7 @@ def _inside(image: Image, text: str, org: tuple[int, int], scale: float) -> tupl
     """Where ``text`` starts so that all of it is in the frame (moved in from an edge, not cut)."""
     thickness = max(1, round(scale * 2))
     pad = max(2, round(scale * 3)) + thickness + 1
-    (tw, th), base = cv2.getTextSize(text, FONT, scale, thickness)
+    (tw, th), base = _text_size(text, scale, thickness)
     h, w = image.shape[:2]
     x = min(max(org[0], pad), max(pad, w - tw - pad))
     y = min(max(org[1], th + pad), max(th + pad, h - base - pad))
@@ -90,7 +104,7 @@ def _text(image: Image, text: str, org: tuple[int, int], scale: float, colour: t
     radius = max(2, round(scale * 3))  # the outline's width, px
     text = plain(text)
     org = _inside(image, text, org, scale)
-    (tw, th), base = cv2.getTextSize(text, FONT, scale, thickness)
+    (tw, th), base = _text_size(text, scale, thickness)
     pad = radius + thickness + 1
     h, w = image.shape[:2]
     x0, y0 = max(0, org[0] - pad), max(0, org[1] - th - pad)
@@ -99,15 +113,30 @@ def _text(image: Image, text: str, org: tuple[int, int], scale: float, colour: t
         return
     roi = image[y0:y1, x0:x1]
     local = (org[0] - x0, org[1] - y0)
-    mask = np.zeros(roi.shape[:2], np.uint8)
-    cv2.putText(mask, text, local, FONT, scale, 255, thickness, cv2.LINE_AA)
-    kernel = _HALO_KERNELS.get(radius)
-    if kernel is None:
-        kernel = _HALO_KERNELS[radius] = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius + 1,) * 2)
-    # The cloth under the outline keeps 1 - (1 - HALO_KEEP) * coverage of its light (soft edges).
-    keep = cv2.convertScaleAbs(cv2.dilate(mask, kernel), alpha=HALO_KEEP - 1, beta=255)
-    roi[:] = cv2.multiply(roi, cv2.cvtColor(keep, cv2.COLOR_GRAY2BGR), scale=1 / 255)  # a view: copy back
+    keep = _halo(text, scale, thickness, radius, (x1 - x0, y1 - y0), local)
+    roi[:] = cv2.multiply(roi, keep, scale=1 / 255)  # a view: copy back
     cv2.putText(roi, text, local, FONT, scale, colour, thickness, cv2.LINE_AA)
+
+
+def _halo(text: str, scale: float, thickness: int, radius: int, size: tuple[int, int],
+          local: tuple[int, int]) -> Image:
+    """The share of light (of 255, in 3 channels) the cloth keeps under ``text``'s outline, on a patch of
+    ``size`` (w, h) with the text starting at ``local``: the glyphs' coverage grown by ``radius``."""
+    key = (text, scale, thickness, radius, size, local)
+    keep = _HALOS.get(key)
+    if keep is None:
+        mask = np.zeros((size[1], size[0]), np.uint8)
+        cv2.putText(mask, text, local, FONT, scale, 255, thickness, cv2.LINE_AA)
+        kernel = _HALO_KERNELS.get(radius)
+        if kernel is None:
+            kernel = _HALO_KERNELS[radius] = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius + 1,) * 2)
+        # The cloth under the outline keeps 1 - (1 - HALO_KEEP) * coverage of its light (soft edges).
+        grey = cv2.convertScaleAbs(cv2.dilate(mask, kernel), alpha=HALO_KEEP - 1, beta=255)
+        keep = cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR)
+        if len(_HALOS) >= _HALOS_MAX:
+            _HALOS.clear()
+        _HALOS[key] = keep
+    return keep
 
 
 def annotate(
@@ -130,11 +159,27 @@ def annotate(
     # Detections are in the pile view of the profile they were made with; the frame drawn on may be
     # scaled down from that profile's camera frame (a smaller stream).
     given = profile or CalibrationProfile.whole_frame(w, h)
-    scale_xy = np.array([w / given.image_size[0], h / given.image_size[1]], np.float32)
-    profile = given.fitted(w, h)
-    turn = state.get("turn") if state else None
+    fitted = given.fitted(w, h)
     lang = find_language(str(state.get("lang") or "")) if state else "en"
+    _draw_zones(scene, fitted, scale, lang)
+    if detections is not None and len(detections):
+        _draw_detections(scene, detections, given, scale, lang)
+    _draw_seats(scene, fitted, state, seats_guessed(status), scale, lang)
+    if state:
+        _draw_panel(scene, state, scale, lang)
+        direction = state.get("direction")
+        if direction in (1, -1) and fitted.seats:
+            _draw_direction(scene, fitted, int(direction))
+    if status:
+        fps = status.get("fps")
+        camera = status.get("camera")
+        parts = [f"{fps:.1f} fps" if isinstance(fps, (int, float)) else "", str(camera or "")]
+        _text(scene, "  ".join(p for p in parts if p), (8, h - 10), scale * 0.6, (230, 230, 230))
+    return scene
 
+
+def _draw_zones(scene: Image, profile: CalibrationProfile, scale: float, lang: str) -> None:
+    """The pile zone's outline (none for the whole frame) and the stock's, named."""
     if not profile.is_whole_frame:
         cv2.polylines(scene, [np.round(profile.pile).astype(np.int32)], True, (255, 255, 255), 2, cv2.LINE_AA)
     if profile.stock is not None:
@@ -142,22 +187,33 @@ def annotate(
         sx, sy = np.min(profile.stock, axis=0)
         _text(scene, phrase("view_stock", lang), (int(sx), int(sy) - 6), scale * 0.6, (220, 220, 220))
 
-    if detections is not None and len(detections):
-        for i in range(len(detections)):
-            x1, y1, x2, y2 = (float(v) for v in detections.xyxy[i])
-            corners = np.array([(x1, y1), (x2, y1), (x2, y2), (x1, y2)], np.float32)
-            pts = given.pile_to_image(corners) * scale_xy
-            label = detections.labels[i] if detections.labels else str(int(detections.class_id[i]))
-            colour = _colour_of(label)
-            cv2.polylines(scene, [np.round(pts).astype(np.int32)], True, colour, 2, cv2.LINE_AA)
-            tx, ty = (int(v) for v in pts.min(axis=0))
-            _text(scene, f"{card_words(label, lang)} {float(detections.confidence[i]):.2f}", (tx, max(ty - 6, 12)),
-                  scale * 0.6, _light(colour))
 
+def _draw_detections(scene: Image, detections: Detections, given: CalibrationProfile, scale: float,
+                     lang: str) -> None:
+    """Each card's box (top-down pile pixels of ``given``, mapped onto ``scene``), in its colour and words."""
+    h, w = scene.shape[:2]
+    scale_xy = np.array([w / given.image_size[0], h / given.image_size[1]], np.float32)
+    for i in range(len(detections)):
+        x1, y1, x2, y2 = (float(v) for v in detections.xyxy[i])
+        corners = np.array([(x1, y1), (x2, y1), (x2, y2), (x1, y2)], np.float32)
+        pts = given.pile_to_image(corners) * scale_xy
+        label = detections.labels[i] if detections.labels else str(int(detections.class_id[i]))
+        colour = _colour_of(label)
+        cv2.polylines(scene, [np.round(pts).astype(np.int32)], True, colour, 2, cv2.LINE_AA)
+        tx, ty = (int(v) for v in pts.min(axis=0))
+        _text(scene, f"{card_words(label, lang)} {float(detections.confidence[i]):.2f}", (tx, max(ty - 6, 12)),
+              scale * 0.6, _light(colour))
+
+
+def _draw_seats(scene: Image, profile: CalibrationProfile, state: Mapping[str, Any] | None, guessed: bool,
+                scale: float, lang: str) -> None:
+    """A marker at each seat (lit for the player whose turn it is; a broken ring where seats are
+    ``guessed``), its number in it, the player's name and hand size above it."""
+    h, w = scene.shape[:2]
+    turn = state.get("turn") if state else None
     names = list(state.get("names") or []) if state else []
     counts = list(state.get("hand_counts") or []) if state else []
     radius = max(12, round(18 * scale))
-    guessed = seats_guessed(status)
     for seat, (px, py) in enumerate(profile.seats):
         x = int(min(max(px, radius + 4), w - radius - 4))  # the whole marker, its outline too, in the frame
         y = int(min(max(py, radius + 4), h - radius - 4))
@@ -174,22 +230,10 @@ def annotate(
         _text(scene, mark, (x - radius // 3 - (radius // 4 if guessed else 0), y + radius // 3), scale * 0.6,
               (255, 255, 255))
         # Above the marker, or below it when the marker is at the frame's top; inside the frame either way.
-        (tw, th), _ = cv2.getTextSize(plain(name), FONT, scale * 0.7, max(1, round(scale * 1.4)))
+        (tw, th), _ = _text_size(plain(name), scale * 0.7, max(1, round(scale * 1.4)))
         above = y - radius - 6
         _text(scene, name, (x - tw // 2, above if above - th > 0 else y + radius + th + 6), scale * 0.7,
               (255, 255, 255))
-
-    if state:
-        _draw_panel(scene, state, scale, lang)
-        direction = state.get("direction")
-        if direction in (1, -1) and profile.seats:
-            _draw_direction(scene, profile, int(direction))
-    if status:
-        fps = status.get("fps")
-        camera = status.get("camera")
-        parts = [f"{fps:.1f} fps" if isinstance(fps, (int, float)) else "", str(camera or "")]
-        _text(scene, "  ".join(p for p in parts if p), (8, h - 10), scale * 0.6, (230, 230, 230))
-    return scene
 
 
 def seats_guessed(status: Mapping[str, Any] | None) -> bool:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import cv2
 import numpy as np
 
@@ -69,3 +71,25 @@ def test_labels_at_the_frame_edge_are_clipped_not_refused() -> None:
     _text(frame, "Dominique-Alexandra (7)", (-30, 5), 0.6, (255, 255, 255))  # partly off the frame
     _text(frame, "gone", (500, 500), 0.6, (255, 255, 255))  # wholly off it: nothing drawn
     assert (frame != 90).any()
+
+
+def test_a_label_drawn_again_is_drawn_the_same_and_the_outlines_kept_stay_few(monkeypatch: Any) -> None:
+    """Outlines are made once per label and place, and kept: a label drawn with a kept outline equals one
+    drawn with a fresh one, on any cloth, and the store empties itself when full."""
+    from referee.vision import overlay
+
+    monkeypatch.setattr(overlay, "_HALOS", {})
+    monkeypatch.setattr(overlay, "_HALOS_MAX", 8)
+    label = ("Spieler 3 (7)", (20, 60), 0.6, (255, 255, 255))
+    cloths = (np.random.default_rng(3).integers(0, 255, (120, 200, 3), np.uint8), np.full((120, 200, 3), 200, np.uint8))
+    for cloth in cloths:
+        fresh, kept = cloth.copy(), cloth.copy()
+        overlay._HALOS.clear()
+        _text(fresh, *label)
+        assert len(overlay._HALOS) == 1
+        _text(kept, *label)
+        assert len(overlay._HALOS) == 1 and np.array_equal(fresh, kept)
+    assert (kept < 60).any()  # the outline darkens the light cloth around the letters
+    for k in range(20):
+        _text(kept, f"{k} fps", (5, 100), 0.6, (230, 230, 230))
+    assert 1 <= len(overlay._HALOS) <= 8
