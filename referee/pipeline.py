@@ -24,6 +24,7 @@ from referee.cards import CLASSIC_COLOURS, Colour
 from referee.clips import FrameRing
 from referee.contract import Line
 from referee.rules import ObservationError
+from referee.session import Event
 from referee.vision.calibration import CalibrationProfile, Quad, WhiteBalance
 from referee.vision.capture import Capture, Frame
 from referee.vision.classify import (
@@ -60,6 +61,7 @@ from referee.vision.tracking import (
     TakeBack,
     TrackerConfig,
     TrackerEvent,
+    alternatives_of,
 )
 
 log = logging.getLogger(__name__)
@@ -78,7 +80,7 @@ class Session(Protocol):
     def correct(self, card: str, color: str | None = None, source: str = "operator") -> Any: ...
     def expected_seat(self) -> int | None: ...
     def expected_seat_if_last_were(self, card: str) -> int | None: ...
-    def add_listener(self, listener: Callable[[dict[str, Any]], None]) -> Callable[[], None]: ...
+    def add_listener(self, listener: Callable[[Event], None]) -> Callable[[], None]: ...
 
 
 def card_query(session: Session, query: Literal["legal_now", "possible_now"]) -> Callable[[str], bool] | None:
@@ -509,14 +511,14 @@ class Pipeline:
         teaching = self.teacher is not None and isinstance(event, Start | Play)
         if isinstance(event, Start | Play) and self.teacher is not None:
             self._teach(event)
-        obs = event.as_dict()
         unsure = self.keeping_up.warning
         if guess is not None:
             unsure = guess if unsure is None else f"{unsure}; {guess}"
         elif unsure_only is not None:
             unsure = unsure_only if unsure is None else f"{unsure}; {unsure_only}"
         if unsure is not None:  # judged on too few frames: the referee's verdicts on it say so
-            obs = {**obs, "unsure": unsure}
+            event = replace(event, unsure=unsure)
+        obs = event.as_dict()  # the record's JSON
         try:
             outputs = self.session.submit(obs, source="camera")
         except ObservationError as exc:
@@ -572,10 +574,11 @@ class Pipeline:
         if self.session.expected_seat() in (None, seat) or (found := self.session.last_play()) is None:
             return
         last = found[1]
-        if not last.get("alternatives") or last.get("seat") == seat:
+        alternatives = alternatives_of(last)
+        if not alternatives or last.get("seat") == seat:
             return
         # A what-if answers None unless the newest play is also the last observation.
-        fits = [label for label in last["alternatives"] if self.session.expected_seat_if_last_were(label) == seat]
+        fits = [label for label in alternatives if self.session.expected_seat_if_last_were(label) == seat]
         if len(fits) != 1:
             return
         try:

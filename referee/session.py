@@ -24,8 +24,9 @@ import logging
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
+from referee.contract import Line, ObservationDict
 from referee.rules import ObservationError, Referee
 from referee.session_game import (
     Game,
@@ -46,7 +47,23 @@ __all__ = ["AlsoInTransaction", "Event", "Listener", "MatchSession", "RefereeFai
 
 log = logging.getLogger(__name__)
 
-Event = dict[str, Any]
+
+class Event(TypedDict):
+    """One change of the match as the record keeps it and viewers are sent it (``/api/events``, MQTT): its
+    ``kind`` (``match``, ``observation``, ``correct``, ``undo``, ``names``), the observation and the referee's
+    lines it is about, and the ``state`` after it. ``id`` is the store's row id, set once it is written."""
+
+    kind: str
+    match_id: int
+    seq: NotRequired[int]
+    source: NotRequired[str]
+    observation: NotRequired[ObservationDict]
+    outputs: NotRequired[list[Line]]
+    undone_seq: NotRequired[int]
+    state: dict[str, Any]
+    id: NotRequired[int]
+
+
 Listener = Callable[[Event], None]
 #: Called inside a write's transaction with the event it recorded (its ``id`` set), before commit.
 AlsoInTransaction = Callable[[Transaction, Event], None]
@@ -168,10 +185,8 @@ class MatchSession:
             tx.add_outputs(match_id, seq, outputs)
             game.apply(StoredObservation(seq, setup.get("t"), source, setup), outputs)
             tx.set_rounds(match_id, game.rounds)
-            event = self._event_payload(
-                "match", match_id, clean_names, game, seq=seq, source=source, observation=setup,
-                outputs=outputs,
-            )
+            event = _event("match", match_id, clean_names, game,
+                           (seq, source, setup, [dict(o) for o in outputs]))
             event["id"] = tx.add_event(match_id, "match", event)
             if also is not None:
                 also(tx, event)
@@ -198,7 +213,7 @@ class MatchSession:
             clean = seat_names(names, self._players())
             with self.store.transaction() as tx:
                 tx.set_names(self._match_id, clean)
-                event = self._event_payload("names", self._match_id, clean, self._game)
+                event = _event("names", self._match_id, clean, self._game)
                 event["id"] = tx.add_event(self._match_id, "names", event)
                 if also is not None:
                     also(tx, event)
@@ -264,11 +279,8 @@ class MatchSession:
             tx.set_rounds(self._match_id, game.rounds)
             if game.match_over:
                 tx.set_finished(self._match_id, True, game.match_winner)
-            extra: dict[str, Any] = {} if undone_seq is None else {"undone_seq": undone_seq}
-            event = self._event_payload(
-                kind, self._match_id, names, game, seq=seq, source=source,
-                observation=clean, outputs=outputs, **extra,
-            )
+            event = _event(kind, self._match_id, names, game, (seq, source, clean, [dict(o) for o in outputs]),
+                           undone_seq)
             event["id"] = tx.add_event(self._match_id, kind, event)
             if also is not None:
                 also(tx, event)
@@ -294,10 +306,8 @@ class MatchSession:
                 tx.mark_undone(self._match_id, dropped.seq)
                 tx.set_rounds(self._match_id, game.rounds)
                 tx.set_finished(self._match_id, game.match_over, game.match_winner)
-                event = self._event_payload(
-                    "undo", self._match_id, self._names, game, seq=dropped.seq, source=dropped.source,
-                    observation=dropped.observation, outputs=[],
-                )
+                event = _event("undo", self._match_id, self._names, game,
+                               (dropped.seq, dropped.source, dropped.observation, []))
                 event["id"] = tx.add_event(self._match_id, "undo", event)
                 if also is not None:
                     also(tx, event)
@@ -376,16 +386,6 @@ class MatchSession:
         return rebuild(observations, f"match {self._match_id}")
 
     # Views.
-    def _event_payload(
-        self, kind: str, match_id: int, names: Sequence[str], game: Game, **fields: Any
-    ) -> Event:
-        event: Event = {"kind": kind, "match_id": match_id}
-        event.update(fields)
-        if "outputs" in event:
-            event["outputs"] = [dict(o) for o in event["outputs"]]
-        event["state"] = game_state(match_id, names, game)
-        return event
-
     def _viewed(self, state: dict[str, Any] | None = None) -> _View:
         """The view of the match as it stands (call with the lock held, after a commit); ``state``:
         the one just computed for the change's event."""
@@ -410,8 +410,9 @@ class MatchSession:
             state["status"] = dict(self._status)
         return state
 
-    def events_since(self, event_id: int) -> list[Event]:
-        """Every event after ``event_id`` (from the store), oldest first."""
+    def events_since(self, event_id: int) -> list[dict[str, Any]]:
+        """Every event after ``event_id`` as the store holds it (JSON, the shape of :class:`Event`), oldest
+        first."""
         return self.store.events_since(event_id)
 
     @property
@@ -449,3 +450,21 @@ class MatchSession:
         """Pipeline health (fps, camera state, detections...), shown in ``/api/state``."""
         with self._status_lock:
             self._status.update(fields)
+
+
+def _event(
+    kind: str, match_id: int, names: Sequence[str], game: Game,
+    about: tuple[int, str, ObservationDict, list[Line]] | None = None, undone_seq: int | None = None,
+) -> Event:
+    """The event of a change (its ``id`` not yet set): ``about`` is the observation it is about, as
+    ``(seq, source, observation, outputs)``; ``undone_seq`` the one a correction replaced. The keys in the
+    order the record has always written them."""
+    state = game_state(match_id, names, game)
+    if about is None:
+        return {"kind": kind, "match_id": match_id, "state": state}
+    seq, source, observation, outputs = about
+    if undone_seq is None:
+        return {"kind": kind, "match_id": match_id, "seq": seq, "source": source, "observation": observation,
+                "outputs": outputs, "state": state}
+    return {"kind": kind, "match_id": match_id, "seq": seq, "source": source, "observation": observation,
+            "outputs": outputs, "undone_seq": undone_seq, "state": state}

@@ -26,7 +26,7 @@ import logging
 import math
 import secrets
 import sqlite3
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -68,7 +68,7 @@ MAX_JSON_BYTES = 256 * 1024
 
 
 # Event fan-out.
-def encode_event(event: Event) -> bytes:
+def encode_event(event: Mapping[str, Any]) -> bytes:
     """One server-sent event: ``id`` is the event's id, ``data`` its JSON (one line)."""
     data = json.dumps(event, separators=(",", ":"), allow_nan=False)
     return f"id: {event['id']}\ndata: {data}\n\n".encode()

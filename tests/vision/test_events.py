@@ -9,7 +9,17 @@ import numpy as np
 import pytest
 
 from referee.vision.detections import Detections
-from referee.vision.tracking import Draw, PileTracker, Play, Reread, Start, TakeBack, TrackerConfig, TrackerEvent
+from referee.vision.tracking import (
+    Draw,
+    PileTracker,
+    Play,
+    Reread,
+    Start,
+    TakeBack,
+    TrackerConfig,
+    TrackerEvent,
+    alternatives_of,
+)
 
 
 def _line(event: TrackerEvent) -> str:
@@ -47,6 +57,24 @@ def test_draws_take_backs_and_rereads() -> None:
         '{"type":"take_back","card":"red_9","seat":null,"t":1.0,"frame_index":30}')
     assert _line(Reread("red_9", "red_6", 2, 1.2, 36)) == (
         '{"type":"reread","card":"red_9","was":"red_6","seat":2,"t":1.2,"frame_index":36}')
+
+
+def test_unsure_is_a_field_written_last() -> None:
+    """The pipeline says why the camera is unsure as a field of the event; the log has it as the last key."""
+    play = replace(Play("red_9", 1, 1.5, 50, alternatives=("red_6",), confidence=0.8), unsure="falling behind")
+    assert _line(play) == (
+        '{"type":"play","card":"red_9","seat":1,"t":1.5,"alternatives":["red_6"],"frame_index":50,'
+        '"confidence":0.8,"unsure":"falling behind"}')
+    assert _line(replace(Start("red_5", 0.2, 8), unsure="seats a guess")) == (
+        '{"type":"start","card":"red_5","t":0.2,"frame_index":8,"unsure":"seats a guess"}')
+    assert _line(replace(Draw(None, 0.4, 11), unsure="seats a guess")) == (
+        '{"type":"draw","seat":null,"count":1,"t":0.4,"frame_index":11,"unsure":"seats a guess"}')
+
+
+def test_alternatives_are_read_back_from_the_record() -> None:
+    play = Play("red_9", 1, 1.5, 50, alternatives=("red_6", "yellow_9"))
+    assert alternatives_of(json.loads(_line(play))) == ("red_6", "yellow_9")
+    assert alternatives_of({"type": "play", "card": "red_9", "seat": 1}) == ()
 
 
 def test_events_are_frozen() -> None:

@@ -20,7 +20,7 @@ from referee.vision.detections import iou
 from referee.vision.tracking.boxes import Box, Mask, containment, low_res_area, overhang, translation, turned
 from referee.vision.tracking.closer import CloserLook, SecondLook, closer_label
 from referee.vision.tracking.config import TrackerConfig
-from referee.vision.tracking.events import Draw, Observation, Play, Reread, Start, TakeBack, TrackerEvent
+from referee.vision.tracking.events import Draw, Play, Reread, Start, TakeBack, TrackerEvent, alternatives_of
 from referee.vision.tracking.motion import MotionDetector, MotionSample
 from referee.vision.tracking.state import Candidate, PileCard, Reading
 from referee.vision.tracking.tracker import PileTracker
@@ -33,7 +33,6 @@ __all__ = [
     "Mask",
     "MotionDetector",
     "MotionSample",
-    "Observation",
     "PileCard",
     "PileTracker",
     "Play",
@@ -44,6 +43,7 @@ __all__ = [
     "TakeBack",
     "TrackerConfig",
     "TrackerEvent",
+    "alternatives_of",
     "closer_label",
     "containment",
     "iou",
