@@ -64,7 +64,7 @@ def test_bench_without_a_model_is_a_clear_error(capsys: pytest.CaptureFixture[st
 
 
 def test_end_to_end_evaluation_on_a_generated_game(tmp_path: Path) -> None:
-    from referee.bench import evaluate_games
+    from referee.bench.games import evaluate_games
     from referee.synth.video import VideoConfig, write_video
 
     config = VideoConfig(seconds=12, fps=10, width=640, height=360, card_height=60, misplays=("out_of_turn",),

@@ -22,6 +22,7 @@ COMMAND_MODULES = frozenset({
     "referee.cli",
     "referee.commands",
     "referee.bench",
+    "referee.bench.games",
     "referee.hall.command",
     "referee.synth.command",
     "referee.train",
