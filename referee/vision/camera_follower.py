@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import math
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -13,7 +14,9 @@ import numpy.typing as npt
 
 log = logging.getLogger(__name__)
 
-__all__ = ["BUMP_CHECKS", "BUMP_PX", "BUMP_STEADY_PX", "FOLLOW_WIDTH", "MAX_ZOOM", "SPREAD", "CameraFollower"]
+__all__ = ["AGREE", "ALIGN_WIDTH", "BUMP_CHECKS", "BUMP_PX", "BUMP_STEADY_PX", "CORNER_PX", "CORNER_SAME",
+           "CORNER_SHAPE", "FOLLOW_WIDTH", "MAX_ZOOM", "SPREAD", "TILES", "CameraFollower", "Tracked",
+           "agreed_all_over"]
 
 #: A view moved by more than this (camera pixels at a corner) is a bump...
 BUMP_PX = 8.0
@@ -28,6 +31,31 @@ MAX_ZOOM = 0.004
 SPREAD = 0.3
 #: Width of the grey images the camera's movement is measured on.
 FOLLOW_WIDTH = 640
+#: Width of the whole-picture alignment, tried when the corners cannot tell (it starts at half this width).
+ALIGN_WIDTH = 320
+#: The alignment's check: the picture cut into this many tiles (across, down)...
+TILES = (8, 6)
+#: ...a tile agrees with a move when, the move undone, it correlates with the reference by this much more
+#: than as it is (and disagrees the other way round); a tile with nothing on it does neither.
+AGREE = 0.2
+#: A point is a corner (textured both ways) when its weaker gradient direction holds at least this share of
+#: its stronger one (the eigenvalues of its structure tensor); a point on a streak is not: tracked, it can
+#: slide along the streak, so it says only how far the view moved across it.
+CORNER_SHAPE = 0.25
+#: Half the side of the patch a corner is compared on (grey-image pixels)...
+CORNER_PX = 6
+#: ...and the correlation at which it looks the same.
+CORNER_SAME = 0.7
+#: When the alignment stops: iterations, or a step this small.
+ALIGN_STOP = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 40, 1e-4)
+
+
+class Tracked(NamedTuple):
+    """What the corners tracked from the reference say: their move (grey-image pixels; ``None`` when too few
+    are kept), and whether those that agree on it lie all over the view."""
+
+    matrix: npt.NDArray[np.float64] | None = None
+    all_over: bool = False
 
 
 class CameraFollower:
@@ -40,7 +68,9 @@ class CameraFollower:
         self.every = max(1, every)
         self._clahe = cv2.createCLAHE(clipLimit=3.0, tileGridSize=(8, 8))
         self._ref: npt.NDArray[np.uint8] | None = None
+        self._ref_small: npt.NDArray[np.uint8] | None = None
         self._points: npt.NDArray[np.float32] | None = None
+        self._corners: npt.NDArray[np.bool_] = np.zeros(0, bool)
         self._last: npt.NDArray[np.float64] | None = None
         self._frames = 0
         self._since_ref = 0
@@ -57,12 +87,26 @@ class CameraFollower:
         out: npt.NDArray[np.uint8] = self._clahe.apply(cv2.GaussianBlur(grey, (3, 3), 0))
         return out
 
+    @staticmethod
+    def _small(grey: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+        h, w = grey.shape[:2]
+        size = (ALIGN_WIDTH, max(8, round(h * ALIGN_WIDTH / w)))
+        out: npt.NDArray[np.uint8] = cv2.resize(grey, size, interpolation=cv2.INTER_AREA)
+        return out
+
     def reference(self, image: npt.NDArray[np.uint8]) -> None:
         """Measure movement from this view on."""
         grey = self._grey(image)
         points = cv2.goodFeaturesToTrack(grey, maxCorners=300, qualityLevel=0.001, minDistance=10, blockSize=7)
         self._ref = grey
+        self._ref_small = self._small(grey)
         self._points = None if points is None or len(points) < 12 else points.astype(np.float32)
+        self._corners = np.zeros(0, bool)
+        if self._points is not None:
+            eigen = cv2.cornerEigenValsAndVecs(grey, 7, 3)
+            x, y = self._points.reshape(-1, 2).round().astype(int).T
+            strong, weak = eigen[y, x, 0], eigen[y, x, 1]
+            self._corners = weak >= CORNER_SHAPE * np.maximum(strong, 1e-9)
         self._last = None
         self._since_ref = 0
         self._steady = 0
@@ -82,32 +126,16 @@ class CameraFollower:
         if self._ref is None:
             self.reference(image)
             return None
-        if self._points is None or (self._frames % self.every and self._last is None):
+        if self._frames % self.every and self._last is None:
             return None  # while the view is seen moved, every frame is checked
         grey = self._grey(image)
-        moved, status, _ = cv2.calcOpticalFlowPyrLK(self._ref, grey, self._points, None, winSize=(21, 21), maxLevel=3)
-        back, status_back, _ = cv2.calcOpticalFlowPyrLK(grey, self._ref, moved, None, winSize=(21, 21), maxLevel=3)
-        # Kept: points tracked there and back to where they were (a point on grain the noise hides is not).
-        ok = (status.ravel() == 1) & (status_back.ravel() == 1) & (
-            np.linalg.norm((back - self._points).reshape(-1, 2), axis=1) < 1.0)
-        if ok.sum() < 12:
-            return None
-        matrix, inliers = cv2.estimateAffinePartial2D(self._points[ok], moved[ok], method=cv2.RANSAC,
-                                                      ransacReprojThreshold=2.0)
-        if matrix is None or inliers is None or inliers.sum() < max(12, 0.5 * ok.sum()):
-            return None
-        if abs(math.hypot(matrix[0, 0], matrix[1, 0]) - 1.0) > MAX_ZOOM:
-            return None  # a knocked camera turns and shifts; it does not come nearer the table
-        # The table moves as a whole: what agrees must lie all over the view, not on one hand.
-        kept = self._points[ok][inliers.ravel() == 1].reshape(-1, 2)
-        w, h = self.size
-        if np.ptp(kept[:, 0]) < SPREAD * w or np.ptp(kept[:, 1]) < SPREAD * h:
+        tracked = self._tracked(grey)
+        matrix = tracked.matrix if tracked.all_over else self._aligned(grey, tracked)
+        if matrix is None:
             return None
         w, h = self.size
         corners = np.array([(0, 0), (w, 0), (w, h), (0, h)], np.float64)
-        shift = corners @ matrix[:, :2].T + matrix[:, 2] - corners
-        moved_px = float(np.abs(shift).max()) / self.scale
-        if moved_px <= BUMP_PX:
+        if self._moved_px(matrix) <= BUMP_PX:
             self._last = None
             self._moving_since = None
             if self._since_ref > 150 and not busy:  # follow the light and the new cards, slowly
@@ -133,3 +161,122 @@ class CameraFollower:
         full[:, 2] /= s
         self.reference(image)
         return full
+
+    def _tracked(self, grey: npt.NDArray[np.uint8]) -> Tracked:
+        """The move the reference's corners agree on (grey-image pixels); ``all_over`` when those that agree
+        lie all over the view (not on one hand, nor only round the cards on a streaky table)."""
+        if self._ref is None or self._points is None:
+            return Tracked()
+        moved, status, _ = cv2.calcOpticalFlowPyrLK(self._ref, grey, self._points, None, winSize=(21, 21), maxLevel=3)
+        back, status_back, _ = cv2.calcOpticalFlowPyrLK(grey, self._ref, moved, None, winSize=(21, 21), maxLevel=3)
+        # Kept: points tracked there and back to where they were (a point on grain the noise hides is not).
+        ok = (status.ravel() == 1) & (status_back.ravel() == 1) & (
+            np.linalg.norm((back - self._points).reshape(-1, 2), axis=1) < 1.0)
+        found, to = self._points[ok].reshape(-1, 2), moved[ok].reshape(-1, 2)
+        if ok.sum() < 3:
+            return Tracked()
+
+        matrix, inliers = cv2.estimateAffinePartial2D(found, to, method=cv2.RANSAC, ransacReprojThreshold=2.0)
+        if matrix is None or inliers is None:
+            return Tracked()
+        matrix = np.asarray(matrix, np.float64)
+        if abs(math.hypot(matrix[0, 0], matrix[1, 0]) - 1.0) > MAX_ZOOM:
+            return Tracked()  # a knocked camera turns and shifts; it does not come nearer the table
+        if ok.sum() < 12 or inliers.sum() < max(12, 0.5 * ok.sum()):
+            return Tracked(matrix, False)
+        # The table moves as a whole: what agrees must lie all over the view, not on one hand.
+        kept = found[inliers.ravel() == 1]
+        w, h = self.size
+        spread = np.ptp(kept[:, 0]) >= SPREAD * w and np.ptp(kept[:, 1]) >= SPREAD * h
+        return Tracked(matrix, bool(spread))
+
+    def _aligned(self, grey: npt.NDArray[np.uint8], tracked: Tracked) -> npt.NDArray[np.float64] | None:
+        """The move of the whole picture (grey-image pixels), for when the corners cannot tell: on a table
+        streaked one way, the corners on its grain slide along the streaks (each says only how far the view
+        moved across them), so few are kept and those lie round the cards. An intensity alignment (ECC, a
+        turn and a shift) weighs every gradient in its own direction, the grain's across it and the cards'
+        both ways. It is tried on a quarter-width picture first (cheap, and a still view ends there); a move
+        larger than :data:`BUMP_PX` is measured again at :data:`ALIGN_WIDTH` and kept only when the picture
+        agrees with it all over (:func:`agreed_all_over`) and the corners kept agree with it (a streak's
+        direction is left to them): a hand or a card moving alone does not. It starts from the move the corners
+        kept say (``tracked``), when they say one: there, most are on the cards."""
+        if self._ref_small is None:
+            return None
+        ref, now = self._ref_small, self._small(grey)
+        ratio = ALIGN_WIDTH / FOLLOW_WIDTH
+        warp = np.eye(2, 3, dtype=np.float32) if tracked.matrix is None else tracked.matrix.astype(np.float32)
+        warp[:, 2] *= ratio
+        for f in (0.5, 1.0):
+            a, b = (ref, now) if f == 1.0 else (cv2.resize(ref, None, fx=f, fy=f, interpolation=cv2.INTER_AREA),
+                                                cv2.resize(now, None, fx=f, fy=f, interpolation=cv2.INTER_AREA))
+            warp[:, 2] *= f
+            try:
+                _, warp = cv2.findTransformECC(a, b, warp, cv2.MOTION_EUCLIDEAN, ALIGN_STOP, None, 3)
+            except cv2.error:
+                return None  # no convergence: too little on the table to align
+            warp[:, 2] /= f
+            matrix: npt.NDArray[np.float64] = warp.astype(np.float64)
+            matrix[:, 2] *= FOLLOW_WIDTH / ALIGN_WIDTH
+            if self._moved_px(matrix) <= BUMP_PX:
+                return matrix
+        if not agreed_all_over(ref, now, warp.astype(np.float64)) or not self._corners_agree(grey, matrix):
+            return None
+        return matrix
+
+    def _corners_agree(self, grey: npt.NDArray[np.uint8], matrix: npt.NDArray[np.float64]) -> bool:
+        """Most of the reference's corners (:data:`CORNER_SHAPE`: textured both ways, the cards' own) look the
+        same where ``matrix`` puts them now: a streak matches itself wherever along it the view slid, a corner
+        only in one place. True when the reference holds too few corners to say."""
+        if self._ref is None or self._points is None or self._corners.sum() < 3:
+            return True
+        there = self._points.reshape(-1, 2)[self._corners]
+        here = there @ matrix[:, :2].T + matrix[:, 2]
+        size = (2 * CORNER_PX + 1, 2 * CORNER_PX + 1)
+        same = [_likeness(cv2.getRectSubPix(self._ref, size, (float(a), float(b))).astype(np.float32),
+                          cv2.getRectSubPix(grey, size, (float(c), float(d))).astype(np.float32))
+                for (a, b), (c, d) in zip(there, here, strict=True)]
+        return bool(np.mean(np.array(same) > CORNER_SAME) >= 0.5)
+
+    def _moved_px(self, matrix: npt.NDArray[np.float64]) -> float:
+        """How far ``matrix`` (grey-image pixels) moves the view's farthest corner, in camera pixels."""
+        w, h = self.size
+        corners = np.array([(0, 0), (w, 0), (w, h), (0, h)], np.float64)
+        return float(np.abs(corners @ matrix[:, :2].T + matrix[:, 2] - corners).max()) / self.scale
+
+
+def agreed_all_over(ref: npt.NDArray[np.uint8], now: npt.NDArray[np.uint8], matrix: npt.NDArray[np.float64]) -> bool:
+    """The picture moved as a whole by ``matrix`` (``ref`` -> ``now``): of the :data:`TILES` with something on
+    them, most match the reference better with the move undone than as they are (a correlation, blind to the
+    light), and those lie all over the view (:data:`SPREAD` each way); a hand, or a card, moving alone agrees
+    only where it is, and the still table round it disagrees."""
+    h, w = ref.shape[:2]
+    flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
+    back = cv2.warpAffine(now, matrix, (w, h), flags=flags)
+    inside = cv2.warpAffine(np.full((h, w), 255, np.uint8), matrix, (w, h), flags=flags) == 255
+    # Smoothed, so that the sensor's grain (which no move explains) does not hide what the move does.
+    ref, now, back = (cv2.GaussianBlur(a, (5, 5), 0).astype(np.float32) for a in (ref, now, back))
+    across, down = TILES
+    agree: list[tuple[float, float]] = []
+    disagree = 0
+    for i in range(across):
+        for j in range(down):
+            cell = (slice(j * h // down, (j + 1) * h // down), slice(i * w // across, (i + 1) * w // across))
+            keep = inside[cell]
+            if keep.mean() < 0.8:
+                continue  # mostly outside the moved view
+            still, undone = _likeness(ref[cell][keep], now[cell][keep]), _likeness(ref[cell][keep], back[cell][keep])
+            if undone > still + AGREE and undone > 0.5:
+                agree.append(((i + 0.5) / across, (j + 0.5) / down))
+            elif still > undone + AGREE and still > 0.5:
+                disagree += 1
+    if len(agree) < 3 or disagree * 2 > len(agree):
+        return False
+    spots = np.array(agree)
+    return bool(np.ptp(spots[:, 0]) >= SPREAD and np.ptp(spots[:, 1]) >= SPREAD)
+
+
+def _likeness(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> float:
+    """Zero-mean normalised correlation of two sets of pixels (0 where either is flat)."""
+    a, b = a - a.mean(), b - b.mean()
+    norm = float(np.sqrt((a * a).sum() * (b * b).sum()))
+    return float((a * b).sum()) / norm if norm > 1e-6 else 0.0
