@@ -44,12 +44,14 @@ def streaky_table_with_cards() -> np.ndarray:
     for x, y in ((300, 400), (700, 330)):
         cv2.rectangle(table, (x, y), (x + 80, y + 120), (240, 240, 240), -1)
         cv2.rectangle(table, (x + 12, y + 15), (x + 68, y + 105), (40, 40, 200), -1)
-    return table
+    out: np.ndarray = table
+    return out
 
 
 def noisy(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """The sensor's grain, new each frame."""
-    return np.clip(image.astype(np.int16) + rng.normal(0, 3, image.shape).astype(np.int16), 0, 255).astype(np.uint8)
+    out: np.ndarray = np.clip(image.astype(np.int16) + rng.normal(0, 3, image.shape).astype(np.int16), 0, 255)
+    return out.astype(np.uint8)
 
 
 def test_a_bump_is_followed_on_a_streaky_table() -> None:
