@@ -140,7 +140,7 @@ def judged(index: int, fps: float, rate: float | None) -> bool:
 def run_game(
     video: Path, detector_factory: Any, *, oracle: bool, on_pipeline: Callable[[Pipeline], None] | None = None,
     classifier: FaceClassifier | None = None, judge_fps: float | None = None, told_fps: float | None = None,
-    teach: bool = False, calibrated: bool = True,
+    teach: bool = False, calibrated: bool = True, follow: bool = True,
 ) -> GameResult:
     """Feed the frames of ``video`` to the pipeline and the operator lines at their times.
     ``on_pipeline`` is shown the pipeline before the first frame (``trace_game.py`` listens in).
@@ -148,7 +148,8 @@ def run_game(
     ``told_fps``: the frame rate the pipeline is told (default the footage's; give ``judge_fps`` for
     footage filmed at that rate rather than a busy machine). ``calibrated=False``: the calibration sidecar is
     not read; the pipeline finds the table itself (:mod:`referee.vision.table_finder`), as ``referee run``
-    without ``--calibration`` does."""
+    without ``--calibration`` does; ``follow=False``: a calibrated run takes the camera as fixed (no finder
+    follows a bump)."""
     from referee.commands import deck_faces, deck_palette
     from referee.pipeline import Pipeline
     from referee.session import MatchSession
@@ -199,15 +200,15 @@ def run_game(
     options = setup.get("options") or {}
     # The deck's colours and faces, as `referee run --rules` reads them.
     finder = None
-    if not calibrated:
+    if not calibrated or follow:  # as `referee run`: a calibrated run's finder only follows a knocked camera
         from referee.vision.table_finder import TableFinder
 
-        finder = TableFinder(int(setup["players"]), fps=told_fps or fps)
+        finder = TableFinder(int(setup["players"]), given=profile if calibrated else None, fps=told_fps or fps)
     pipeline = Pipeline(detector, session, profile=profile if calibrated else None, players=int(setup["players"]),
                         fps=told_fps or fps, classifier=None if oracle else classifier,
                         palette=deck_palette(rules, options), faces=deck_faces(rules, options), teach=teach,
                         finder=finder)
-    if oracle_detector is not None and not calibrated:
+    if oracle_detector is not None and finder is not None:
         oracle_detector.follow = lambda: pipeline.profile
 
     if on_pipeline is not None:
@@ -466,6 +467,7 @@ class _Job:
     told_fps: float | None = None
     teach: bool = False
     calibrated: bool = True
+    follow: bool = True
 
     def __call__(self, seed: int) -> tuple[GameResult, str]:
         video = self.work / f"game_{seed}.mp4"
@@ -490,7 +492,8 @@ class _Job:
 
             classifier = FaceClassifier(self.classifier, threads=self.threads)
         return run_game(video, factory, oracle=self.oracle, classifier=classifier, judge_fps=self.judge_fps,
-                        told_fps=self.told_fps, teach=self.teach, calibrated=self.calibrated), opencv
+                        told_fps=self.told_fps, teach=self.teach, calibrated=self.calibrated,
+                        follow=self.follow), opencv
 
 
 def _collect(result: GameResult, opencv: str, results: list[GameResult], rendered_with: set[str],
@@ -540,6 +543,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "size (a webcam looking down: 0.03, every hour so far; a phone held low: 0.15)")
     parser.add_argument("--no-calibration", dest="calibrated", action="store_false",
                         help="judge without the calibration sidecar: the pipeline finds the table itself")
+    parser.add_argument("--fixed-camera", dest="follow", action="store_false",
+                        help="a calibrated run takes the camera as fixed: no finder follows a bump")
     parser.add_argument("--report", type=Path, help="write every mismatch here as JSON lines")
     parser.add_argument("--jobs", type=int, default=1, help="games rendered and judged at a time (processes)")
     parser.add_argument("-v", "--verbose", action="store_true", help="one line per game on stderr")
@@ -562,7 +567,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                                        rules=args.rules, faces=args.faces, layout=args.layout, bump=args.bump,
                                        tilt=args.tilt),
                args.model, oracle, classifier_path, 1 if args.jobs > 1 else None, args.judge_fps,
-               args.judge_fps if args.camera_fps else None, args.teach, args.calibrated)
+               args.judge_fps if args.camera_fps else None, args.teach, args.calibrated, args.follow)
     seeds = range(args.first_seed, args.first_seed + args.games)
     results: list[GameResult] = []
     rendered_with: set[str] = set()
@@ -584,7 +589,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             for r in results:
                 f.writelines(json.dumps(m) + "\n" for m in mismatches(r, args.window))
     out = {"detector": "oracle" if oracle else str(args.model), "oracle": oracle, "calibrated": args.calibrated,
-           "layout": args.layout, "bump": args.bump, "tilt": args.tilt,
+           "follow": args.follow, "layout": args.layout, "bump": args.bump, "tilt": args.tilt,
            "classifier": str(classifier_path) if classifier_path is not None else None, "teach": args.teach,
            "seeds": [args.first_seed, args.first_seed + args.games - 1],
            # the footage's OpenCV (the same seed renders a little differently under another) and this run's

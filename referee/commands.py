@@ -42,6 +42,7 @@ from referee.vision.detections import Detector
 if TYPE_CHECKING:
     from referee.hall.publisher import TablePublisher
     from referee.vision.phone import PhoneLink
+    from referee.vision.table_finder import TableFinder
 
 log = logging.getLogger(__name__)
 
@@ -241,16 +242,7 @@ def execute(
                         profile.players, args.players)
             profile = CalibrationProfile.from_corners(profile.pile, *profile.image_size, players=args.players,
                                                       stock=profile.stock)
-    finder = None
-    if profile is None:
-        from referee.vision.table_finder import TableFinder
-
-        found = Path(getattr(args, "found_calibration", None) or FOUND_CALIBRATION)
-        log.warning("no calibration: the table is found from the footage (the pile where the first card lands, "
-                    "the stock, the seats from the players' arms and the turns); until the seats are found a play "
-                    "goes to the seat whose turn it is and its verdicts are marked unsure. What is found is saved "
-                    "to %s: next time --calibration %s (markers and /calibrate clicks stay overrides)", found, found)
-        finder = TableFinder(args.players, fps=probe_fps(spec) or DEFAULT_FPS, on_found=_saver(found))
+    finder = table_finder(args, profile, probe_fps(spec) or DEFAULT_FPS)
     detector = detector or open_detector(getattr(args, "model", None), palette)
     classifier = open_classifier(getattr(args, "classifier", None), detector)
     apply_deck(getattr(args, "deck", None), detector, classifier, palette)
@@ -314,6 +306,22 @@ def _reads_as_video(path: str) -> bool:
         return bool(capture.isOpened() and capture.read()[0])
     finally:
         capture.release()
+
+
+def table_finder(args: argparse.Namespace, profile: CalibrationProfile | None, fps: float) -> TableFinder:
+    """What looks at the table as the game goes: with no calibration, the finder (the pile, the stock and
+    the seats found from the footage, saved at ``--found-calibration``); with one, a finder given it, which
+    only follows a knocked camera, moving the profile with it (the file is left as it is)."""
+    from referee.vision.table_finder import TableFinder
+
+    if profile is not None:
+        return TableFinder(args.players, given=profile, fps=fps)
+    found = Path(getattr(args, "found_calibration", None) or FOUND_CALIBRATION)
+    log.warning("no calibration: the table is found from the footage (the pile where the first card lands, "
+                "the stock, the seats from the players' arms and the turns); until the seats are found a play "
+                "goes to the seat whose turn it is and its verdicts are marked unsure. What is found is saved "
+                "to %s: next time --calibration %s (markers and /calibrate clicks stay overrides)", found, found)
+    return TableFinder(args.players, fps=fps, on_found=_saver(found))
 
 
 def calibration_file(args: argparse.Namespace) -> Path:

@@ -386,8 +386,9 @@ class TableFinder:
         next. ``None``: not plain (the motion detector's seat stands; before the seats are found, the seat
         that owes the draw)."""
         profile = self.profile
-        if profile is None or profile.is_whole_frame or (root := self._arms.at_stock(profile, t)) is None:
-            return None
+        if self.given is not None or profile is None or profile.is_whole_frame \
+                or (root := self._arms.at_stock(profile, t)) is None:
+            return None  # a given profile's seats: the motion detector's seat stands, as with no finder
         if self.seats_sure and self.seat_finder.seats is not None:
             entries = dict(enumerate(self.seat_finder.seats))
         else:
