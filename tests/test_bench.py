@@ -54,6 +54,9 @@ def test_bench_reports_every_contract_key(tmp_path: Path) -> None:
     assert result["pipeline_fps"] > 0 and result["detector_ms_p50"] >= 0 and result["rss_mb"] > 0
     assert result["latency_ms_p50"] is None  # nothing seen, nothing judged
     assert result["baseline_ultralytics_fps"] is None
+    # The frame loop's own thread's CPU, apart from the process's (whose clock ticks are too coarse to
+    # compare on so short a run).
+    assert result["pipeline_loop_cpu_ms_per_frame"] > 0
     json.dumps(result)
 
 

@@ -21,7 +21,9 @@ The machine's load may change while the bench runs (other work on a shared machi
 A-B-A: the throughput pass, the baseline, the throughput pass again; ``pipeline_fps`` is both passes'
 frames over both passes' time (``pipeline_fps_passes`` each), so a load that comes or goes meanwhile weighs
 on both sides alike. ``pipeline_cpu_ms_per_frame`` and ``baseline_cpu_ms_per_frame`` are the process's CPU
-time a frame, the figures to compare when the wall-clock rates swing with the load.
+time a frame, the figures to compare when the wall-clock rates swing with the load;
+``pipeline_loop_cpu_ms_per_frame`` is the frame loop's own thread's share of it (the rest: the capture's
+decoding, onnxruntime's other thread, the replays' writer), the one that bounds the rate on a loaded machine.
 
 ``referee bench --games N`` (or videos) scores the pipeline on generated games instead: :mod:`referee.bench.games`.
 """
@@ -175,7 +177,9 @@ def throughput(detector: Detector, video: Path, deck: Path | None = None, clips_
                         classifier=classifier, replay=clips.ring if clips is not None else None)
     cpu0 = process.cpu_times()
     start = time.perf_counter()
+    loop0 = time.thread_time()
     stats = pipeline.run(Capture(video, realtime=False))
+    loop = time.thread_time() - loop0
     if clips is not None:
         clips.close()
     wall = time.perf_counter() - start
@@ -189,6 +193,7 @@ def throughput(detector: Detector, video: Path, deck: Path | None = None, clips_
         "frame_ms_p50": percentile(stats.frame_ms, 50),
         "cpu_percent": round(100 * cpu / wall, 1) if wall > 0 else None,
         "pipeline_cpu_ms_per_frame": round(1000 * cpu / stats.frames, 1) if stats.frames else None,
+        "pipeline_loop_cpu_ms_per_frame": round(1000 * loop / stats.frames, 1) if stats.frames else None,
         "rss_mb": round(process.memory_info().rss / 2**20, 1),
         "observations": stats.observations,
         "classifier": str(classifier.path) if classifier is not None else None,
@@ -199,6 +204,7 @@ def throughput(detector: Detector, video: Path, deck: Path | None = None, clips_
         "_frame_ms": stats.frame_ms,
         "_wall_s": wall,
         "_cpu_s": cpu,
+        "_loop_s": loop,
     }
 
 
@@ -208,6 +214,7 @@ def _pooled(first: dict[str, Any], second: dict[str, Any]) -> dict[str, Any]:
     frames = first["frames"] + second["frames"]
     wall = first["_wall_s"] + second["_wall_s"]
     cpu = first["_cpu_s"] + second["_cpu_s"]
+    loop = first["_loop_s"] + second["_loop_s"]
     detector_ms = [*first["_detector_ms"], *second["_detector_ms"]]
     frame_ms = [*first["_frame_ms"], *second["_frame_ms"]]
     pooled = {k: v for k, v in first.items() if not k.startswith("_")}
@@ -219,6 +226,7 @@ def _pooled(first: dict[str, Any], second: dict[str, Any]) -> dict[str, Any]:
         "frame_ms_p50": percentile(frame_ms, 50),
         "cpu_percent": round(100 * cpu / wall, 1) if wall > 0 else None,
         "pipeline_cpu_ms_per_frame": round(1000 * cpu / frames, 1) if frames else None,
+        "pipeline_loop_cpu_ms_per_frame": round(1000 * loop / frames, 1) if frames else None,
     })
     for key in ("clips_written", "clips_unwritten"):
         if first[key] is not None:
