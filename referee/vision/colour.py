@@ -17,6 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from referee.cards import CLASSIC_COLOURS, Colour
+from referee.vision.card_shape import CARD_ASPECT, card_in_box
 
 #: Hue centres in OpenCV's 0..180 scale, as printed UNO colours photograph under neutral light.
 HUE_CENTRES: dict[Colour, float] = {
@@ -234,8 +235,6 @@ def box_middle(
     return crop
 
 
-#: A card's short side over its long side (the classic 56 x 87 mm; printings differ by a few hundredths).
-CARD_ASPECT = 0.645
 #: The card's share, each way, that its colour is read from (:func:`on_card`): its white border left out,
 #: and the detector's box a little loose.
 HUE_REGION = 0.75
@@ -274,13 +273,8 @@ def on_card(shape: tuple[int, int], box_size: tuple[float, float], share: float)
 @lru_cache(maxsize=1024)
 def _on_card(shape: tuple[int, int], aspect: float, share: float) -> npt.NDArray[np.bool_]:
     bw, bh = aspect, 1.0
-    r = CARD_ASPECT
-    # |W| = a cos t + b sin t and |H| = a sin t + b cos t for a card of sides a > b = r a, turned by t from
-    # lying long side across: W + H = (1 + r) a (cos t + sin t), W - H = (1 - r) a (cos t - sin t).
-    u_a, v_a = (bw + bh) / (1 + r), (bw - bh) / (1 - r)
-    a = min(float(np.sqrt((u_a * u_a + v_a * v_a) / 2.0)), float(np.hypot(bw, bh)))
-    t = float(np.clip(np.arctan2(u_a - v_a, u_a + v_a), 0.0, np.pi / 2))
-    b = r * a
+    a, t = card_in_box(bw, bh)
+    b = CARD_ASPECT * a
     h, w = shape
     ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
     x = (xs + 0.5) / w * bw - bw / 2

@@ -31,6 +31,7 @@ itself, which puts the detector, classifier, the preset's deck and a learned dec
 from __future__ import annotations
 
 import logging
+import math
 import sys
 from collections import defaultdict
 from collections.abc import Sequence
@@ -43,6 +44,7 @@ import numpy as np
 import numpy.typing as npt
 
 from referee.cards import Card, CardError, folder_label
+from referee.vision.card_shape import card_length, holds_whole_card
 from referee.vision.classify import FaceClassifier
 from referee.vision.detect import OnnxDetector, UltralyticsDetector
 from referee.vision.detections import Detections
@@ -66,8 +68,8 @@ from referee.vision.yolo_data import (
     visible_shares,
 )
 
-__all__ = ["IMAGE_SUFFIXES", "IOU_THRESHOLDS", "READING", "VISIBLE_BUCKETS", "WHOLE_AREA_SHARE", "EvalError",
-           "YoloDataset", "average_precision", "box_iou", "evaluate_folders", "evaluate_yolo",
+__all__ = ["IMAGE_SUFFIXES", "IOU_THRESHOLDS", "READING", "VISIBLE_BUCKETS", "WHOLE_AREA_SHARE", "WHOLE_LENGTH_SHARE",
+           "EvalError", "YoloDataset", "average_precision", "box_iou", "evaluate_folders", "evaluate_yolo",
            "load_yolo_dataset", "pipeline_label"]
 
 log = logging.getLogger(__name__)
@@ -75,6 +77,9 @@ log = logging.getLogger(__name__)
 #: A box at least this share of the median card box of its image is a whole card (the tracker's rule for a
 #: card just laid: :attr:`referee.vision.tracking.TrackerConfig.whole_area_share`).
 WHOLE_AREA_SHARE = TrackerConfig.whole_area_share
+#: The same as a share of the card's long side, which does not change as a card turns
+#: (:func:`~referee.vision.card_shape.holds_whole_card`): the square root of the area's share.
+WHOLE_LENGTH_SHARE = math.sqrt(WHOLE_AREA_SHARE)
 
 
 def _prediction_names(det: Detections, face_names: Sequence[str], mode: str) -> list[str]:
@@ -185,9 +190,9 @@ def _score_cards(scores: _CardScores, detector: OnnxDetector | UltralyticsDetect
     det = found[np.asarray(keep, np.int64)] if keep else Detections.empty()
     pred_names = [found_names[i] for i in keep]
     iou = box_iou(det.xyxy, shot.gt_boxes)
-    # Which boxes are whole cards, as the tracker tells a card just laid (TrackerConfig.whole_area_share).
-    areas = (det.xyxy[:, 2] - det.xyxy[:, 0]) * (det.xyxy[:, 3] - det.xyxy[:, 1])
-    whole_area = WHOLE_AREA_SHARE * float(np.median(areas)) if len(det) else 0.0
+    # Which boxes are whole cards: card-shaped and as long as the image's other cards, whatever their angles.
+    lengths = [card_length(box) for box in det.xyxy]
+    median_length = float(np.median(lengths)) if lengths else 0.0
     for g, name in enumerate(shot.gt_names):
         best = int(iou[:, g].argmax()) if len(det) and iou[:, g].max() > 0.3 else None
         hit = best is not None and pred_names[best] == name
@@ -198,7 +203,7 @@ def _score_cards(scores: _CardScores, detector: OnnxDetector | UltralyticsDetect
             classified, pred_names[best], mode) == name
         read = "none" if best is None else settled_name(
             detector, classifier, image, det.xyxy[best], pred_names[best], mode,
-            whole=bool(areas[best] >= whole_area), read=classified,
+            whole=holds_whole_card(det.xyxy[best], median_length, WHOLE_LENGTH_SHARE), read=classified,
             found_only=bool(det.confidence[best] < READING.min_confidence))
         named = read == name
         scores.cards += 1

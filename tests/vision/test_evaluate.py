@@ -162,6 +162,7 @@ class WidthClassifier:
     """A face classifier double: reads the face from a table keyed by the box's width."""
 
     path = Path("double.onnx")
+    taught = False
 
     def __init__(self, faces: dict[int, str], sure: float = 0.9) -> None:
         self.faces = faces
@@ -174,8 +175,8 @@ class WidthClassifier:
 
 def test_classifier_rereads_the_matched_box_keeping_the_detectors_colour(tmp_path: Path) -> None:
     yaml = _dataset(tmp_path, ["red_7", "blue_skip", "red_1"],
-                    {100: [(0, [10, 10, 50, 80])], 101: [(1, [20, 20, 90, 90])]})
-    det = TableDetector({100: [("red_1", 0.9, [10, 10, 50, 80])], 101: [("blue_skip", 0.8, [20, 20, 90, 90])]})
+                    {100: [(0, [10, 10, 50, 72])], 101: [(1, [20, 20, 90, 90])]})
+    det = TableDetector({100: [("red_1", 0.9, [10, 10, 50, 72])], 101: [("blue_skip", 0.8, [20, 20, 90, 90])]})
     # The classifier reads the 40 px box as a 7 (right: red_7) and the 70 px one as a reverse (wrong).
     result = ev.evaluate_yolo(det, yaml, classifier=WidthClassifier({40: "7", 70: "reverse"}))  # type: ignore[arg-type]
     assert result["card_accuracy"] == 0.5 and result["card_accuracy_classifier"] == 0.5
