@@ -70,13 +70,80 @@ def webcam(image: Image, rng: np.random.Generator) -> Image:
     return out
 
 
-def conditions(seed: int) -> dict[str, Callable[[Image], Image]]:
-    """The clean photo and each degradation, by name."""
+def dim(image: Image, rng: np.random.Generator) -> Image:
+    """A dark room: a quarter of the light, the gain turned up to make up for it, so the sensor's noise grows."""
+    linear = (image.astype(np.float32) / 255.0) ** 2.2 * 0.25
+    shot = rng.normal(0.0, 1.0, linear.shape).astype(np.float32) * np.sqrt(linear / 400.0)
+    bright = np.clip((linear + shot) * 3.2, 0.0, 1.0) ** (1 / 2.2) * 255.0
+    noisy = np.clip(bright + rng.normal(0.0, 4.0, bright.shape), 0, 255).astype(np.uint8)
+    ok, data = cv2.imencode(".jpg", noisy, [cv2.IMWRITE_JPEG_QUALITY, 70])
+    out: Image = cv2.imdecode(data, cv2.IMREAD_COLOR) if ok else noisy
+    return out
+
+
+def shake(image: Image, rng: np.random.Generator) -> Image:
+    """A hand or a camera moving during the exposure: a motion blur 1 % of the view long, in any direction."""
+    length = max(3, round(0.01 * max(image.shape[:2])) | 1)
+    kernel = np.zeros((length, length), np.float32)
+    kernel[length // 2, :] = 1.0
+    turn = cv2.getRotationMatrix2D((length / 2 - 0.5, length / 2 - 0.5), float(rng.uniform(0, 180)), 1.0)
+    kernel = cv2.warpAffine(kernel, turn, (length, length))
+    out: Image = cv2.filter2D(image, -1, kernel / max(float(kernel.sum()), 1e-6))
+    return out
+
+
+def glare(image: Image, rng: np.random.Generator) -> Image:
+    """A lamp's reflection on a glossy card or table: a soft white patch a third of the view wide, anywhere."""
+    h, w = image.shape[:2]
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    cx, cy, r = rng.uniform(0.2, 0.8) * w, rng.uniform(0.2, 0.8) * h, 0.17 * max(h, w)
+    patch = np.exp(-(((xs - cx) ** 2 + (ys - cy) ** 2) / (2 * r * r)))[..., None] * 0.85
+    out: Image = (image.astype(np.float32) * (1 - patch) + 255.0 * patch).astype(np.uint8)
+    return out
+
+
+def far(image: Image) -> Image:
+    """The camera farther away or of lower resolution: the view's long side 640 pixels."""
+    h, w = image.shape[:2]
+    scale = min(1.0, 640 / max(h, w))
+    out: Image = cv2.resize(image, (max(1, round(w * scale)), max(1, round(h * scale))), interpolation=cv2.INTER_AREA)
+    return out
+
+
+def tilt(image: Image, rng: np.random.Generator) -> tuple[Image, npt.NDArray[np.float64]]:
+    """The camera (or the hand holding the card) at a slant: the view seen in perspective, a side shrunk by up to
+    a third, and turned by up to 25 degrees; with the homography, so boxes follow."""
+    h, w = image.shape[:2]
+    corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    side = int(rng.integers(4))
+    shrink = float(rng.uniform(0.15, 0.33))
+    moved = corners.copy()
+    a, b = side, (side + 1) % 4
+    centre = (corners[a] + corners[b]) / 2
+    moved[a] = centre + (corners[a] - centre) * (1 - shrink)
+    moved[b] = centre + (corners[b] - centre) * (1 - shrink)
+    homography = cv2.getPerspectiveTransform(corners, moved)
+    turn = np.vstack([cv2.getRotationMatrix2D((w / 2, h / 2), float(rng.uniform(-25, 25)), 1.0), [0, 0, 1]])
+    full = turn @ homography
+    out: Image = cv2.warpPerspective(image, full, (w, h), borderMode=cv2.BORDER_REFLECT)
+    return out, full
+
+
+Change = Callable[[Image], "Image | tuple[Image, npt.NDArray[np.float64]]"]
+
+
+def conditions(seed: int) -> dict[str, Change]:
+    """The clean photo and each degradation, by name; a geometric one also returns its homography."""
     rng = np.random.default_rng(seed)
-    out: dict[str, Callable[[Image], Image]] = {"clean": lambda image: image}
+    out: dict[str, Change] = {"clean": lambda image: image}
     for name, gains in CASTS.items():
         out[name] = lambda image, gains=gains: cast(image, gains)  # type: ignore[misc]
     out["webcam"] = lambda image: webcam(image, rng)
+    out["dim"] = lambda image: dim(image, rng)
+    out["shake"] = lambda image: shake(image, rng)
+    out["glare"] = lambda image: glare(image, rng)
+    out["far"] = far
+    out["tilt"] = lambda image: tilt(image, rng)
     return out
 
 
@@ -86,25 +153,65 @@ def _photos(data: Path) -> list[Path]:
     return sorted(p for p in data.rglob("*") if p.suffix.lower() in IMAGE_SUFFIXES)
 
 
-def degrade(data: Path, to: Path, change: Callable[[Image], Image]) -> Path:
+def degrade(data: Path, to: Path, change: Change) -> Path:
     """A copy of the dataset at ``data`` (folders or ``data.yaml``) in ``to`` with every photo changed;
-    labels and ``data.yaml`` linked. The path to evaluate."""
+    ``data.yaml`` linked, labels linked or, where the change moved the view, their boxes moved with it.
+    The path to evaluate."""
     root = data.parent if data.is_file() else data
+    moved: dict[Path, npt.NDArray[np.float64]] = {}
+    shapes: dict[Path, tuple[int, int]] = {}
     for path in _photos(data):
         image = cv2.imread(str(path))
         if image is None:
             continue
         out = to / path.relative_to(root)
         out.parent.mkdir(parents=True, exist_ok=True)
-        cv2.imwrite(str(out.with_suffix(".png")), change(image))
+        changed = change(image)
+        if isinstance(changed, tuple):
+            changed, homography = changed
+            moved[path.relative_to(root)] = homography
+            shapes[path.relative_to(root)] = image.shape[:2]
+        cv2.imwrite(str(out.with_suffix(".png")), changed)
     if data.is_file():
         for other in root.rglob("*"):
             if other.is_file() and other.suffix.lower() not in IMAGE_SUFFIXES:
-                link = to / other.relative_to(root)
-                link.parent.mkdir(parents=True, exist_ok=True)
-                link.symlink_to(other.resolve())
+                target = to / other.relative_to(root)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                image_of = _image_of(other.relative_to(root), moved)
+                if image_of is None:
+                    target.symlink_to(other.resolve())
+                else:
+                    target.write_text(move_boxes(other.read_text(), moved[image_of], shapes[image_of]))
         return to / data.name
     return to
+
+
+def _image_of(label: Path, moved: dict[Path, npt.NDArray[np.float64]]) -> Path | None:
+    """The changed photo whose YOLO label file ``label`` is (``labels/x.txt`` for ``images/x.jpg``)."""
+    if label.suffix != ".txt":
+        return None
+    for image in moved:
+        if image.stem == label.stem and image.parent.as_posix().replace("images", "labels") == label.parent.as_posix():
+            return image
+    return None
+
+
+def move_boxes(text: str, homography: npt.NDArray[np.float64], shape: tuple[int, int]) -> str:
+    """YOLO label lines with each box's corners carried by ``homography``, the new box around them."""
+    h, w = shape
+    lines = []
+    for line in text.splitlines():
+        parts = line.split()
+        if len(parts) != 5:
+            continue
+        cx, cy, bw, bh = (float(v) for v in parts[1:])
+        x0, x1, y0, y1 = (cx - bw / 2) * w, (cx + bw / 2) * w, (cy - bh / 2) * h, (cy + bh / 2) * h
+        corners = np.float32([[[x0, y0]], [[x1, y0]], [[x1, y1]], [[x0, y1]]])
+        out = cv2.perspectiveTransform(corners, homography.astype(np.float32)).reshape(4, 2)
+        lo, hi = np.clip(out.min(0), 0, [w, h]), np.clip(out.max(0), 0, [w, h])
+        lines.append(f"{parts[0]} {(lo[0] + hi[0]) / 2 / w:.6f} {(lo[1] + hi[1]) / 2 / h:.6f} "
+                     f"{(hi[0] - lo[0]) / w:.6f} {(hi[1] - lo[1]) / h:.6f}")
+    return "\n".join(lines) + "\n"
 
 
 def colour_errors(result: dict[str, Any]) -> int:
