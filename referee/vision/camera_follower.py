@@ -15,7 +15,7 @@ import numpy.typing as npt
 log = logging.getLogger(__name__)
 
 __all__ = ["AGREE", "ALIGN_WIDTH", "BUMP_CHECKS", "BUMP_PX", "BUMP_STEADY_PX", "CORNER_PX", "CORNER_SAME",
-           "CORNER_SHAPE", "FOLLOW_WIDTH", "MAX_ZOOM", "SPREAD", "TILES", "CameraFollower", "Tracked",
+           "CORNER_SHAPE", "FOLLOW_WIDTH", "GLANCE_WIDTH", "MAX_ZOOM", "SPREAD", "TILES", "CameraFollower", "Tracked",
            "agreed_all_over"]
 
 #: A view moved by more than this (camera pixels at a corner) is a bump...
@@ -31,6 +31,8 @@ MAX_ZOOM = 0.004
 SPREAD = 0.3
 #: Width of the grey images the camera's movement is measured on.
 FOLLOW_WIDTH = 640
+#: Width of the thumbnail each frame is compared with the last on (:meth:`CameraFollower._glance`).
+GLANCE_WIDTH = 160
 #: Width of the whole-picture alignment, tried when the corners cannot tell (it starts at half this width).
 ALIGN_WIDTH = 320
 #: The alignment's check: the picture cut into this many tiles (across, down)...
@@ -69,6 +71,8 @@ class CameraFollower:
         self._clahe = cv2.createCLAHE(clipLimit=3.0, tileGridSize=(8, 8))
         self._ref: npt.NDArray[np.uint8] | None = None
         self._ref_small: npt.NDArray[np.uint8] | None = None
+        self._thumb: npt.NDArray[np.float32] | None = None
+        self._window: npt.NDArray[np.float32] | None = None
         self._points: npt.NDArray[np.float32] | None = None
         self._corners: npt.NDArray[np.bool_] = np.zeros(0, bool)
         self._last: npt.NDArray[np.float64] | None = None
@@ -126,8 +130,9 @@ class CameraFollower:
         if self._ref is None:
             self.reference(image)
             return None
-        if self._frames % self.every and self._last is None:
-            return None  # while the view is seen moved, every frame is checked
+        jolted = self._glance(image)
+        if self._frames % self.every and self._last is None and not jolted:
+            return None  # while the view is seen moved, or jolted, every frame is checked
         grey = self._grey(image)
         tracked = self._tracked(grey)
         matrix = tracked.matrix if tracked.all_over else self._aligned(grey, tracked)
@@ -161,6 +166,22 @@ class CameraFollower:
         full[:, 2] /= s
         self.reference(image)
         return full
+
+    def _glance(self, image: npt.NDArray[np.uint8]) -> bool:
+        """The whole view shifted since the last frame by :data:`BUMP_PX` or more (a thumbnail's phase
+        correlation, cheap enough for every frame): a knock is checked on at once, before the cards the
+        camera shows moved are taken for new ones; a hand moving over a still table shifts nothing."""
+        h, w = image.shape[:2]
+        size = (GLANCE_WIDTH, max(8, round(h * GLANCE_WIDTH / w)))
+        small = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+        thumb = (cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small).astype(np.float32)
+        last, self._thumb = self._thumb, thumb
+        if last is None or last.shape != thumb.shape:
+            return False
+        if self._window is None or self._window.shape != thumb.shape:
+            self._window = cv2.createHanningWindow(size, cv2.CV_32F)
+        (dx, dy), _ = cv2.phaseCorrelate(last, thumb, self._window)
+        return bool(math.hypot(dx, dy) * w / GLANCE_WIDTH >= BUMP_PX)
 
     def _tracked(self, grey: npt.NDArray[np.uint8]) -> Tracked:
         """The move the reference's corners agree on (grey-image pixels); ``all_over`` when those that agree

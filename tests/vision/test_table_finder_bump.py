@@ -112,3 +112,16 @@ def test_the_pipeline_drops_the_card_seen_again_after_a_bump() -> None:
     finder.bumps.append(2.6)
     assert pipeline.submit(Play("red_7", 1, 2.8, 42), frame) == []
     assert [o["type"] for o in session.export_log()] == ["setup", "start", "play"]
+
+
+def test_a_jolted_view_is_checked_at_once_whatever_the_schedule() -> None:
+    """Held-out game 15000: checked every third frame, the knocked view was seen moving 0.4 s after the
+    knock began, and the pile's top card, shown elsewhere meanwhile, was played a second time."""
+    image = plain_table_with_cards()
+    follower = CameraFollower((1280, 720), every=5)
+    for _ in range(5):  # the reference, then a check on the fifth frame
+        assert follower.update(image) is None
+    knocked = cv2.warpAffine(image, np.array([[1, 0, 30], [0, 1, -20]], np.float64), (1280, 720),
+                             borderMode=cv2.BORDER_REFLECT)
+    assert follower.update(knocked) is None  # the sixth frame: off the schedule, yet checked
+    assert follower.moving
