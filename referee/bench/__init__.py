@@ -180,6 +180,7 @@ def throughput(detector: Detector, video: Path, deck: Path | None = None, clips_
     loop0 = time.thread_time()
     stats = pipeline.run(Capture(video, realtime=False))
     loop = time.thread_time() - loop0
+    ended = time.perf_counter()
     if clips is not None:
         clips.close()
     wall = time.perf_counter() - start
@@ -197,6 +198,8 @@ def throughput(detector: Detector, video: Path, deck: Path | None = None, clips_
         "rss_mb": round(process.memory_info().rss / 2**20, 1),
         "observations": stats.observations,
         "classifier": str(classifier.path) if classifier is not None else None,
+        # After the last frame: the writer finishing the clip it holds (at the lowest priority).
+        "clips_close_s": round(wall - (ended - start), 2),
         "clips_written": clips.written if clips is not None else None,
         # Still queued when the footage ended: a run with no record (this one) does not write them.
         "clips_unwritten": clips.unwritten if clips is not None else None,
@@ -231,6 +234,7 @@ def _pooled(first: dict[str, Any], second: dict[str, Any]) -> dict[str, Any]:
     for key in ("clips_written", "clips_unwritten"):
         if first[key] is not None:
             pooled[key] = first[key] + second[key]
+    pooled["clips_close_s"] = round(first["clips_close_s"] + second["clips_close_s"], 2)
     return pooled
 
 
