@@ -225,7 +225,7 @@ def test_a_new_round_from_the_dashboard_resets_the_pile(game_folder: Path) -> No
     assert pipeline.tracker.pile
     session.submit({"type": "setup", "players": 4, "dealer": 1}, source="operator")
     pipeline.step(frames[40])
-    assert pipeline.tracker.pile == [] and pipeline.tracker.expect_start
+    assert not pipeline.tracker.pile and pipeline.tracker.expect_start
 
 
 def test_log_writer_follows_session_events(tmp_path: Path) -> None:

@@ -31,10 +31,6 @@ KNOWN_EXCEPTIONS: dict[str, str] = {
     "referee/cli.py::build_parser": "being changed for the table finder; one flat list of subcommands and flags",
     "referee/commands.py::execute": "being changed for the table finder; shortened after (issue 47)",
     "referee/vision/deck.py::learn_deck": "being changed by the reader's colour work; shortened after (issue 47)",
-    # The tracker is being cut into steps (issue 47, item 6); its long functions go with that.
-    "referee/vision/tracking/buried.py::buried_showing": "the tracker's split into steps (issue 47 item 6)",
-    "referee/vision/tracking/known.py::match_known": "the tracker's split into steps (issue 47 item 6)",
-    "referee/vision/tracking/tracker.py::PileTracker._associate": "the tracker's split into steps (issue 47 item 6)",
     # Generators and training scripts that read as one recipe from top to bottom.
     # Data, not code.
     "referee/phrases.py": "one catalogue, each phrase's four languages side by side; two short functions read it",

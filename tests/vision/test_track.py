@@ -2294,8 +2294,10 @@ def test_a_card_found_but_not_read_is_read_as_unsure() -> None:
     # the surely read 7 (the 4 in its place another reading of it); the 6 found but not read; not the 1
     # over the 7, the back, the 2 found too unsurely
     assert (rows, also) == ([0, 2], {0: [5]})
-    readings, _ = read_frame(detections, CFG)
+    readings = read_frame(detections, CFG)
     assert [(r.label, round(r.confidence, 2)) for r in readings] == [("red_7", 0.9), ("blue_6", 0.2)]
+    # Each reading carries the other readings of its box: the 7's box read as a 4 too.
+    assert [[(o.label, round(o.confidence, 2)) for o in r.also] for r in readings] == [[("red_4", 0.5)], []]
     # Without card-ness (a detector that gives none), the face's own score stands for it (a lower bound).
     plain = Detections(boxes, detections.confidence, detections.class_id, detections.labels,
                        detections.colour_confidence)

@@ -3,13 +3,14 @@
 :class:`PileTracker` (:mod:`.tracker`) turns each frame's detections into typed events (:mod:`.events`:
 :class:`Start`, :class:`Play`, :class:`Draw`, :class:`TakeBack`, :class:`Reread`), debounced as
 :class:`TrackerConfig` says (:mod:`.config`). The pile is remembered as the cards already on it, label and
-pose (:mod:`.state`): a reading that matches one of them is that card seen again, not a play
-(:mod:`.known`, :mod:`.buried`, :mod:`.covered`, :mod:`.pose`); a card laid on an identical one is new
-because it came in from outside or lies in a new pose (:mod:`.twins`). A tentative card that may be a
-misread waits for a clear view (:mod:`.waits`), and is judged against the reasons it may be no new card
-(:mod:`.vetoes`); its face is read closer up (:mod:`.closer`), and an unsure vote gives way to what the
-rules allow (:mod:`.votes`). A card believed under a hand is re-read in clear view (:mod:`.reread`); a top
-card lifted off is taken back (:mod:`.takeback`).
+pose (:mod:`.state`), which one :class:`Pile` owns (:mod:`.pile`): a reading that matches one of them is that
+card seen again, not a play (:mod:`.known`, :mod:`.buried`, :mod:`.covered`, :mod:`.pose`); a card laid on an
+identical one is new because it came in from outside or lies in a new pose (:mod:`.twins`). The other readings
+continue tentative cards or start new ones (:mod:`.candidates`). A tentative card that may be a misread waits
+for a clear view (:mod:`.waits`), and is judged against the reasons it may be no new card (:mod:`.vetoes`);
+its face is read closer up (:mod:`.closer`), and an unsure vote gives way to what the rules allow
+(:mod:`.votes`). A card believed under a hand is re-read in clear view (:mod:`.reread`); a top card lifted off
+is taken back (:mod:`.takeback`).
 
 :class:`MotionDetector` (:mod:`.motion`, with :mod:`.background` and :mod:`.arms`) supplies what the
 tracker cannot see in detections: where a hand came from (the seat), hands reaching into the stock zone
@@ -22,6 +23,7 @@ from referee.vision.tracking.closer import CloserLook, SecondLook, closer_label
 from referee.vision.tracking.config import TrackerConfig
 from referee.vision.tracking.events import Draw, Play, Reread, Start, TakeBack, TrackerEvent, alternatives_of
 from referee.vision.tracking.motion import MotionDetector, MotionSample
+from referee.vision.tracking.pile import Pile
 from referee.vision.tracking.state import Candidate, PileCard, Reading
 from referee.vision.tracking.tracker import PileTracker
 
@@ -33,6 +35,7 @@ __all__ = [
     "Mask",
     "MotionDetector",
     "MotionSample",
+    "Pile",
     "PileCard",
     "PileTracker",
     "Play",

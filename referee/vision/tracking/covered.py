@@ -20,8 +20,8 @@ def colour_spoiled(
     above: Sequence[PileCard],
     *,
     top: bool,
-) -> set[int]:
-    """Boxes (by ``id``) in ``card``'s pose that a box outside that pose overlaps: a card landing
+) -> set[Reading]:
+    """The readings in ``card``'s pose that a box outside that pose overlaps: a card landing
     over it lends it its colour where it covers it (a blue skip half under a yellow one reads
     yellow), so there only its face is read, not its colour.
 
@@ -34,14 +34,14 @@ def colour_spoiled(
         return iou(box, card.xyxy) >= pose_iou or containment(box, card.xyxy) >= cfg.known_containment
 
     def shows_below(row: Reading) -> bool:
-        if any(iou(row[0], c.xyxy) >= cfg.same_pose_iou for c in above):
+        if any(iou(row.box, c.xyxy) >= cfg.same_pose_iou for c in above):
             return False
-        return any(face(row[1]) == face(c.label) and in_pose(cfg, row[0], c.xyxy) for c in below)
+        return any(face(row.label) == face(c.label) and in_pose(cfg, row.box, c.xyxy) for c in below)
 
-    posed = [in_its_pose(row[0]) for row in rows]
+    posed = [in_its_pose(row.box) for row in rows]
     return {
-        id(box) for i, (box, *_) in enumerate(rows) if posed[i] and any(
-            not posed[j] and intersection(box, other[0]) >= cfg.spoiling_overlap * box_area(box)
+        row for i, row in enumerate(rows) if posed[i] and any(
+            not posed[j] and intersection(row.box, other.box) >= cfg.spoiling_overlap * box_area(row.box)
             and not shows_below(other)
             for j, other in enumerate(rows) if j != i)
     }
@@ -56,11 +56,11 @@ def over_hidden_top(
     the top card (whatever colour the top card's part seems to lend it)."""
     if top is None or frame.arm_over_pile:
         return lambda box: False
-    if any(iou(row[0], top.xyxy) >= cfg.same_pose_iou for row in rows):
+    if any(iou(row.box, top.xyxy) >= cfg.same_pose_iou for row in rows):
         return lambda box: False
-    parts = [row[0] for row in rows
-             if top.answers_to(row[1], 0.0, cfg.unsure_colour)
-             and containment(row[0], top.xyxy) >= cfg.known_containment]
+    parts = [row.box for row in rows
+             if top.answers_to(row.label, 0.0, cfg.unsure_colour)
+             and containment(row.box, top.xyxy) >= cfg.known_containment]
     if len(parts) != 1:
         return lambda box: False
     part = parts[0]

@@ -11,6 +11,7 @@ import logging
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from referee.vision.detections import iou
 from referee.vision.tracking.boxes import Box
@@ -37,22 +38,33 @@ def laid_since(pile: Sequence[PileCard], seat: int | None, since: int) -> bool:
     return any(seat in (None, c.seat) and c.frame_index >= since for c in pile[-3:])
 
 
+class Ghost(NamedTuple):
+    """A reading found to be no new card: its label and pose."""
+
+    label: str
+    pose: Box
+
+
 class Draws:
     """The draws seen at the stock, and those waiting for the tentative cards of their hand."""
 
     def __init__(self, memory: int) -> None:
         self.pending: list[PendingDraw] = []
-        #: Readings found to be no new card (label, pose), the last ``memory`` of them, newest last: the
-        #: same misread comes back each time a hand passes, and it is no sign that the hand laid a card.
-        self.ghosts: deque[tuple[str, Box]] = deque(maxlen=memory)
+        #: Readings found to be no new card, the last ``memory`` of them, newest last: the same misread
+        #: comes back each time a hand passes, and it is no sign that the hand laid a card.
+        self.ghosts: deque[Ghost] = deque(maxlen=memory)
 
     def clear(self) -> None:
         self.pending.clear()
         self.ghosts.clear()
 
+    def no_card(self, label: str, pose: Box) -> None:
+        """A reading as ``label`` in ``pose`` was found to be no new card."""
+        self.ghosts.append(Ghost(label, pose))
+
     def ghost(self, cfg: TrackerConfig, cand: Candidate) -> bool:
         """``cand`` is read where a reading was found to be no new card (``known_iou``), as that reading."""
-        return any(label in cand.labels and iou(cand.box, pose) >= cfg.known_iou for label, pose in self.ghosts)
+        return any(g.label in cand.labels and iou(cand.box, g.pose) >= cfg.known_iou for g in self.ghosts)
 
     def seen(
         self, cfg: TrackerConfig, motion: MotionSample, t: float, frame_index: int, pile: Sequence[PileCard],

@@ -25,10 +25,9 @@ class FrameFacts:
     t: float
     #: What moved (``None``: motion not measured: every box counts as still).
     motion: MotionSample | None
-    #: The boxes worth reading, surest first, one per card (see :func:`read_frame`).
+    #: The boxes worth reading, surest first, one per card, each with its other readings (see
+    #: :func:`read_frame`).
     readings: list[Reading]
-    #: Other readings of those boxes, by ``id`` of the box.
-    also_read: dict[int, list[AlsoRead]]
     #: Share of moving pixels in a box above which what is read there does not count (``TrackerConfig``).
     motion_block: float
     #: The hand visit to the pile going on or last seen (``MotionSample.pile_visit``; ``None``: not counted).
@@ -94,22 +93,20 @@ def readable(detections: Detections, cfg: TrackerConfig, *, found: bool = True
     return rows, also
 
 
-def read_frame(detections: Detections, cfg: TrackerConfig, *, found: bool = True
-               ) -> tuple[list[Reading], dict[int, list[AlsoRead]]]:
-    """The boxes worth reading (:func:`readable`, ``found``: with the cards found but not read) as readings
-    and, by ``id`` of the box, the other readings of each."""
+def read_frame(detections: Detections, cfg: TrackerConfig, *, found: bool = True) -> list[Reading]:
+    """The boxes worth reading (:func:`readable`, ``found``: with the cards found but not read) as readings,
+    each with the other readings of its box."""
     if len(detections) and not detections.labels:
         log.warning("detections without labels ignored (frame of %d boxes)", len(detections))
-        return [], {}
+        return []
     colour = detections.colour_confidence
 
     def colour_of(i: int) -> float:
         return float(colour[i]) if len(colour) else 1.0
 
+    def other(j: int) -> AlsoRead:
+        return AlsoRead(detections.labels[j], float(detections.confidence[j]), colour_of(j))
+
     rows, others = readable(detections, cfg, found=found)
-    readings = [Reading(detections.xyxy[i].astype(np.float32), detections.labels[i],
-                        float(detections.confidence[i]), colour_of(i)) for i in rows]
-    also = {id(reading.box): [(detections.labels[j], float(detections.confidence[j]), colour_of(j))
-                              for j in others[i]]
-            for reading, i in zip(readings, rows, strict=True) if i in others}
-    return readings, also
+    return [Reading(detections.xyxy[i].astype(np.float32), detections.labels[i], float(detections.confidence[i]),
+                    colour_of(i), tuple(other(j) for j in others.get(i, ()))) for i in rows]

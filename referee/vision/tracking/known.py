@@ -9,7 +9,7 @@ to the tentative cards (:mod:`referee.vision.tracking.tracker`).
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from referee.vision.detections import iou
@@ -33,9 +33,9 @@ class Matched:
     unknown: list[Reading] = field(default_factory=list)
     #: Poses of the pile cards seen whole this frame: a tentative card over one is a misread of it.
     whole: list[Box] = field(default_factory=list)
-    #: Boxes read like the top card in another pose on it, with nothing else on it: an identical card
+    #: Readings like the top card in another pose on it, with nothing else on it: an identical card
     #: laid there, or the top card partly hidden (time tells).
-    like_top: list[Box] = field(default_factory=list)
+    like_top: list[Reading] = field(default_factory=list)
 
 
 def remembered(cfg: TrackerConfig, pile: Sequence[PileCard]) -> list[PileCard]:
@@ -62,15 +62,15 @@ def without_found_in_pile(cfg: TrackerConfig, pile: Sequence[PileCard], rows: Se
 
 def continuations(
     cfg: TrackerConfig, rows: Sequence[Reading], candidates: Sequence[Candidate]
-) -> dict[int, list[Candidate]]:
-    """The tentative cards each box of this frame continues, by ``id`` of the box: each tentative card
-    continues into its best-overlapping box (if any overlaps it ``match_iou``)."""
-    continued: dict[int, list[Candidate]] = {}
+) -> dict[Reading, list[Candidate]]:
+    """The tentative cards each reading of this frame continues: each tentative card continues into its
+    best-overlapping box (if any overlaps it ``match_iou``)."""
+    continued: dict[Reading, list[Candidate]] = {}
     for c in candidates:
-        scored = ((c.overlap(row[0]), row[0]) for row in rows)
-        score, box = max(scored, key=lambda sb: sb[0], default=(0.0, None))
-        if box is not None and score >= cfg.match_iou:
-            continued.setdefault(id(box), []).append(c)
+        scored = ((c.overlap(row.box), row) for row in rows)
+        score, best = max(scored, key=lambda sr: sr[0], default=(0.0, None))
+        if best is not None and score >= cfg.match_iou:
+            continued.setdefault(best, []).append(c)
     return continued
 
 
@@ -109,108 +109,40 @@ def top_read_otherwise(cfg: TrackerConfig, frame: FrameFacts, row: Reading, top:
     """``row`` lies in the top card's own pose, read unsure, and the same box's other reading
     answers to the top card: the top card read two ways (a hand reaching past it tints it), not a
     new card."""
-    box, _, confidence, _ = row
-    return (confidence < cfg.unsure_confidence and iou(box, top.xyxy) >= cfg.same_pose_iou
-            and any(top.answers_to(label, colour_conf, cfg.unsure_colour)
-                    for label, _, colour_conf in frame.also_read.get(id(box), ())))
+    return (row.confidence < cfg.unsure_confidence and iou(row.box, top.xyxy) >= cfg.same_pose_iou
+            and any(top.answers_to(other.label, other.colour_confidence, cfg.unsure_colour) for other in row.also))
 
 
 def match_known(
     cfg: TrackerConfig, frame: FrameFacts, pile: Sequence[PileCard], candidates: Sequence[Candidate]
 ) -> Matched:
     """Mark the pile cards seen in ``frame``; returns the readings that are not pile cards."""
-    recent = remembered(cfg, pile)
+    looking = _Looking.at(cfg, frame, pile, candidates)
+    recent, last = looking.recent, looking.last
+    matched = Matched()
     seen: set[int] = set()
     full: set[int] = set()
-    matched = Matched()
-    unknown = matched.unknown
     like_top: list[Reading] = []
-    # A card buried for a while cannot show up again, except the one under a top card that is
-    # gone (a take-back): an identical card in its place is a new card on top.
-    top_gone = bool(recent) and recent[-1].missing > 0
-    last = len(recent) - 1
-    showing = [
-        k for k in range(last, -1, -1)
-        if k == last or recent[k].missing <= 2 * cfg.max_misses or (k == last - 1 and top_gone)
-    ]
-    # A card uncovered by a take-back lies exactly where it was, and is judged so once the hand
-    # has gone; anything else there is a new card (a twin laid on the card over it, say, while the
-    # hand still hides that card).
-    uncovered = {k for k in showing if k != last and recent[k].missing > 2 * cfg.max_misses}
-    rows = frame.readings
-    continued = continuations(cfg, rows, candidates)
-    spoiled = {k: colour_spoiled(cfg, rows, recent[k], recent[:k], recent[k + 1:], top=k == last)
-               for k in showing}
-    top = recent[last] if recent else None
-    over_top = over_hidden_top(cfg, frame, rows, top)
-    # The top card read whole in its pose this frame: a smaller box read as it is not the top
-    # card with the fingers left out (below), nor is one in the pose of a card under it: that is
-    # the card under it read as the top card's face.
-    top_whole = top is not None and any(
-        iou(row[0], top.xyxy) >= cfg.same_pose_iou
-        and top.answers_to(row[1], row[3], cfg.unsure_colour) for row in rows)
-    for row in rows:
-        box, label, _, colour_conf = row
-        # Over the top card's pose, or over most of it once the top card has gone from view (a twin
-        # of a card further down, laid over the top card near its twin's pose).
-        hides_top = top is not None and (
-            containment(top.xyxy, box) >= cfg.known_containment
-            or (top.missing > 0 and over_most_of(cfg, box, top.xyxy)))
-        match = next(
-            (k for k in showing if is_known(
-                cfg, frame, box, label, 0.0 if id(box) in spoiled[k] else colour_conf, recent[k], top=k == last,
-                hides_top=hides_top)
-             and (k not in uncovered or (not frame.arm_over_pile
-                                         and iou(box, recent[k].xyxy) >= cfg.same_pose_iou))
-             and (k == last or not over_top(box))
-             and not slid_in(cfg, continued, box, label, recent[k])), None
-        )
-        if match is None and top is not None and top_read_otherwise(cfg, frame, row, top):
-            match = last
+    for row in frame.readings:
+        match = looking.match(row)
         if match is None:
-            unknown.append(row)
+            matched.unknown.append(row)
         else:
             seen.add(match)
-            if match == last and moved_off(cfg, frame, box, recent[last]):
-                # The top card, moved as a whole since it came to rest, with a hand visit
-                # between: a card like it laid nearly square on it.
-                like_top.append(row)
-            elif iou(box, recent[match].xyxy) >= cfg.same_pose_iou:
-                full.add(match)
-                matched.whole.append(recent[match].xyxy)
-                if not frame.arm_over_pile and frame.still(box):
-                    if match == last and frame.visit == recent[match].visit:
-                        recent[match].rest = box
-                    grow(cfg, recent[match], box)
-            elif match == last and shows_more_in_its_visit(cfg, frame.visit, box, label, recent[last]):
-                # Seen, and once the hand has gone this is its whole pose.
-                if not frame.arm_over_pile and frame.still(box):
-                    grow(cfg, recent[last], box)
-                    full.add(last)
-                    matched.whole.append(recent[last].xyxy)
-            elif (match == last and shows_less_in_its_visit(cfg, frame.visit, box, label, recent[last])
-                  and not top_whole and not any(iou(box, card.xyxy) >= cfg.same_pose_iou
-                                                for card in recent[:last])):
-                # Seen, and once the hand has gone this is its whole pose, the fingers left out.
-                if not frame.arm_over_pile and frame.still(box):
-                    recent[last].xyxy = recent[last].rest = box
-                    full.add(last)
-                    matched.whole.append(box)
-            elif match == last and id(box) not in spoiled[last]:
-                like_top.append(row)
-    if last in full and unknown:
+            looking.seen_again(row, match, full, matched.whole, like_top)
+    if last in full and matched.unknown:
         # A card buried for a while showing again while the top card lies whole: nothing was laid
         # on the top card, so this is the buried card peeking out again, not a new card.
-        unknown, found = buried_showing(cfg, frame, recent, showing, unknown, continued)
-        matched.unknown = unknown
+        matched.unknown, found = buried_showing(cfg, frame, recent, looking.showing, matched.unknown,
+                                                looking.continued)
         seen |= found
     if like_top and last not in full:
         # The top card's label in another pose on it, and no other card on it: the top card
         # partly hidden, or an identical card laid square on it. Both, until time tells.
         top_box = recent[last].xyxy
-        if not any(iou(row[0], top_box) > 0.05 for row in unknown):
-            unknown.extend(like_top)
-            matched.like_top = [row[0] for row in like_top]
+        if not any(iou(row.box, top_box) > 0.05 for row in matched.unknown):
+            matched.unknown.extend(like_top)
+            matched.like_top = like_top
     for k, card in enumerate(recent):
         card.in_full_view = k in full
         if k in seen:
@@ -220,3 +152,118 @@ def match_known(
             if card.missing == 1:
                 card.lost_in_visit = frame.visit
     return matched
+
+
+@dataclass(frozen=True)
+class _Looking:
+    """The pile remembered as one frame looks at it: the cards a reading may be and what the frame's
+    readings tell of them, gathered once (:meth:`at`) for every reading's match."""
+
+    cfg: TrackerConfig
+    frame: FrameFacts
+    #: The pile cards a reading may be, oldest first (:func:`remembered`); the top card is the last.
+    recent: list[PileCard]
+    #: The indices in ``recent`` of the cards that may show, the top card first.
+    showing: list[int]
+    #: Cards under a top card taken back: uncovered, they show only exactly in their pose.
+    uncovered: set[int]
+    #: The tentative cards each reading continues (:func:`continuations`).
+    continued: dict[Reading, list[Candidate]]
+    #: Per card showing, the readings whose colour a card over it spoils (:func:`colour_spoiled`).
+    spoiled: dict[int, set[Reading]]
+    #: Whether a box lies over the part of the top card that no longer shows (:func:`over_hidden_top`).
+    over_top: Callable[[Box], bool]
+    #: The top card read whole in its pose this frame.
+    top_whole: bool
+
+    @classmethod
+    def at(cls, cfg: TrackerConfig, frame: FrameFacts, pile: Sequence[PileCard],
+           candidates: Sequence[Candidate]) -> _Looking:
+        recent = remembered(cfg, pile)
+        # A card buried for a while cannot show up again, except the one under a top card that is
+        # gone (a take-back): an identical card in its place is a new card on top.
+        top_gone = bool(recent) and recent[-1].missing > 0
+        last = len(recent) - 1
+        showing = [
+            k for k in range(last, -1, -1)
+            if k == last or recent[k].missing <= 2 * cfg.max_misses or (k == last - 1 and top_gone)
+        ]
+        # A card uncovered by a take-back lies exactly where it was, and is judged so once the hand
+        # has gone; anything else there is a new card (a twin laid on the card over it, say, while the
+        # hand still hides that card).
+        uncovered = {k for k in showing if k != last and recent[k].missing > 2 * cfg.max_misses}
+        rows = frame.readings
+        spoiled = {k: colour_spoiled(cfg, rows, recent[k], recent[:k], recent[k + 1:], top=k == last)
+                   for k in showing}
+        top = recent[last] if recent else None
+        # The top card read whole in its pose this frame: a smaller box read as it is not the top
+        # card with the fingers left out (see :meth:`seen_again`), nor is one in the pose of a card
+        # under it: that is the card under it read as the top card's face.
+        top_whole = top is not None and any(
+            iou(row.box, top.xyxy) >= cfg.same_pose_iou
+            and top.answers_to(row.label, row.colour_confidence, cfg.unsure_colour) for row in rows)
+        return cls(cfg, frame, recent, showing, uncovered, continuations(cfg, rows, candidates), spoiled,
+                   over_hidden_top(cfg, frame, rows, top), top_whole)
+
+    @property
+    def last(self) -> int:
+        """The top card's index in ``recent`` (-1: nothing remembered)."""
+        return len(self.recent) - 1
+
+    def match(self, row: Reading) -> int | None:
+        """The index in ``recent`` of the pile card ``row`` is, seen again (``None``: none)."""
+        cfg, frame, recent, last = self.cfg, self.frame, self.recent, self.last
+        box, label, colour_conf = row.box, row.label, row.colour_confidence
+        top = recent[last] if recent else None
+        # Over the top card's pose, or over most of it once the top card has gone from view (a twin
+        # of a card further down, laid over the top card near its twin's pose).
+        hides_top = top is not None and (
+            containment(top.xyxy, box) >= cfg.known_containment
+            or (top.missing > 0 and over_most_of(cfg, box, top.xyxy)))
+        match = next(
+            (k for k in self.showing if is_known(
+                cfg, frame, box, label, 0.0 if row in self.spoiled[k] else colour_conf, recent[k], top=k == last,
+                hides_top=hides_top)
+             and (k not in self.uncovered or (not frame.arm_over_pile
+                                              and iou(box, recent[k].xyxy) >= cfg.same_pose_iou))
+             and (k == last or not self.over_top(box))
+             and not slid_in(cfg, self.continued, row, recent[k])), None
+        )
+        if match is None and top is not None and top_read_otherwise(cfg, frame, row, top):
+            match = last
+        return match
+
+    def seen_again(self, row: Reading, match: int, full: set[int], whole: list[Box],
+                   like_top: list[Reading]) -> None:
+        """``row`` is ``recent[match]`` seen again: in its whole pose (into ``full``, its pose into
+        ``whole``; a still view of it may grow its pose), or, for the top card, maybe a card like it laid
+        on it (into ``like_top``)."""
+        cfg, frame, recent, last = self.cfg, self.frame, self.recent, self.last
+        box, label = row.box, row.label
+        if match == last and moved_off(cfg, frame, box, recent[last]):
+            # The top card, moved as a whole since it came to rest, with a hand visit
+            # between: a card like it laid nearly square on it.
+            like_top.append(row)
+        elif iou(box, recent[match].xyxy) >= cfg.same_pose_iou:
+            full.add(match)
+            whole.append(recent[match].xyxy)
+            if not frame.arm_over_pile and frame.still(box):
+                if match == last and frame.visit == recent[match].visit:
+                    recent[match].rest = box
+                grow(cfg, recent[match], box)
+        elif match == last and shows_more_in_its_visit(cfg, frame.visit, box, label, recent[last]):
+            # Seen, and once the hand has gone this is its whole pose.
+            if not frame.arm_over_pile and frame.still(box):
+                grow(cfg, recent[last], box)
+                full.add(last)
+                whole.append(recent[last].xyxy)
+        elif (match == last and shows_less_in_its_visit(cfg, frame.visit, box, label, recent[last])
+              and not self.top_whole and not any(iou(box, card.xyxy) >= cfg.same_pose_iou
+                                                 for card in recent[:last])):
+            # Seen, and once the hand has gone this is its whole pose, the fingers left out.
+            if not frame.arm_over_pile and frame.still(box):
+                recent[last].xyxy = recent[last].rest = box
+                full.add(last)
+                whole.append(box)
+        elif match == last and row not in self.spoiled[last]:
+            like_top.append(row)

@@ -29,6 +29,7 @@ from referee.vision.tracking.closer import SecondLook, look_closer
 from referee.vision.tracking.config import TrackerConfig
 from referee.vision.tracking.events import Play
 from referee.vision.tracking.frame import FrameFacts
+from referee.vision.tracking.pile import Pile
 from referee.vision.tracking.state import Candidate, PileCard
 
 log = logging.getLogger(__name__)
@@ -57,17 +58,17 @@ def handled(cand: Candidate, visit: int, top: PileCard, cfg: TrackerConfig) -> b
 def laid_square_on_top(
     cfg: TrackerConfig,
     frame: FrameFacts,
-    pile: list[PileCard],
+    pile: Pile,
     candidates: Sequence[Candidate],
     look: SecondLook | None,
     clear_since: int | None,
     seats: Counter[int] | None,
 ) -> Play | None:
-    """The card laid square on the top card of ``pile`` in the hand visit that just ended (appended to
+    """The card laid square on the top card of ``pile`` in the hand visit that just ended (laid on
     ``pile``), or ``None``. Call it once a visit, once the pile has been clear (no hand or arm over it)
     since frame ``clear_since`` for ``min_hits`` frames; ``seats``: the frames that visit's hand was seen
     from each seat."""
-    top = pile[-1] if pile else None
+    top = pile.top
     if (look is None or top is None or top.visit is None or frame.visit is None or frame.visit <= top.visit
             or clear_since is None or frame.index - clear_since < cfg.min_hits or frame.arm_over_pile
             or not frame.still(top.xyxy) or any(handled(c, frame.visit, top, cfg) for c in candidates)):
@@ -89,6 +90,6 @@ def laid_square_on_top(
             cand.misses = cfg.max_misses + 1  # dropped at the end of this update
     log.info("%s laid square on %s (%.0f%% of its picture changed, read closer up)", closer, top.label,
              100 * changed)
-    pile.append(PileCard(closer, pose, seat, frame.index, t, reads=frozenset({closer}),
+    pile.lay(PileCard(closer, pose, seat, frame.index, t, reads=frozenset({closer}),
                          visit=frame.visit, clear_when_believed=cfg.min_hits))
     return Play(closer, seat, t, frame.index, reason="laid square on the top card, read closer up")

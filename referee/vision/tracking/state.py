@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -15,17 +14,26 @@ from referee.vision.detections import iou
 from referee.vision.tracking.boxes import Box
 
 
-class Reading(NamedTuple):
-    """One box of a frame as the detector read it."""
+class AlsoRead(NamedTuple):
+    """Another reading of a box in the same frame (the detector keeps one box per class, so a box of
+    another class in the same place is the same card read another way)."""
 
-    box: Box
     label: str
     confidence: float
     colour_confidence: float
 
 
-#: Another reading of a box in the same frame: (label, confidence, colour confidence).
-AlsoRead = tuple[str, float, float]
+@dataclass(frozen=True, eq=False, slots=True)
+class Reading:
+    """One box of a frame as the detector read it, with the other readings of the same box (``also``).
+    Compared and hashed by identity: the rules of one frame key what they find of a reading by the
+    reading itself, and two readings of a frame are two boxes, even where they agree."""
+
+    box: Box
+    label: str
+    confidence: float
+    colour_confidence: float
+    also: tuple[AlsoRead, ...] = ()
 
 
 def face(label: str) -> str:
@@ -144,6 +152,26 @@ class Candidate:
         self.read_t.setdefault(label, t)
         self.surest[label] = max(self.surest.get(label, 0.0), confidence)
 
+    def start_over(
+        self, box: Box, frame_index: int, t: float, *, visit: int | None, seat: int | None, identical: bool,
+        before: npt.NDArray[np.uint8] | None,
+    ) -> None:
+        """Still moving: its reading starts over from the pose ``box``, seen in ``frame_index`` at ``t``
+        during hand ``visit`` (the hand's ``seat``), ``identical`` (read like the top card there) and
+        ``before`` (the pile image before that visit). It keeps the seat of the hand visit that brought
+        it: within one visit the hand's seat can flicker to another for a frame."""
+        self.anchor, self.hits, self.clear, self.first_frame, self.first_t = box, 0, 0, frame_index, t
+        self.clear_votes()
+        self.boxes.clear()
+        if self.visit is None or self.visit != visit or self.seat is None:
+            self.seat = seat if seat is not None else self.seat
+            self.arrival_seats = []
+        self.visit = visit
+        self.absorbed = False
+        # What it was before (the top card's label, partly hidden) says nothing of this pose.
+        self.identical = identical
+        self.before = before
+
     def note_seat(self, seat: int | None) -> None:
         """A frame of its arrival, with the hand's ``seat``: its seat is the one most frames of its
         arrival give (the earliest of a tie). The hand's seat can flicker for a frame as the card comes
@@ -164,12 +192,11 @@ class Candidate:
     def pose(self) -> Box:
         return np.mean(self.boxes, axis=0).astype(np.float32) if self.boxes else self.anchor
 
-    def count_frame(self, reading: Reading, also: Sequence[AlsoRead]) -> None:
-        """A steady frame: its ``reading`` (and ``also``, the other readings of the same box) and pose."""
-        box, label, conf, cc = reading
-        self.vote(label, conf, cc)
-        self.boxes.append(box)
-        for other in also:
+    def count_frame(self, reading: Reading) -> None:
+        """A steady frame: its ``reading`` (and the other readings of the same box) and pose."""
+        self.vote(reading.label, reading.confidence, reading.colour_confidence)
+        self.boxes.append(reading.box)
+        for other in reading.also:
             self.also_read(*other)
 
     def vote(self, label: str, confidence: float, colour_conf: float) -> None:

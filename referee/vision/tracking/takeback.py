@@ -11,22 +11,20 @@ import logging
 from collections import Counter
 from collections.abc import Mapping
 
-from referee.vision.detections import iou
-from referee.vision.tracking.boxes import Box
 from referee.vision.tracking.config import TrackerConfig
 from referee.vision.tracking.events import Play, TakeBack
 from referee.vision.tracking.frame import FrameFacts
+from referee.vision.tracking.pile import Pile
 from referee.vision.tracking.state import PileCard
 
 log = logging.getLogger(__name__)
 
 
 def check_take_back(
-    cfg: TrackerConfig, frame: FrameFacts, pile: list[PileCard], taken_back: list[PileCard],
-    visit_seats: Mapping[int, Counter[int]],
+    cfg: TrackerConfig, frame: FrameFacts, pile: Pile, visit_seats: Mapping[int, Counter[int]],
 ) -> Play | TakeBack | None:
-    """The top card of ``pile`` taken back this frame (popped, and kept last in ``taken_back``), or
-    covered by a card like the one under it (a play, pushed on ``pile``); ``None`` when neither."""
+    """The top card of ``pile`` taken back this frame (:meth:`Pile.take_back`), or covered by a card like
+    the one under it (a play, laid on ``pile``); ``None`` when neither."""
     if len(pile) < 2 or frame.blocked:
         return None
     top, under = pile[-1], pile[-2]
@@ -37,14 +35,12 @@ def check_take_back(
         # over the top card.
         card = PileCard(under.label, under.xyxy.copy(), seat, frame.index, frame.t, reads=under.reads,
                         visit=top.lost_in_visit, in_full_view=True)
-        pile.append(card)
+        pile.lay(card)
         log.info("%s gone in a visit of seat %s, who did not lay it, and %s whole in its place: a %s laid "
                  "over it", top.label, seat, under.label, under.label)
         return Play(under.label, seat, frame.t, frame.index,
                     reason="laid square on its twin's pose over the top card")
-    pile.pop()
-    del taken_back[:-3]
-    taken_back.append(top)
+    pile.take_back()
     log.info("%s taken back from the pile", top.label)
     return TakeBack(top.label, top.seat, frame.t, frame.index)
 
@@ -62,14 +58,3 @@ def laid_by_another_over(visit_seats: Mapping[int, Counter[int]], top: PileCard)
     seat = seats.most_common(1)[0][0]
     return seat if seat != top.seat else None
 
-
-def restore(cfg: TrackerConfig, pile: list[PileCard], taken_back: list[PileCard], box: Box, label: str) -> bool:
-    """A card that came back where it was taken back from: it was a false take-back (back on ``pile``)."""
-    for card in reversed(taken_back):
-        if card.label == label and iou(box, card.xyxy) >= cfg.known_iou:
-            taken_back.remove(card)
-            card.missing = 0
-            pile.append(card)
-            log.info("%s back in place: take-back withdrawn", label)
-            return True
-    return False

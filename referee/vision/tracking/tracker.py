@@ -8,11 +8,11 @@ single glare frame can drop or misread a card for a frame or two without effect,
 voted over the frames of the steady pose.
 
 Each frame: the readings that are cards already on the pile are set aside (:mod:`.known`); the rest
-continue tentative cards or start new ones; a tentative card that has held still long enough (and, if
-it may be a misread, had a clear view: :mod:`.waits`) is judged: no new card if a veto says so
-(:mod:`.vetoes`), else a ``start`` or ``play``, its face read closer up first (:mod:`.closer`). Then the
-top card may be re-read in clear view (:mod:`.reread`) or found taken back (:mod:`.takeback`), and
-hands at the stock become draws (:mod:`.draws`).
+continue tentative cards or start new ones (:mod:`.candidates`); a tentative card that has held still
+long enough (and, if it may be a misread, had a clear view: :mod:`.waits`) is judged: no new card if a
+veto says so (:mod:`.vetoes`), else a ``start`` or ``play``, its face read closer up first
+(:mod:`.closer`). Then the top card may be re-read in clear view (:mod:`.reread`) or found taken back
+(:mod:`.takeback`), and hands at the stock become draws (:mod:`.draws`).
 """
 
 from __future__ import annotations
@@ -20,27 +20,28 @@ from __future__ import annotations
 import logging
 from collections import Counter, deque
 from collections.abc import Callable, Sequence
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from referee.cards import CLASSIC_COLOURS, Colour
-from referee.vision.detections import Detections, box_area, intersection, iou
-from referee.vision.tracking.boxes import Box, translation
+from referee.vision.detections import Detections
+from referee.vision.tracking.boxes import Box
+from referee.vision.tracking.candidates import associate, drop_misreads
 from referee.vision.tracking.closer import SecondLook, lies_whole, look_closer, name_unread
 from referee.vision.tracking.config import TrackerConfig
 from referee.vision.tracking.draws import Draws
 from referee.vision.tracking.events import Play, Start, TrackerEvent
 from referee.vision.tracking.frame import FrameFacts, read_frame
-from referee.vision.tracking.known import Matched, match_known, without_found_in_pile
+from referee.vision.tracking.known import match_known, without_found_in_pile
 from referee.vision.tracking.motion import MotionSample
+from referee.vision.tracking.pile import Pile
 from referee.vision.tracking.reread import reread_in_clear_view
 from referee.vision.tracking.square import laid_square_on_top
 from referee.vision.tracking.state import Candidate, PileCard
-from referee.vision.tracking.takeback import check_take_back, restore
+from referee.vision.tracking.takeback import check_take_back
 from referee.vision.tracking.vetoes import Judging, top_read_closer, veto
-from referee.vision.tracking.votes import decide, read_surely, unread, unsure
+from referee.vision.tracking.votes import Decision, decide, unread, unsure
 from referee.vision.tracking.waits import came_with_a_hand, needs_clear_view, voted_top_in_its_pose
 
 log = logging.getLogger(__name__)
@@ -76,9 +77,9 @@ class PileTracker:
         self.possible_now = possible_now
         self.second_look = second_look
         self.palette = tuple(palette)
-        self.pile: list[PileCard] = []
+        #: What is believed on the pile (and taken back off it).
+        self.pile = Pile()
         self.candidates: list[Candidate] = []
-        self.taken_back: list[PileCard] = []
         self.expect_start = expect_start
         #: Frames with motion over the pile: a new card comes with a hand (``None``: not measured).
         self._motion_frames: deque[int] | None = None
@@ -99,7 +100,6 @@ class PileTracker:
         """A new round: the pile is gathered; the next card is the start card."""
         self.pile.clear()
         self.candidates.clear()
-        self.taken_back.clear()
         self._draws.clear()
         self._visit_seats.clear()
         self.expect_start = expect_start
@@ -111,17 +111,7 @@ class PileTracker:
         are moved into the new view by ``move`` (``None``: out of it now, forgotten), so a card already
         there is not taken for a new one. Tentative cards start again in the new view; the hand visits
         are counted afresh by the new view's motion, so no card keeps the visit that laid it."""
-        for cards in (self.pile, self.taken_back):
-            kept = []
-            for card in cards:
-                box = move(card.xyxy)
-                if box is None:
-                    continue
-                card.xyxy = box
-                card.rest = None if card.rest is None else move(card.rest)
-                card.visit = card.lost_in_visit = None
-                kept.append(card)
-            cards[:] = kept
+        self.pile.remap(move)
         self.candidates.clear()
         self._draws.clear()
         self._visit_seats.clear()
@@ -129,7 +119,8 @@ class PileTracker:
 
     @property
     def top(self) -> PileCard | None:
-        return self.pile[-1] if self.pile else None
+        """The card believed on top of the pile."""
+        return self.pile.top
 
     @property
     def waiting(self) -> bool:
@@ -152,6 +143,13 @@ class PileTracker:
 
         ``fresh=False``: the detector was not run on this frame (the pile did not change) and
         ``detections`` are the last ones again; they are no new evidence, so nothing is counted.
+
+        The steps: (1) the hands (``motion``): their visit to the pile and its seat, draws at the stock;
+        (2) the frame's readings; (3) those that are cards already on the pile, seen again
+        (:func:`match_known`); (4) the rest continue tentative cards or start new ones; (5) the tentative
+        cards ready are judged: a ``start`` or ``play``, or no new card; (6) the pile looked at again: the
+        top card re-read in clear view, a card laid square on it, the top card taken back; (7) lost
+        tentative cards forgotten, draws that waited for the pile settled.
         """
         cfg = self.config
         out: list[TrackerEvent] = []
@@ -161,31 +159,37 @@ class PileTracker:
             self._note_motion(motion, t, frame_index, out)
         if not fresh:
             return out
-        # Under an arm, a box found but not read is most often what the hand half hides (the top card
-        # turned into a tentative card that seems to slide in as the hand uncovers it): it waits for a
-        # clear view, the only view in which a closer look may name it.
-        readings, also_read = read_frame(detections, cfg, found=motion is None or not motion.arm_over_pile)
-        readings = without_found_in_pile(cfg, self.pile, readings)
-        frame = FrameFacts(index=frame_index, t=t, motion=motion, readings=readings, also_read=also_read,
-                           motion_block=cfg.motion_block, visit=self._visit, pile_now=self._pile_now,
-                           pile_size=self._pile_size)
+        frame = self._read(detections, t, frame_index, motion)
         matched = match_known(cfg, frame, self.pile, self.candidates)
-        self._drop_misreads(matched.whole)
-        self._associate(frame, matched)
+        drop_misreads(cfg, self.candidates, matched.whole)
+        associate(cfg, self.candidates, frame, matched, self._hand_frame)
         out.extend(self._confirm(frame))
-        reread = reread_in_clear_view(cfg, frame, detections, self.pile, self.candidates, self.second_look)
-        if reread is not None:
-            out.append(reread)
-        square = self._laid_square(frame)
-        if square is not None:
-            out.append(square)
-        taken = check_take_back(cfg, frame, self.pile, self.taken_back, self._visit_seats)
-        if taken is not None:
-            out.append(taken)
+        out.extend(self._look_again(frame, detections))
         self.candidates = [c for c in self.candidates if c.misses <= cfg.max_misses]
         if self._draws.pending:
             out.extend(self._draws.settle(cfg, frame_index, self.pile, self.candidates))
         return out
+
+    def _read(self, detections: Detections, t: float, frame_index: int, motion: MotionSample | None) -> FrameFacts:
+        """The frame as the rules see it: its readings (less what only shows of a pile card) and hands."""
+        cfg = self.config
+        # Under an arm, a box found but not read is most often what the hand half hides (the top card
+        # turned into a tentative card that seems to slide in as the hand uncovers it): it waits for a
+        # clear view, the only view in which a closer look may name it.
+        readings = read_frame(detections, cfg, found=motion is None or not motion.arm_over_pile)
+        readings = without_found_in_pile(cfg, self.pile, readings)
+        return FrameFacts(index=frame_index, t=t, motion=motion, readings=readings, motion_block=cfg.motion_block,
+                          visit=self._visit, pile_now=self._pile_now, pile_size=self._pile_size)
+
+    def _look_again(self, frame: FrameFacts, detections: Detections) -> list[TrackerEvent]:
+        """The pile once the new cards are believed: the top card re-read in clear view (:mod:`.reread`), a
+        card laid square on it (:mod:`.square`), the top card taken back (:mod:`.takeback`)."""
+        found: list[TrackerEvent | None] = [
+            reread_in_clear_view(self.config, frame, detections, self.pile, self.candidates, self.second_look),
+        ]
+        found.append(self._laid_square(frame))
+        found.append(check_take_back(self.config, frame, self.pile, self._visit_seats))
+        return [event for event in found if event is not None]
 
     def _note_motion(self, motion: MotionSample, t: float, frame_index: int, out: list[TrackerEvent]) -> None:
         """What ``motion`` says of the hands: the visit and its seats, the pile image, the draws (into ``out``)."""
@@ -218,99 +222,6 @@ class PileTracker:
         return laid_square_on_top(self.config, frame, self.pile, self.candidates, self.second_look, hand + 1,
                                   self._visit_seats.get(self._visit))
 
-    def _drop_misreads(self, whole: Sequence[Box]) -> None:
-        """A tentative card over a pile card that shows ``whole`` in this frame cannot lie on it: it was
-        a misread of that card (or a box jumping between two readings of it)."""
-        for cand in self.candidates:
-            if any(iou(cand.box, box) >= 0.5 for box in whole):
-                cand.misses = self.config.max_misses + 1  # dropped at the end of this update
-
-    def _associate(self, frame: FrameFacts, matched: Matched) -> None:
-        """Each reading that is no pile card continues the tentative card it overlaps most (along its
-        motion), or starts a new one; the steady frames vote."""
-        cfg = self.config
-        rows = matched.unknown
-        pairs = sorted(
-            ((c.overlap(row[0]), i, j) for i, row in enumerate(rows) for j, c in enumerate(self.candidates)),
-            reverse=True,
-        )
-        used_rows: set[int] = set()
-        used_cands: set[int] = set()
-        motion = frame.motion
-        seat = motion.seat if motion is not None else None
-        like_top = {id(b) for b in matched.like_top}
-        for score, i, j in pairs:
-            if score < cfg.match_iou:
-                break
-            if i in used_rows or j in used_cands:
-                continue
-            used_rows.add(i)
-            cand = self.candidates[j]
-            if rows[i].confidence < cfg.min_confidence and read_surely(cfg, cand):
-                # Found, not read, where a card was read surely: no vote, and no sight of that card
-                # (a misread under a passing hand is not kept alive by the box the hand leaves).
-                continue
-            used_cands.add(j)
-            box = rows[i][0]
-            if id(box) in like_top:
-                # Now read like the top card, partly hidden in its place: maybe an identical card
-                # on it, maybe the top card under a hand. Time tells (see :meth:`_confirm`).
-                cand.identical = True
-            cand.velocity = ((box - cand.box) / (cand.misses + 1)).astype(np.float32)
-            cand.moves += translation(cand.box, box) >= cfg.came_in_shift
-            cand.box = box
-            cand.note_read(rows[i][1], box, frame.t, rows[i][2])
-            cand.misses = 0
-            cand.seen += 1
-            if iou(box, cand.anchor) < cfg.stable_iou:
-                # Still moving: start over from this pose.
-                cand.anchor, cand.hits, cand.clear, cand.first_frame, cand.first_t = box, 0, 0, frame.index, frame.t
-                cand.clear_votes()
-                cand.boxes.clear()
-                if cand.visit is None or cand.visit != frame.visit or cand.seat is None:
-                    # A card keeps the seat of the hand visit that brought it: within one visit the
-                    # hand's seat can flicker to another for a frame.
-                    cand.seat = seat if seat is not None else cand.seat
-                    cand.arrival_seats = []
-                cand.visit = frame.visit
-                cand.absorbed = False
-                # What it was before (the top card's label, partly hidden) says nothing of this pose.
-                cand.identical = id(box) in like_top
-                cand.before = motion.pile_before if motion is not None else None
-            if cand.hits < cfg.min_hits and cand.visit == frame.visit:
-                cand.note_seat(seat)
-            if frame.still(box):
-                cand.hits += 1
-                cand.clear += not frame.arm_over_pile
-                cand.count_frame(rows[i], frame.also_read.get(id(box), ()))
-        for i, row in enumerate(rows):
-            if i in used_rows:
-                continue
-            box = row[0]
-            cand = Candidate(anchor=box, box=box, first_frame=frame.index, seat=seat, first_t=frame.t,
-                             identical=id(box) in like_top, visit=frame.visit,
-                             before=motion.pile_before if motion is not None else None, origin=box,
-                             hand_frame=self._hand_frame)
-            cand.note_read(row[1], box, frame.t, row[2])
-            cand.note_seat(seat)
-            if frame.still(box):
-                cand.hits = 1
-                cand.clear = int(not frame.arm_over_pile)
-                cand.count_frame(row, frame.also_read.get(id(box), ()))
-            self.candidates.append(cand)
-        for j, cand in enumerate(self.candidates):
-            if j not in used_cands and cand.first_frame != frame.index:
-                cand.misses += 1
-        # A card still sliding in spoils the view of what it passes over, as a hand does: what shows
-        # there is what it leaves of the cards it covers, and a clear view of it starts once it has
-        # stopped (a card's uncovered side, read as another card, must not settle meanwhile).
-        sliding = [c for c in self.candidates if c.first_frame == frame.index and c.seen > 1 and c.misses == 0]
-        for cand in self.candidates:
-            if any(other is not cand
-                   and intersection(cand.box, other.box) >= cfg.spoiling_overlap * box_area(cand.box)
-                   for other in sliding):
-                cand.clear = 0
-
     def _confirm(self, frame: FrameFacts) -> list[Start | Play]:
         """The tentative cards ready to be judged: each is a new card (a ``start`` or ``play``, the top
         one last) or, vetoed, a silent reading of one already there."""
@@ -336,25 +247,26 @@ class PileTracker:
         # Which of them are new cards is settled first: the top is the newest of those, not of the
         # readings (a misread found to be no card, settled in the same frame as a real card beside
         # it, must not make that card a card under the top).
-        cards: list[tuple[Candidate, str, dict[str, Any]]] = []
+        cards: list[tuple[Candidate, Decision]] = []
         for cand in ready:
             self.candidates.remove(cand)
             judged = self._judge(frame, cand, ready)
             if judged is not None:
-                cards.append((cand, *judged))
+                cards.append((cand, judged))
         out: list[Start | Play] = []
-        for k, (cand, label, extra) in enumerate(cards):
+        for k, (cand, decision) in enumerate(cards):
+            label = decision.label
             reads = cand.reads()
             card = PileCard(label, cand.pose, cand.seat, frame.index, frame.t, reads=reads, visit=cand.visit,
                             clear_when_believed=cand.clear, unsure_when_believed=unsure(cfg, cand))
             if k < len(cards) - 1:
                 log.debug("card under the top remembered: %s", label)
-                self.pile.append(card)
+                self.pile.lay(card)
                 continue
-            self.pile.append(card)
+            self.pile.lay(card)
             # ``t`` is when the card came to rest; ``frame_index`` when the tracker believed it.
             laid_t = cand.laid_t(label)
-            corrected_from, reason = extra.get("corrected_from"), extra.get("reason")
+            corrected_from, reason = decision.corrected_from, decision.reason
             others = tuple(sorted(reads - {label}))  # other reads of this card, for a later fix by seat
             confidence = round(float(np.mean(cand.confidence)), 3)
             if self.expect_start and len(self.pile) == 1:
@@ -364,17 +276,18 @@ class PileTracker:
             else:
                 out.append(Play(label, cand.seat, laid_t, frame.index, corrected_from=corrected_from,
                                 reason=reason, alternatives=others, confidence=confidence))
-        del self.pile[: -cfg.memory * 2]
+        self.pile.keep_last(cfg.memory * 2)
         return out
 
     def _judge(
         self, frame: FrameFacts, cand: Candidate, ready: Sequence[Candidate]
-    ) -> tuple[str, dict[str, Any]] | None:
+    ) -> Decision | None:
         """``cand``, ready and taken off the tentative cards: its label and what was put right, or
         ``None`` for no new card (a taken-back card come back, or a veto: then it stays, absorbed)."""
         cfg = self.config
-        label, extra = decide(cfg, cand, self.legal_now, self.palette)
-        if restore(cfg, self.pile, self.taken_back, cand.anchor, label):
+        decision = decide(cfg, cand, self.legal_now, self.palette)
+        label = decision.label
+        if self.pile.restore(cand.anchor, label, cfg.known_iou):
             return None
         vetoed = veto(Judging(cfg, frame, self.pile, [*ready, *self.candidates], self.possible_now), cand, label)
         # The closer look names a card judged new on the pile view's reading; it never turns a
@@ -398,9 +311,8 @@ class PileTracker:
             cand.absorbed = True
             cand.origin = cand.pose
             self.candidates.append(cand)
-            self._draws.ghosts.append((label, cand.pose))
+            self._draws.no_card(label, cand.pose)
             return None
         if closer is not None:
-            extra = {**extra, "corrected_from": extra.get("corrected_from", label), "reason": "read closer up"}
-            label = closer
-        return label, extra
+            return decision.corrected(closer, "read closer up")
+        return decision

@@ -14,14 +14,14 @@ from referee.vision.detections import iou
 from referee.vision.tracking.boxes import Box, containment, in_pose, overhang, translation, turned
 from referee.vision.tracking.config import TrackerConfig
 from referee.vision.tracking.frame import FrameFacts
-from referee.vision.tracking.state import Candidate, PileCard, face
+from referee.vision.tracking.state import Candidate, PileCard, Reading, face
 
 
 def slid_in(
-    cfg: TrackerConfig, continued: Mapping[int, Sequence[Candidate]], box: Box, label: str, card: PileCard
+    cfg: TrackerConfig, continued: Mapping[Reading, Sequence[Candidate]], reading: Reading, card: PileCard
 ) -> bool:
-    """``box`` read as ``label`` continues a tentative card (``continued``: those each box of this frame
-    continues, by ``id`` of the box) that came from outside ``card``'s pose and was first read as that
+    """``reading`` (its box read as its label) continues a tentative card (``continued``: those each reading
+    of this frame continues) that came from outside ``card``'s pose and was first read as that
     face outside it: a pile card never moves, so it is a new card landing there (an identical card laid
     on its twin, or near an older one).
 
@@ -30,11 +30,12 @@ def slid_in(
     beside the pile card, whose own box was lost, only overlaps it. A card sliding in fast can overlap
     its last box less (:func:`on_its_way`), but not into the pile card's own pose: a box there is that
     card, unless the card coming in overlaps it along its motion."""
+    box, label = reading.box, reading.label
     return any(
         (c.overlap(box) >= cfg.reread_iou
          or (iou(box, card.xyxy) < cfg.same_pose_iou and on_its_way(cfg, c, box)))
         and came_in(cfg, c, card.xyxy, box, label, card.label)
-        for c in continued.get(id(box), ())
+        for c in continued.get(reading, ())
     )
 
 

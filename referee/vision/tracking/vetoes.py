@@ -34,8 +34,8 @@ class Judging:
 
     cfg: TrackerConfig
     frame: FrameFacts
-    #: The pile as believed so far (the tracker's own list: a veto may update a card on it).
-    pile: list[PileCard]
+    #: The pile as believed so far (a veto may update a card on it).
+    pile: Sequence[PileCard]
     #: The other tentative cards, ready with it or not.
     others: Sequence[Candidate]
     #: Whether the deck can still hold a card (``Referee.possible_now``; ``None``: not asked).

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -53,26 +53,42 @@ def upside_down_tie(cfg: TrackerConfig, cand: Candidate) -> bool:
             and first.split("_", 1)[0] == second.split("_", 1)[0])
 
 
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """The label a tentative card settles on and, when a reading was put right, the label first voted
+    (``corrected_from``) and why (``reason``)."""
+
+    label: str
+    corrected_from: str | None = None
+    reason: str | None = None
+
+    def corrected(self, label: str, reason: str) -> Decision:
+        """``label`` instead, for ``reason``; what was first voted stays the first correction's."""
+        first = self.label if self.corrected_from is None else self.corrected_from
+        return Decision(label, first, reason)
+
+
 def decide(
     cfg: TrackerConfig, cand: Candidate, legal_now: Callable[[str], bool] | None, palette: Sequence[Colour]
-) -> tuple[str, dict[str, Any]]:
+) -> Decision:
     """The voted label, or a legal alternative when the vote is unsure and the winner illegal: a
     runner-up with a real share of the vote, or the same face in the only legal colour of the deck's
-    ``palette``. The second item says what was put right (``corrected_from``, ``reason``)."""
+    ``palette`` (then the decision says what was put right)."""
     ranked = cand.ranked()
     best = ranked[0][0]
+    voted = Decision(best)
     colour_conf = cand.colour_confidence(best)
     colour_unsure = colour_conf < cfg.unsure_colour
     doubt = colour_unsure or near_tie(cfg, ranked)
     if not doubt or legal_now is None or legal_now(best):
-        return best, {}
+        return voted
     for label, label_share in ranked[1:]:
         if label_share >= 0.15 and legal_now(label):
-            return label, {"corrected_from": best, "reason": "unsure read; the runner-up is legal"}
+            return voted.corrected(label, "unsure read; the runner-up is legal")
     if colour_unsure and "_" in best and best not in BLACK_VALUES:
         best_face = face(best)
         legal = [f"{c.value}_{best_face}" for c in palette if f"{c.value}_{best_face}" != best]
         legal = [label for label in legal if legal_now(label)]
         if len(legal) == 1:
-            return legal[0], {"corrected_from": best, "reason": "unsure colour; the only legal one"}
-    return best, {}
+            return voted.corrected(legal[0], "unsure colour; the only legal one")
+    return voted
