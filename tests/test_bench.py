@@ -57,6 +57,8 @@ def test_bench_reports_every_contract_key(tmp_path: Path) -> None:
     # The frame loop's own thread's CPU, apart from the process's (whose clock ticks are too coarse to
     # compare on so short a run).
     assert result["pipeline_loop_cpu_ms_per_frame"] > 0
+    # The frame loop alone is at least as fast as the pass with the replays' drain after it.
+    assert result["pipeline_loop_fps"] >= result["pipeline_fps"] > 0 and result["clips_close_s"] >= 0
     json.dumps(result)
 
 

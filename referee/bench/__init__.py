@@ -24,6 +24,10 @@ on both sides alike. ``pipeline_cpu_ms_per_frame`` and ``baseline_cpu_ms_per_fra
 time a frame, the figures to compare when the wall-clock rates swing with the load;
 ``pipeline_loop_cpu_ms_per_frame`` is the frame loop's own thread's share of it (the rest: the capture's
 decoding, onnxruntime's other thread, the replays' writer), the one that bounds the rate on a loaded machine.
+``pipeline_fps`` counts, after the last frame, the wait for the replays' writer to finish the clip it holds
+(``clips_close_s``: at the lowest priority on a busy machine, from a tenth of a second to many seconds of a
+ten-second pass); ``pipeline_loop_fps`` is the frames over the frame loop's own time, first frame to last:
+the rate a live camera sees, the writer's work during the loop counted, its drain at the end not.
 
 ``referee bench --games N`` (or videos) scores the pipeline on generated games instead: :mod:`referee.bench.games`.
 """
@@ -189,6 +193,7 @@ def throughput(detector: Detector, video: Path, deck: Path | None = None, clips_
     return {
         "frames": stats.frames,
         "pipeline_fps": round(stats.frames / wall, 1) if wall > 0 else None,
+        "pipeline_loop_fps": round(stats.frames / (ended - start), 1) if ended > start else None,
         "detector_ms_p50": percentile(stats.detector_ms, 50),
         "detector_ms_p95": percentile(stats.detector_ms, 95),
         "frame_ms_p50": percentile(stats.frame_ms, 50),
@@ -206,6 +211,7 @@ def throughput(detector: Detector, video: Path, deck: Path | None = None, clips_
         "_detector_ms": stats.detector_ms,
         "_frame_ms": stats.frame_ms,
         "_wall_s": wall,
+        "_loop_wall_s": ended - start,
         "_cpu_s": cpu,
         "_loop_s": loop,
     }
@@ -218,12 +224,14 @@ def _pooled(first: dict[str, Any], second: dict[str, Any]) -> dict[str, Any]:
     wall = first["_wall_s"] + second["_wall_s"]
     cpu = first["_cpu_s"] + second["_cpu_s"]
     loop = first["_loop_s"] + second["_loop_s"]
+    loop_wall = first["_loop_wall_s"] + second["_loop_wall_s"]
     detector_ms = [*first["_detector_ms"], *second["_detector_ms"]]
     frame_ms = [*first["_frame_ms"], *second["_frame_ms"]]
     pooled = {k: v for k, v in first.items() if not k.startswith("_")}
     pooled.update({
         "pipeline_fps": round(frames / wall, 1) if wall > 0 else None,
         "pipeline_fps_passes": [first["pipeline_fps"], second["pipeline_fps"]],
+        "pipeline_loop_fps": round(frames / loop_wall, 1) if loop_wall > 0 else None,
         "detector_ms_p50": percentile(detector_ms, 50),
         "detector_ms_p95": percentile(detector_ms, 95),
         "frame_ms_p50": percentile(frame_ms, 50),
