@@ -15,8 +15,8 @@ import numpy.typing as npt
 log = logging.getLogger(__name__)
 
 __all__ = ["AGREE", "ALIGN_WIDTH", "BUMP_CHECKS", "BUMP_PX", "BUMP_STEADY_PX", "CORNER_PX", "CORNER_SAME",
-           "CORNER_SHAPE", "FOLLOW_WIDTH", "GLANCE_WIDTH", "MAX_ZOOM", "SPREAD", "TILES", "CameraFollower", "Tracked",
-           "agreed_all_over"]
+           "CORNER_SHAPE", "FOLLOW_WIDTH", "GLANCE_WIDTH", "MAX_ZOOM", "QUIET_CHECKS", "SPREAD", "TILES",
+           "CameraFollower", "Tracked", "agreed_all_over"]
 
 #: A view moved by more than this (camera pixels at a corner) is a bump...
 BUMP_PX = 8.0
@@ -31,8 +31,10 @@ MAX_ZOOM = 0.004
 SPREAD = 0.3
 #: Width of the grey images the camera's movement is measured on.
 FOLLOW_WIDTH = 640
-#: Width of the thumbnail each frame is compared with the last on (:meth:`CameraFollower._glance`).
+#: Width of the thumbnail each frame is compared with the last one's on (:meth:`CameraFollower._glance`).
 GLANCE_WIDTH = 160
+#: A view not jolted is checked once every this many of its turns (:attr:`every`): a knock jolts it.
+QUIET_CHECKS = 5
 #: Width of the whole-picture alignment, tried when the corners cannot tell (it starts at half this width).
 ALIGN_WIDTH = 320
 #: The alignment's check: the picture cut into this many tiles (across, down)...
@@ -131,7 +133,7 @@ class CameraFollower:
             self.reference(image)
             return None
         jolted = self._glance(image)
-        if self._frames % self.every and self._last is None and not jolted:
+        if self._last is None and not jolted and self._frames % (self.every * QUIET_CHECKS):
             return None  # while the view is seen moved, or jolted, every frame is checked
         grey = self._grey(image)
         tracked = self._tracked(grey)
@@ -168,12 +170,14 @@ class CameraFollower:
         return full
 
     def _glance(self, image: npt.NDArray[np.uint8]) -> bool:
-        """The whole view shifted since the last frame by :data:`BUMP_PX` or more (a thumbnail's phase
-        correlation, cheap enough for every frame): a knock is checked on at once, before the cards the
-        camera shows moved are taken for new ones; a hand moving over a still table shifts nothing."""
+        """The whole view shifted since the last frame by half :data:`BUMP_PX` or more (a thumbnail's phase
+        correlation, cheap enough for every frame): a knock is checked on at once, before the cards the camera
+        shows moved are taken for new ones, and a view not jolted is checked only every :data:`QUIET_CHECKS`
+        turns. A hand moving over a still table shifts no whole view."""
         h, w = image.shape[:2]
+        step = max(1, w // (2 * GLANCE_WIDTH))  # every few pixels, then averaged: a quarter of the cost
         size = (GLANCE_WIDTH, max(8, round(h * GLANCE_WIDTH / w)))
-        small = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+        small = cv2.resize(image[::step, ::step], size, interpolation=cv2.INTER_AREA)
         thumb = (cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small).astype(np.float32)
         last, self._thumb = self._thumb, thumb
         if last is None or last.shape != thumb.shape:
@@ -181,7 +185,7 @@ class CameraFollower:
         if self._window is None or self._window.shape != thumb.shape:
             self._window = cv2.createHanningWindow(size, cv2.CV_32F)
         (dx, dy), _ = cv2.phaseCorrelate(last, thumb, self._window)
-        return bool(math.hypot(dx, dy) * w / GLANCE_WIDTH >= BUMP_PX)
+        return bool(math.hypot(dx, dy) * w / GLANCE_WIDTH >= BUMP_PX / 2)
 
     def _tracked(self, grey: npt.NDArray[np.uint8]) -> Tracked:
         """The move the reference's corners agree on (grey-image pixels); ``all_over`` when those that agree
@@ -242,7 +246,22 @@ class CameraFollower:
                 return matrix
         if not agreed_all_over(ref, now, warp.astype(np.float64)) or not self._corners_agree(grey, matrix):
             return None
-        return matrix
+        return self._refined(grey, matrix)
+
+    def _refined(self, grey: npt.NDArray[np.uint8], matrix: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+        """``matrix`` aligned once more on the grey images themselves (twice the alignment's width): the zones
+        are moved by it, and a pixel of the alignment is 4 camera pixels."""
+        if self._ref is None:
+            return matrix
+        warp = matrix.astype(np.float32)
+        try:
+            _, warp = cv2.findTransformECC(self._ref, grey, warp, cv2.MOTION_EUCLIDEAN, ALIGN_STOP, None, 5)
+        except cv2.error:
+            return matrix
+        refined: npt.NDArray[np.float64] = warp.astype(np.float64)
+        if float(np.abs(refined - matrix).max()) > 2.0:
+            return matrix  # wandered off: the checked move stands
+        return refined
 
     def _corners_agree(self, grey: npt.NDArray[np.uint8], matrix: npt.NDArray[np.float64]) -> bool:
         """Most of the reference's corners (:data:`CORNER_SHAPE`: textured both ways, the cards' own) look the

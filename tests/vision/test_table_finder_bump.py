@@ -119,7 +119,7 @@ def test_a_jolted_view_is_checked_at_once_whatever_the_schedule() -> None:
     knock began, and the pile's top card, shown elsewhere meanwhile, was played a second time."""
     image = plain_table_with_cards()
     follower = CameraFollower((1280, 720), every=5)
-    for _ in range(5):  # the reference, then a check on the fifth frame
+    for _ in range(5):  # the reference, then still frames (checked once in every QUIET_CHECKS turns)
         assert follower.update(image) is None
     knocked = cv2.warpAffine(image, np.array([[1, 0, 30], [0, 1, -20]], np.float64), (1280, 720),
                              borderMode=cv2.BORDER_REFLECT)
