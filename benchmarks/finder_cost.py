@@ -111,8 +111,10 @@ def measure(video: Path, way: str, *, model: bool, seconds: float) -> dict[str, 
     if way == "find" and pile_frame:
         cut = pile_frame[0]
         out["pile_found_frame"] = cut
-        out["before_pile"] = {**_stats(steps[:cut], "step_ms"), **_stats(observes[:cut], "finder_ms")}
-        out["after_pile"] = {**_stats(steps[cut:], "step_ms"), **_stats(observes[cut:], "finder_ms")}
+        for name, part in (("before_pile", slice(None, cut)), ("after_pile", slice(cut, None))):
+            out[name] = {**_stats(steps[part], "step_ms"), **_stats(observes[part], "finder_ms"),
+                         "cpu_ms_mean": {k: round(float(np.mean(v[part])), 2) for k in ("step", "finder")
+                                         if (v := cpu[k])[part]}}
     return out
 
 
