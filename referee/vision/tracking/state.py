@@ -14,6 +14,13 @@ from referee.vision.detections import iou
 from referee.vision.tracking.boxes import Box
 
 
+class Share(NamedTuple):
+    """A label's share of a tentative card's vote (:meth:`Candidate.ranked`)."""
+
+    label: str
+    share: float
+
+
 class AlsoRead(NamedTuple):
     """Another reading of a box in the same frame (the detector keeps one box per class, so a box of
     another class in the same place is the same card read another way)."""
@@ -225,7 +232,7 @@ class Candidate:
         """Every label with a real share of the vote (the card's other reads, for later fixes)."""
         return frozenset(label for label, share in self.ranked() if share >= 0.15)
 
-    def ranked(self) -> list[tuple[str, float]]:
+    def ranked(self) -> list[Share]:
         """Each label's share of the vote, largest first: its face's share of the detector's confidence,
         split among the face's colours by the colour's confidence too. The colour confidence weighs one
         colour of a face against another, never one face against another: a black card has no colour to
@@ -235,15 +242,15 @@ class Candidate:
         by_face: dict[str, float] = {}
         for label, weight in self.votes.items():
             by_face[face(label)] = by_face.get(face(label), 0.0) + weight
-        shares = ((label, self.face_votes.get(face(label), 0.0) / total * weight / (by_face[face(label)] or 1.0))
+        shares = (Share(label, self.face_votes.get(face(label), 0.0) / total * weight / (by_face[face(label)] or 1.0))
                   for label, weight in self.votes.items())
-        return sorted(shares, key=lambda kv: -kv[1])
+        return sorted(shares, key=lambda s: -s.share)
 
     @property
     def leading(self) -> str | None:
         """The label with the largest share of the vote (``None``: no steady frame voted yet)."""
         ranked = self.ranked()
-        return ranked[0][0] if ranked else None
+        return ranked[0].label if ranked else None
 
     def first_read_as(self, label: str) -> Box | None:
         """The box it was first read in as ``label``'s face, in any colour: a colour read on the move

@@ -225,20 +225,7 @@ class PileTracker:
     def _confirm(self, frame: FrameFacts) -> list[Start | Play]:
         """The tentative cards ready to be judged: each is a new card (a ``start`` or ``play``, the top
         one last) or, vetoed, a silent reading of one already there."""
-        cfg = self.config
-        ready = [
-            c for c in self.candidates
-            if c.hits >= cfg.min_hits and c.misses == 0 and c.votes and not c.absorbed
-            and came_with_a_hand(cfg, c, self._motion_frames, self._first_frame)
-            and (not (c.identical or voted_top_in_its_pose(cfg, self.top, c))
-                 or (c.hits >= 2 * cfg.min_hits and not frame.arm_over_pile))
-            # An unsure read, or a part of the top card read as another card, waits until no arm is
-            # over the pile and the detector has had a clear view of it for as long as a card must
-            # hold still: a hand half over a card makes misreads, and a card really laid is still
-            # there when the hand has gone (judged on the hand's frames alone, a card on ones of its
-            # colour, which changes the pile's grey levels little, would be taken for no card).
-            and (not needs_clear_view(cfg, self.pile, c) or (not frame.arm_over_pile and c.clear >= cfg.min_hits))
-        ]
+        ready = self._ready(frame)
         if not ready:
             return []
         # Several at once (the tracker started on a pile already laid): the newest pose is the top,
@@ -255,29 +242,50 @@ class PileTracker:
                 cards.append((cand, judged))
         out: list[Start | Play] = []
         for k, (cand, decision) in enumerate(cards):
-            label = decision.label
-            reads = cand.reads()
-            card = PileCard(label, cand.pose, cand.seat, frame.index, frame.t, reads=reads, visit=cand.visit,
-                            clear_when_believed=cand.clear, unsure_when_believed=unsure(cfg, cand))
-            if k < len(cards) - 1:
-                log.debug("card under the top remembered: %s", label)
-                self.pile.lay(card)
-                continue
-            self.pile.lay(card)
-            # ``t`` is when the card came to rest; ``frame_index`` when the tracker believed it.
-            laid_t = cand.laid_t(label)
-            corrected_from, reason = decision.corrected_from, decision.reason
-            others = tuple(sorted(reads - {label}))  # other reads of this card, for a later fix by seat
-            confidence = round(float(np.mean(cand.confidence)), 3)
-            if self.expect_start and len(self.pile) == 1:
-                out.append(Start(label, laid_t, frame.index, corrected_from=corrected_from, reason=reason,
-                                 alternatives=others, confidence=confidence))
-                self.expect_start = False
-            else:
-                out.append(Play(label, cand.seat, laid_t, frame.index, corrected_from=corrected_from,
-                                reason=reason, alternatives=others, confidence=confidence))
-        self.pile.keep_last(cfg.memory * 2)
+            event = self._believe(frame, cand, decision, top=k == len(cards) - 1)
+            if event is not None:
+                out.append(event)
+        self.pile.keep_last(self.config.memory * 2)
         return out
+
+    def _ready(self, frame: FrameFacts) -> list[Candidate]:
+        """The tentative cards that have held still long enough, with the view they need, to be judged."""
+        cfg = self.config
+        return [
+            c for c in self.candidates
+            if c.hits >= cfg.min_hits and c.misses == 0 and c.votes and not c.absorbed
+            and came_with_a_hand(cfg, c, self._motion_frames, self._first_frame)
+            and (not (c.identical or voted_top_in_its_pose(cfg, self.top, c))
+                 or (c.hits >= 2 * cfg.min_hits and not frame.arm_over_pile))
+            # An unsure read, or a part of the top card read as another card, waits until no arm is
+            # over the pile and the detector has had a clear view of it for as long as a card must
+            # hold still: a hand half over a card makes misreads, and a card really laid is still
+            # there when the hand has gone (judged on the hand's frames alone, a card on ones of its
+            # colour, which changes the pile's grey levels little, would be taken for no card).
+            and (not needs_clear_view(cfg, self.pile, c) or (not frame.arm_over_pile and c.clear >= cfg.min_hits))
+        ]
+
+    def _believe(self, frame: FrameFacts, cand: Candidate, decision: Decision, *, top: bool) -> Start | Play | None:
+        """``cand`` believed as ``decision`` names it: laid on the pile. The top one of the cards believed in
+        a frame is a ``start`` (the round's first card) or a ``play``; one under it is remembered silently."""
+        cfg = self.config
+        label = decision.label
+        reads = cand.reads()
+        self.pile.lay(PileCard(label, cand.pose, cand.seat, frame.index, frame.t, reads=reads, visit=cand.visit,
+                               clear_when_believed=cand.clear, unsure_when_believed=unsure(cfg, cand)))
+        if not top:
+            log.debug("card under the top remembered: %s", label)
+            return None
+        # ``t`` is when the card came to rest; ``frame_index`` when the tracker believed it.
+        laid_t = cand.laid_t(label)
+        others = tuple(sorted(reads - {label}))  # other reads of this card, for a later fix by seat
+        confidence = round(float(np.mean(cand.confidence)), 3)
+        if self.expect_start and len(self.pile) == 1:
+            self.expect_start = False
+            return Start(label, laid_t, frame.index, corrected_from=decision.corrected_from, reason=decision.reason,
+                         alternatives=others, confidence=confidence)
+        return Play(label, cand.seat, laid_t, frame.index, corrected_from=decision.corrected_from,
+                    reason=decision.reason, alternatives=others, confidence=confidence)
 
     def _judge(
         self, frame: FrameFacts, cand: Candidate, ready: Sequence[Candidate]

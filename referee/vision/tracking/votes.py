@@ -9,12 +9,12 @@ import numpy as np
 
 from referee.cards import BLACK_VALUES, Colour
 from referee.vision.tracking.config import TrackerConfig
-from referee.vision.tracking.state import Candidate, face
+from referee.vision.tracking.state import Candidate, Share, face
 
 
-def near_tie(cfg: TrackerConfig, ranked: Sequence[tuple[str, float]]) -> bool:
+def near_tie(cfg: TrackerConfig, ranked: Sequence[Share]) -> bool:
     """The runner-up's share of the vote is close to the leader's (``unsure_runner_up``)."""
-    return len(ranked) > 1 and ranked[1][1] >= cfg.unsure_runner_up * ranked[0][1]
+    return len(ranked) > 1 and ranked[1].share >= cfg.unsure_runner_up * ranked[0].share
 
 
 def unsure(cfg: TrackerConfig, cand: Candidate) -> bool:
@@ -48,7 +48,7 @@ def upside_down_tie(cfg: TrackerConfig, cand: Candidate) -> bool:
     ranked = cand.ranked()
     if len(ranked) < 2 or float(np.mean(cand.confidence)) < cfg.unsure_confidence:
         return False
-    (first, _), (second, _) = ranked[:2]
+    first, second = ranked[0].label, ranked[1].label
     return ({face(first), face(second)} == {"6", "9"}
             and first.split("_", 1)[0] == second.split("_", 1)[0])
 
@@ -75,7 +75,7 @@ def decide(
     runner-up with a real share of the vote, or the same face in the only legal colour of the deck's
     ``palette`` (then the decision says what was put right)."""
     ranked = cand.ranked()
-    best = ranked[0][0]
+    best = ranked[0].label
     voted = Decision(best)
     colour_conf = cand.colour_confidence(best)
     colour_unsure = colour_conf < cfg.unsure_colour
