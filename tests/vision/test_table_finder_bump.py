@@ -96,6 +96,20 @@ def test_the_card_laid_just_before_a_bump_is_not_played_again() -> None:
     assert not finder.seen_again("blue_1", 21.4, None)
 
 
+def test_a_second_card_of_the_same_face_laid_just_before_a_bump_is_played() -> None:
+    """Held-out game 15001: a green 2 on a green 2, laid 0.2 s before the camera was knocked, was taken for the
+    first seen again through the moved view and dropped. Its hand was over the pile after the first was laid."""
+    finder = TableFinder(4)
+    finder.bumps.append(33.53)
+    finder.bump_visits.append(32.9)  # an arm over the pile 1.7 s after the first green 2 came to rest
+    last = (7, {"type": "play", "card": "green_2", "seat": 2, "t": 31.2})
+    assert not finder.seen_again("green_2", 33.6, last)
+    finder.bump_visits[-1] = 31.8  # only the first card's own hand, leaving
+    assert finder.seen_again("green_2", 33.6, last)
+    finder.bump_visits[-1] = None  # no arm seen lately
+    assert finder.seen_again("green_2", 33.6, last)
+
+
 def test_the_pipeline_drops_the_card_seen_again_after_a_bump() -> None:
     from referee.pipeline import Pipeline
     from referee.session import MatchSession
