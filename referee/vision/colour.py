@@ -248,6 +248,17 @@ _WHITE_SATURATION = 120
 #: At least this share of the card must be such whites for a correction: a card whose white is hidden is
 #: read as it shows.
 _WHITE_SHARE = 0.02
+#: A cast stronger still leaves no pixel of the card that unsaturated: a cool light through a window turns
+#: a thin white ring light blue at a saturation of 125-150. The card's white is its least saturated bright
+#: pixels (within :data:`_CAST_WHITE_SPREAD` of their 5th percentile, or :data:`_WHITE_SATURATION`), taken
+#: where they are at most this saturated and clearly less so than the card's colour
+#: (:data:`_CAST_WHITE_BELOW_COLOUR` of its 75th percentile): a pale colour with no white showing is one
+#: cluster, and is read as it shows.
+_CAST_WHITE_SATURATION = 150
+_CAST_WHITE_SPREAD = 25
+_CAST_WHITE_BELOW_COLOUR = 0.75
+#: ... and of a hue at least this far from the colour's (OpenCV's hue, 0..180).
+_CAST_WHITE_HUE_APART = 20
 #: How far one channel may be scaled: a cast stronger than this is beyond what the card's white can tell.
 GAIN_RANGE = (0.6, 1.7)
 #: The same where the whole view was balanced already (the live pile view, :class:`DeckColours`): what is
@@ -308,16 +319,42 @@ def balance_gains(pixels: npt.NDArray[np.uint8], gain_range: tuple[float, float]
     every printing carries: a camera whose white balance failed tints the whole view (a green cast under
     fluorescent tubes turns yellow green and red brown; a cool one, red violet and yellow green), and a
     light over one part of the table tints the cards there; a channel gain in the camera's linear light is
-    a channel gain in its gamma-encoded pixels too, so one gain per channel undoes it. ``None`` where too
-    little white shows."""
+    a channel gain in its gamma-encoded pixels too, so one gain per channel undoes it. Under a cast too
+    strong for any pixel to look white, the least saturated bright cluster where it is clearly less
+    saturated than the card's colour (:data:`_CAST_WHITE_SATURATION`). ``None`` where too little white
+    shows."""
     hsv = cv2.cvtColor(pixels.reshape(-1, 1, 3), cv2.COLOR_BGR2HSV).reshape(-1, 3)
-    value = hsv[:, 2]
-    white = (hsv[:, 1] <= _WHITE_SATURATION) & (value >= max(100.0, float(np.percentile(value, 80))))
+    saturation, value = hsv[:, 1], hsv[:, 2]
+    bright = value >= max(100.0, float(np.percentile(value, 80)))
+    if bright.sum() < 10:
+        return None
+    least = float(np.percentile(saturation[bright], 5))
+    white = bright & (saturation <= max(_WHITE_SATURATION, least + _CAST_WHITE_SPREAD))
+    if least > _WHITE_SATURATION and not _tinted_white(hsv, white, least):
+        return None
     if white.sum() < max(10, _WHITE_SHARE * len(value)):
         return None
     mean = pixels.reshape(-1, 3)[white].astype(np.float32).mean(axis=0)
     gains: npt.NDArray[np.float32] = np.clip(mean.mean() / np.maximum(mean, 1.0), *gain_range).astype(np.float32)
     return gains
+
+
+def _tinted_white(hsv: npt.NDArray[np.uint8], white: npt.NDArray[np.bool_], least: float) -> bool:
+    """Whether the ``white`` pixels of a card with no plain white (their saturation from ``least`` up) are its
+    white under a strong cast, not the palest of its colour: at most :data:`_CAST_WHITE_SATURATION`, clearly
+    less saturated than the card's colour, and of another hue (a cast tints white its own way, whatever the
+    card's colour; a pale pink card's palest pixels are pink)."""
+    saturation = hsv[:, 1].astype(np.float32)
+    if least > _CAST_WHITE_SATURATION or least > _CAST_WHITE_BELOW_COLOUR * float(np.percentile(saturation, 75)):
+        return False
+    colour = ~white & (saturation > least + _CAST_WHITE_SPREAD)
+    if white.sum() < 10 or colour.sum() < 10:
+        return False
+    angle = hsv[:, 0].astype(np.float32) * (np.pi / 90.0)  # OpenCV's hue is 0..180
+    tint = np.arctan2(np.sin(angle[white]).mean(), np.cos(angle[white]).mean())
+    ink = np.arctan2(np.sin(angle[colour]).mean(), np.cos(angle[colour]).mean())
+    apart = abs((tint - ink + np.pi) % (2 * np.pi) - np.pi) * (90.0 / np.pi)
+    return bool(apart >= _CAST_WHITE_HUE_APART)
 
 
 def card_pixels(image: npt.NDArray[np.uint8], xyxy: Sequence[float] | npt.NDArray[np.float32], *,
