@@ -31,7 +31,6 @@ itself, which puts the detector, classifier, the preset's deck and a learned dec
 from __future__ import annotations
 
 import logging
-import math
 import sys
 from collections import defaultdict
 from collections.abc import Sequence
@@ -68,18 +67,16 @@ from referee.vision.yolo_data import (
     visible_shares,
 )
 
-__all__ = ["IMAGE_SUFFIXES", "IOU_THRESHOLDS", "READING", "VISIBLE_BUCKETS", "WHOLE_AREA_SHARE", "WHOLE_LENGTH_SHARE",
+__all__ = ["IMAGE_SUFFIXES", "IOU_THRESHOLDS", "READING", "VISIBLE_BUCKETS", "WHOLE_LENGTH_SHARE",
            "EvalError", "YoloDataset", "average_precision", "box_iou", "evaluate_folders", "evaluate_yolo",
            "load_yolo_dataset", "pipeline_label"]
 
 log = logging.getLogger(__name__)
 
-#: A box at least this share of the median card box of its image is a whole card (the tracker's rule for a
-#: card just laid: :attr:`referee.vision.tracking.TrackerConfig.whole_area_share`).
-WHOLE_AREA_SHARE = TrackerConfig.whole_area_share
-#: The same as a share of the card's long side, which does not change as a card turns
-#: (:func:`~referee.vision.card_shape.holds_whole_card`): the square root of the area's share.
-WHOLE_LENGTH_SHARE = math.sqrt(WHOLE_AREA_SHARE)
+#: A card-shaped box holding a card at least this share of the long side of its image's median card is a whole
+#: card (:func:`~referee.vision.card_shape.holds_whole_card`; the tracker's rule for a card just laid:
+#: :attr:`referee.vision.tracking.TrackerConfig.whole_length_share`).
+WHOLE_LENGTH_SHARE = TrackerConfig.whole_length_share
 
 
 def _prediction_names(det: Detections, face_names: Sequence[str], mode: str) -> list[str]:

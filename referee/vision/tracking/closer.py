@@ -22,7 +22,7 @@ from typing import Protocol
 import numpy as np
 
 from referee.cards import BLACK_VALUES
-from referee.vision.detections import box_area
+from referee.vision.card_shape import card_length, holds_whole_card
 from referee.vision.tracking.boxes import Box
 from referee.vision.tracking.config import TrackerConfig
 from referee.vision.tracking.state import PileCard, face
@@ -154,7 +154,8 @@ def named_surely(
 
 def lies_whole(cfg: TrackerConfig, pile: Sequence[PileCard], pose: Box) -> bool:
     """Whether a card just landed in ``pose`` lies whole: as big as the whole cards on the pile
-    (``whole_area_share`` of their median; the first card, with none to compare, is whole)."""
-    whole = [box_area(card.xyxy) for card in pile if card.in_full_view]
-    return not whole or box_area(pose) >= cfg.whole_area_share * float(np.median(whole))
+    (card-shaped, and ``whole_length_share`` of their median long side whatever the angles; the first card,
+    with none to compare, is whole)."""
+    whole = [card_length(card.xyxy) for card in pile if card.in_full_view]
+    return not whole or holds_whole_card(pose, float(np.median(whole)), cfg.whole_length_share)
 

@@ -126,12 +126,14 @@ class TrackerConfig:
     #: Share of those frames another label must lead in to reread the card. Higher: fewer rereads (and
     #: fewer false ones); lower: more misreads under a hand put right, more good reads flipped.
     reread_share: float = 0.9
-    #: A card just landed whose pose is at least this share of the area of the whole cards on the pile
-    #: lies whole: its closer look may let the face classifier (which reads the camera's own pixels and
-    #: was trained on whole cards) speak alone (``classify.CLASSIFIER_ALONE_CONFIDENCE``). Lower: more
-    #: strips of half-hidden cards read by a model that never learned them; higher: fewer misreads of
-    #: an unfamiliar printing put right.
-    whole_area_share: float = 0.8
+    #: A card just landed whose pose is card-shaped and holds a card at least this share of the long side
+    #: of the whole cards on the pile lies whole (:func:`referee.vision.card_shape.holds_whole_card`: the
+    #: long side, not the box's area, which grows 2.1 times as a card turns to 45 degrees): its closer look
+    #: may let the face classifier (which reads the camera's own pixels and was trained on whole cards)
+    #: speak alone (``classify.CLASSIFIER_ALONE_CONFIDENCE``). Lower: more strips of half-hidden cards read
+    #: by a model that never learned them; higher: fewer misreads of an unfamiliar printing put right.
+    #: (0.8 of a card's area, as a length.)
+    whole_length_share: float = 0.8**0.5
 
     @property
     def min_hits(self) -> int:
