@@ -41,7 +41,7 @@ from referee.vision.tracking.square import laid_square_on_top
 from referee.vision.tracking.state import Candidate, PileCard
 from referee.vision.tracking.takeback import check_take_back
 from referee.vision.tracking.vetoes import Judging, top_read_closer, veto
-from referee.vision.tracking.votes import Decision, decide, unread, unsure
+from referee.vision.tracking.votes import Decision, decide, in_voted_colour, unread, unsure
 from referee.vision.tracking.waits import came_with_a_hand, needs_clear_view, voted_top_in_its_pose
 
 log = logging.getLogger(__name__)
@@ -322,5 +322,5 @@ class PileTracker:
             self._draws.no_card(label, cand.pose)
             return None
         if closer is not None:
-            return decision.corrected(closer, "read closer up")
+            return decision.corrected(in_voted_colour(cand, closer), "read closer up")
         return decision

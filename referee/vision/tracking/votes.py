@@ -92,3 +92,16 @@ def decide(
         if len(legal) == 1:
             return voted.corrected(legal[0], "unsure colour; the only legal one")
     return voted
+
+
+def in_voted_colour(cand: Candidate, label: str) -> str:
+    """``label`` in the colour ``cand`` was read in with ``label``'s face, where it was so read (its largest
+    vote among that face's colours). A closer look that puts a face right otherwise keeps the colour of the
+    label it corrects, which can come from frames read under a hand (skin reads as a warm colour) while the
+    card's clear frames read the face and its colour right. A black card, or a face never voted, stays."""
+    if "_" not in label or label in BLACK_VALUES:
+        return label
+    wanted = face(label)
+    same_face = {read: weight for read, weight in cand.votes.items()
+                 if "_" in read and read not in BLACK_VALUES and face(read) == wanted}
+    return max(same_face, key=lambda read: same_face[read]) if same_face else label
