@@ -42,6 +42,8 @@ CASTS: dict[str, tuple[float, float, float]] = {
     "warm": (0.62, 0.95, 1.25),  # tungsten bulbs
     "green": (0.85, 1.2, 0.8),  # fluorescent tubes
     "cool": (1.3, 1.0, 0.78),  # shade, a north window
+    "strong-warm": (0.5, 0.9, 1.4),  # a candle-coloured bulb, the webcam's balance stuck on daylight
+    "strong-cool": (1.5, 1.0, 0.65),  # blue hour through a window, the balance stuck on tungsten
 }
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp"}
