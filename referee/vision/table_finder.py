@@ -67,11 +67,8 @@ STOCK_WAIT_S = 4.0
 PLANE_WAIT_S = 3.0
 #: Seconds either side of a bump followed in which a play's or draw's seat is not sure.
 BUMP_UNSURE_S = 1.5
-#: Seconds after a card came to rest within which the hand that laid it is still over the pile...
+#: Seconds after a card came to rest within which the hand that laid it is still over the pile.
 LAID_ARM_S = 1.0
-#: ...and before a bump's first movement that an arm over the pile was seen still (the moving view shows
-#: every edge moved, arms or not).
-BUMP_VISIT_GAP_S = 0.2
 
 
 @dataclass(frozen=True)
@@ -143,12 +140,10 @@ class TableFinder:
         #: Footage time each thing was found at (``pile``, ``stock``, ``seats``), and the bumps followed.
         self.found_at: dict[str, float] = {}
         self.bumps: list[float] = []
-        #: For each bump followed, the last time an arm was over the pile before the camera moved (``None``:
-        #: none seen lately): a card is laid by a hand, so the card last laid seen again after the bump is a
-        #: new one only when a hand came to the pile after it was laid.
-        self.bump_visits: list[float | None] = []
-        self._visits: deque[float] = deque(maxlen=256)
-        self._moving_from: float | None = None
+        #: Footage times an arm was over the pile while the camera held still (the last few hundred frames):
+        #: a card is laid by a hand, so the card last laid seen again about a bump is a new one only when a
+        #: hand came to the pile after it was laid.
+        self.pile_visits: deque[float] = deque(maxlen=256)
         self._t = 0.0
 
     def summary(self) -> dict[str, object]:
@@ -188,17 +183,16 @@ class TableFinder:
 
     def seen_again(self, card: str, t: float, last: tuple[int, Mapping[str, Any]] | None) -> bool:
         """A play of ``card`` come to rest at ``t`` is the card last laid (``last``: the session's newest play,
-        ``(seq, observation)``) seen again: laid before a bump that was followed within
-        :data:`BUMP_UNSURE_S` before ``t`` (the pile view showed it elsewhere while the camera moved, and
-        the tracker may take it for a new card once the view is followed), with no arm over the pile between
-        its laying hand's leaving (:data:`LAID_ARM_S`) and the bump: a second card of the same face, laid
-        just before the bump, had its hand there."""
+        ``(seq, observation)``) seen again: ``t`` within :data:`BUMP_UNSURE_S` of a bump followed (the pile
+        view showed the cards elsewhere while the camera moved, and the tracker may take one for a new card
+        before or once the view is followed), and no arm came over the pile between the last card's laying
+        hand leaving (:data:`LAID_ARM_S`) and ``t``: a second card of the same face had its hand there."""
         if last is None or last[1].get("card") != card:
             return False
         laid = float(last[1].get("t") or 0.0)
-        visits = [*self.bump_visits, *[None] * (len(self.bumps) - len(self.bump_visits))]
-        return any(laid < b <= t <= b + BUMP_UNSURE_S and (v is None or v <= laid + LAID_ARM_S)
-                   for b, v in zip(self.bumps, visits, strict=True))
+        if laid >= t or not any(abs(t - b) <= BUMP_UNSURE_S for b in self.bumps):
+            return False
+        return not any(laid + LAID_ARM_S < v < t for v in self.pile_visits)
 
     @property
     def camera_moving(self) -> bool:
@@ -244,14 +238,10 @@ class TableFinder:
             self._follow = CameraFollower((w, h), every=max(1, round(self.fps / 5)))
             self._follow.give_up = round(3 * self.fps)
         bumped = self._follow.update(image, busy=busy)
-        if self._follow.moving and self._moving_from is None:
-            self._moving_from = t
-        elif busy and bumped is None and not self._follow.moving:
-            self._visits.append(t)
+        if busy and bumped is None and not self._follow.moving:
+            self.pile_visits.append(t)
         if bumped is not None:
             self._bumped(profile, bumped)
-        if not self._follow.moving:
-            self._moving_from = None
 
     def _look_at_start_card(self, image: npt.NDArray[np.uint8], t: float) -> None:
         """The start card alone on the table, once no hand hides part of it: its quad gives the table's plane
@@ -477,8 +467,6 @@ class TableFinder:
         self.seat_finder.moved(move)
         self._arms.clear()
         self.bumps.append(self._t)
-        began = self._t if self._moving_from is None else self._moving_from
-        self.bump_visits.append(max((v for v in self._visits if v < began - BUMP_VISIT_GAP_S), default=None))
         turn = math.degrees(math.atan2(matrix[1, 0], matrix[0, 0]))
         log.warning("the camera moved (%.0f, %.0f px, turned %.1f degrees): the table's zones and seats move with it",
                     matrix[0, 2], matrix[1, 2], turn)
