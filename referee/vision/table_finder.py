@@ -69,6 +69,8 @@ PLANE_WAIT_S = 3.0
 BUMP_UNSURE_S = 1.5
 #: Seconds after a card came to rest within which the hand that laid it is still over the pile.
 LAID_ARM_S = 1.0
+#: Seconds before and after a draw's time in which an arm over the pile is the drawing arm, on its way.
+DRAW_ARM_S = (1.0, 0.3)
 
 
 @dataclass(frozen=True)
@@ -144,6 +146,8 @@ class TableFinder:
         #: a card is laid by a hand, so the card last laid seen again about a bump is a new one only when a
         #: hand came to the pile after it was laid.
         self.pile_visits: deque[float] = deque(maxlen=256)
+        #: Footage times of the draws judged lately: an arm reaching to the stock lays no card on the way.
+        self.drawn: deque[float] = deque(maxlen=64)
         self._t = 0.0
 
     def summary(self) -> dict[str, object]:
@@ -186,13 +190,16 @@ class TableFinder:
         ``(seq, observation)``) seen again: ``t`` within :data:`BUMP_UNSURE_S` of a bump followed (the pile
         view showed the cards elsewhere while the camera moved, and the tracker may take one for a new card
         before or once the view is followed), and no arm came over the pile between the last card's laying
-        hand leaving (:data:`LAID_ARM_S`) and ``t``: a second card of the same face had its hand there."""
+        hand leaving (:data:`LAID_ARM_S`) and ``t``: a second card of the same face had its hand there (an arm
+        reaching to the stock for a draw, :data:`DRAW_ARM_S`, lays none)."""
         if last is None or last[1].get("card") != card:
             return False
         laid = float(last[1].get("t") or 0.0)
         if laid >= t or not any(abs(t - b) <= BUMP_UNSURE_S for b in self.bumps):
             return False
-        return not any(laid + LAID_ARM_S < v < t for v in self.pile_visits)
+        before, after = DRAW_ARM_S
+        return not any(laid + LAID_ARM_S < v < t and not any(d - before <= v <= d + after for d in self.drawn)
+                       for v in self.pile_visits)
 
     @property
     def camera_moving(self) -> bool:
@@ -360,6 +367,8 @@ class TableFinder:
     def judged(self, observation: Mapping[str, Any], outputs: Sequence[Mapping[str, Any]]) -> None:
         """The referee's lines on an observation the camera made: a penalty it named is owed by that seat
         (its next draws, :meth:`owing`), and a draw pays off what its seat owed."""
+        if observation.get("type") == "draw":
+            self.drawn.append(float(observation.get("t") or self._t))
         if observation.get("type") == "draw" and (seat := observation.get("seat")) in self._owed:
             left = self._owed.pop(seat) - int(observation.get("count") or 1)
             if left > 0:

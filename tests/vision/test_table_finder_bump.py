@@ -99,10 +99,15 @@ def test_the_card_laid_just_before_a_bump_is_not_played_again() -> None:
 
 def test_the_card_laid_while_the_view_moved_is_not_played_again() -> None:
     """Held-out game 15002: a red 2 laid while the camera was knocked was played once the view was followed
-    (at 20.2 s; the bump at 20.13 s), then seen again 1.3 s later and played a second time."""
+    (at 20.2 s; the bump at 20.13 s), then seen again 1.3 s later, as an arm crossed the pile to draw, and
+    played a second time."""
     finder = TableFinder(4)
     finder.bumps.append(20.13)
-    assert finder.seen_again("red_2", 21.53, (9, {"type": "play", "card": "red_2", "seat": 3, "t": 20.2}))
+    last = (9, {"type": "play", "card": "red_2", "seat": 3, "t": 20.2})
+    assert finder.seen_again("red_2", 21.53, last)
+    finder.pile_visits.extend([21.3, 21.4])  # the next seat's arm over the pile on its way to the stock...
+    finder.judged({"type": "draw", "seat": 0, "count": 1, "t": 21.67}, [])  # ...for the card it drew
+    assert finder.seen_again("red_2", 21.53, last)
 
 
 def test_a_second_card_of_the_same_face_laid_just_before_a_bump_is_played() -> None:
