@@ -1,6 +1,10 @@
 """A camera bumped or turned mid-game, noticed: the table's features move as a whole (part of
 :mod:`referee.vision.table_finder`). Corners tracked from a reference view (Lucas-Kanade there and back,
-then a RANSAC similarity with no zoom) say by how much, once the view holds still again."""
+then a RANSAC similarity with no zoom) say by how much, once the view holds still again. Where those that
+agree do not lie all over the view (a streaky table: corners on the grain slide along it), the whole picture
+is aligned instead (ECC), and the move kept only when the view's tiles and its corners textured both ways
+agree with it. A thumbnail compared frame to frame (phase correlation) notices a jolt at once; a view not
+jolted is checked only now and then."""
 
 from __future__ import annotations
 
