@@ -22,7 +22,9 @@ and watches the game itself:
 * **a camera bumped** mid-game (given profile or found; :mod:`referee.vision.camera_follower`): the
   table's features move as a whole; once the view holds still shifted by more than :data:`BUMP_PX` the
   zones and seats move with it (the cards on the pile stay where they were in the pile view: nothing lost
-  or seen twice).
+  or seen twice; the card last laid, seen again about the bump with no hand at the pile since, is not
+  played again: :meth:`TableFinder.seen_again`). A run given a calibration gets a finder given its profile,
+  which does this alone (``referee run --calibration``).
 * **the table's plane** (:mod:`referee.vision.table_plane`): the start card's four corners, once no hand
   hides it. A card seen as a rectangle (a webcam looking down) keeps the pile zone an upright square of
   camera pixels; one seen as a trapezoid (a phone held low) makes it the table's square round the card
