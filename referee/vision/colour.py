@@ -193,8 +193,8 @@ class DeckColours:
         self, image: npt.NDArray[np.uint8], xyxy: Sequence[float] | npt.NDArray[np.float32], *, learn: bool = True
     ) -> tuple[Colour, float]:
         """:func:`read_colour` against the deck's centres; a sure reading teaches them (with ``learn``)."""
-        colour, share, hue = _vote(_card_hues(image, xyxy, gain_range=LIVE_GAIN_RANGE), self.palette, self.centres,
-                                   self.widths)
+        hues = _card_hues(image, xyxy, gain_range=LIVE_GAIN_RANGE, strong_casts=False)
+        colour, share, hue = _vote(hues, self.palette, self.centres, self.widths)
         if learn and hue is not None and share >= self.sure:
             self.learn(colour, hue)
         return colour, share
@@ -249,9 +249,9 @@ _WHITE_SATURATION = 120
 #: read as it shows.
 _WHITE_SHARE = 0.02
 #: A cast stronger still leaves no pixel of the card that unsaturated: a cool light through a window turns
-#: a thin white ring light blue at a saturation of 125-150. The card's white is its least saturated bright
-#: pixels (within :data:`_CAST_WHITE_SPREAD` of their 5th percentile, or :data:`_WHITE_SATURATION`), taken
-#: where they are at most this saturated and clearly less so than the card's colour
+#: a thin white ring light blue at a saturation of 125-150. The card's white is then its least saturated
+#: bright pixels (within :data:`_CAST_WHITE_SPREAD` of their 5th percentile), taken where they are at most
+#: this saturated and clearly less so than the card's colour
 #: (:data:`_CAST_WHITE_BELOW_COLOUR` of its 75th percentile): a pale colour with no white showing is one
 #: cluster, and is read as it shows.
 _CAST_WHITE_SATURATION = 150
@@ -312,8 +312,8 @@ def _box_crop(image: npt.NDArray[np.uint8], xyxy: Sequence[float] | npt.NDArray[
     return image[ya:yb:step, xa:xb:step], (xb - xa, yb - ya)
 
 
-def balance_gains(pixels: npt.NDArray[np.uint8], gain_range: tuple[float, float] = GAIN_RANGE
-                  ) -> npt.NDArray[np.float32] | None:
+def balance_gains(pixels: npt.NDArray[np.uint8], gain_range: tuple[float, float] = GAIN_RANGE, *,
+                  strong_casts: bool = True) -> npt.NDArray[np.float32] | None:
     """Channel gains that make the brightest unsaturated of ``pixels`` (N x 3 BGR, one card's) neutral
     grey: the card's white border, oval, ring, disc or numerals. Colour constancy with the one reference
     every printing carries: a camera whose white balance failed tints the whole view (a green cast under
@@ -321,17 +321,21 @@ def balance_gains(pixels: npt.NDArray[np.uint8], gain_range: tuple[float, float]
     light over one part of the table tints the cards there; a channel gain in the camera's linear light is
     a channel gain in its gamma-encoded pixels too, so one gain per channel undoes it. Under a cast too
     strong for any pixel to look white, the least saturated bright cluster where it is clearly less
-    saturated than the card's colour (:data:`_CAST_WHITE_SATURATION`). ``None`` where too little white
-    shows."""
+    saturated than the card's colour (:data:`_CAST_WHITE_SATURATION`), with ``strong_casts``: not in a view
+    balanced as a whole already (the live pile view), where no strong cast is left and a pale card half
+    under others could have its palest pixels taken for a tinted white (a yellow balanced into blue).
+    ``None`` where too little white shows."""
     hsv = cv2.cvtColor(pixels.reshape(-1, 1, 3), cv2.COLOR_BGR2HSV).reshape(-1, 3)
     saturation, value = hsv[:, 1], hsv[:, 2]
     bright = value >= max(100.0, float(np.percentile(value, 80)))
     if bright.sum() < 10:
         return None
     least = float(np.percentile(saturation[bright], 5))
-    white = bright & (saturation <= max(_WHITE_SATURATION, least + _CAST_WHITE_SPREAD))
-    if least > _WHITE_SATURATION and not _tinted_white(hsv, white, least):
-        return None
+    white = bright & (saturation <= _WHITE_SATURATION)
+    if least > _WHITE_SATURATION:  # no plain white: a strong cast, or no white showing
+        white = bright & (saturation <= least + _CAST_WHITE_SPREAD)
+        if not (strong_casts and _tinted_white(hsv, white, least)):
+            return None
     if white.sum() < max(10, _WHITE_SHARE * len(value)):
         return None
     mean = pixels.reshape(-1, 3)[white].astype(np.float32).mean(axis=0)
@@ -358,7 +362,8 @@ def _tinted_white(hsv: npt.NDArray[np.uint8], white: npt.NDArray[np.bool_], leas
 
 
 def card_pixels(image: npt.NDArray[np.uint8], xyxy: Sequence[float] | npt.NDArray[np.float32], *,
-                gain_range: tuple[float, float] | None = GAIN_RANGE) -> npt.NDArray[np.uint8] | None:
+                gain_range: tuple[float, float] | None = GAIN_RANGE, strong_casts: bool = True
+                ) -> npt.NDArray[np.uint8] | None:
     """The pixels (N x 3 BGR) surely on the card at box ``xyxy`` (:func:`on_card`), balanced on the card's
     own whites (:func:`balance_gains`, each channel within ``gain_range``; ``None``: not balanced);
     ``None`` for a box too small."""
@@ -370,7 +375,8 @@ def card_pixels(image: npt.NDArray[np.uint8], xyxy: Sequence[float] | npt.NDArra
     pixels = crop[on_card(shape, size, HUE_REGION)]
     if len(pixels) < 10:
         return None
-    gains = balance_gains(crop[on_card(shape, size, WHITE_REGION)], gain_range) if gain_range else None
+    gains = (balance_gains(crop[on_card(shape, size, WHITE_REGION)], gain_range, strong_casts=strong_casts)
+             if gain_range else None)
     if gains is None:
         return pixels
     out: npt.NDArray[np.uint8] = np.clip(pixels.astype(np.float32) * gains, 0, 255).astype(np.uint8)
@@ -379,13 +385,13 @@ def card_pixels(image: npt.NDArray[np.uint8], xyxy: Sequence[float] | npt.NDArra
 
 def _card_hues(
     image: npt.NDArray[np.uint8], xyxy: Sequence[float] | npt.NDArray[np.float32], *, whites: bool = True,
-    gain_range: tuple[float, float] = GAIN_RANGE,
+    gain_range: tuple[float, float] = GAIN_RANGE, strong_casts: bool = True,
 ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]] | None:
     """Hue and weight of the saturated, well-lit pixels surely on the card in box ``xyxy`` (:func:`on_card`;
     ``None``: too small), balanced on the card's own whites first (:func:`balance_gains`). Without
     ``whites``, those of the box's middle half as the camera shows them (the reading before, to compare)."""
     if whites:
-        found = card_pixels(image, xyxy, gain_range=gain_range)
+        found = card_pixels(image, xyxy, gain_range=gain_range, strong_casts=strong_casts)
         if found is None:
             return None
         pixels = found
