@@ -30,7 +30,6 @@ KNOWN_EXCEPTIONS: dict[str, str] = {
     "referee/pipeline.py::Pipeline.submit": "being changed for pipeline speed; shortened after (issue 47)",
     "referee/cli.py::build_parser": "being changed for the table finder; one flat list of subcommands and flags",
     "referee/commands.py::execute": "being changed for the table finder; shortened after (issue 47)",
-    "referee/vision/deck.py::learn_deck": "being changed by the reader's colour work; shortened after (issue 47)",
     # Generators and training scripts that read as one recipe from top to bottom.
     # Data, not code.
     "referee/phrases.py": "one catalogue, each phrase's four languages side by side; two short functions read it",

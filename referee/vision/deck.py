@@ -33,7 +33,7 @@ import math
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -272,16 +272,60 @@ def learn_deck(photos: Path, out: Path, detector: Any, classifier: FaceClassifie
     folders = photo_folders(photos)
     if not classifier.has_embedding:
         raise DeckError(f"{classifier.path} has no embedding output: export it again with `referee train-classifier`")
-    rng = np.random.default_rng(seed)
-    crops: list[Image] = []
-    targets: list[int] = []
-    chroma: dict[Colour, list[Floats]] = defaultdict(list)
-    stock_reads: list[tuple[Colour, Colour]] = []  # each coloured card's colour and the stock reading of it
-    used: dict[str, int] = {}
-    skipped: list[str] = []
+    shown = _Shown()
     items = list(folders.items())
     colours = palette_of(folders)
+    rng = np.random.default_rng(seed)
     for label, paths in (progress(items) if progress else items):
+        shown.add_label(label, paths, detector, classifier, colours, rng, views_per_label)
+    for line in shown.skipped:
+        log.warning("skipped %s", line)
+    if not shown.crops:
+        raise DeckError(f"{photos}: no card found in any photo")
+    embeddings, generic_right = _embed(classifier, shown.crops, shown.targets)
+    faces = [classifier.face_names[t] for t in shown.targets]
+    matcher = DeckMatcher.enrol(faces, embeddings)
+    misread = sum(read is not colour for colour, read in shown.stock_reads)
+    out.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(out / VIEWS_FILE, embeddings=matcher.view_embeddings.astype(np.float16),
+                        face=matcher.view_face)
+    summary = {
+        "format": FORMAT,
+        "deck": str(out),
+        "labels": sorted(shown.used),
+        "labels_learned": len(shown.used),
+        "photos": sum(shown.used.values()),
+        "photos_per_label": shown.used,
+        "skipped": shown.skipped,
+        "views": len(shown.crops),
+        "faces": list(matcher.faces),
+        "palette": _deck_palette(shown.chroma) if misread else {},
+        "stock_colours_misread": misread,
+        "classifier": str(classifier.path),
+        "classifier_id": classifier_id(classifier.path),
+        "views_read_right_generic": round(generic_right / len(shown.crops), 4),
+        "views_read_right_learned": round(_held_back(faces, embeddings), 4),
+        "seconds": round(time.perf_counter() - started, 1),
+    }
+    (out / DECK_FILE).write_text(json.dumps(summary, indent=1) + "\n")
+    return summary
+
+
+@dataclass
+class _Shown:
+    """What the photos of a deck show, label by label: the views to enrol and their faces' indices, each
+    colour's chroma, the stock colour reading of each coloured card, the photos used and skipped."""
+
+    crops: list[Image] = field(default_factory=list)
+    targets: list[int] = field(default_factory=list)
+    chroma: dict[Colour, list[Floats]] = field(default_factory=lambda: defaultdict(list))
+    stock_reads: list[tuple[Colour, Colour]] = field(default_factory=list)
+    used: dict[str, int] = field(default_factory=dict)
+    skipped: list[str] = field(default_factory=list)
+
+    def add_label(self, label: str, paths: Sequence[Path], detector: Any, classifier: FaceClassifier,
+                  colours: Sequence[Colour], rng: np.random.Generator, views_per_label: int) -> None:
+        """The photos of one label: ``views_per_label`` views in all, shared among them."""
         card = Card.from_label(label)
         if card.value not in classifier.face_names:
             raise DeckError(f"{label}: the face classifier does not read {card.value!r} faces")
@@ -290,65 +334,45 @@ def learn_deck(photos: Path, out: Path, detector: Any, classifier: FaceClassifie
         for path in paths:
             image = cv2.imread(str(path))
             if image is None:
-                skipped.append(f"{path} (unreadable)")
+                self.skipped.append(f"{path} (unreadable)")
                 continue
             box = photo_card(image, detector)
             if box is None:
-                skipped.append(f"{path} (no card found)")
+                self.skipped.append(f"{path} (no card found)")
                 continue
             if card.colour is not None and card.value not in BLACK_VALUES:
                 found = card_chroma(image, box)
                 if found is not None:
                     ab, weight = found
-                    chroma[card.colour].append(np.average(ab, axis=0, weights=weight + 1e-6).astype(np.float32))
-                stock_reads.append((card.colour, read_colour(image, box, colours)[0]))
+                    self.chroma[card.colour].append(np.average(ab, axis=0, weights=weight + 1e-6).astype(np.float32))
+                self.stock_reads.append((card.colour, read_colour(image, box, colours)[0]))
             for crop in views(image, box, rng, per_photo, classifier.side):
-                crops.append(crop)
-                targets.append(face)
-            used[label] = used.get(label, 0) + 1
-    for line in skipped:
-        log.warning("skipped %s", line)
-    if not crops:
-        raise DeckError(f"{photos}: no card found in any photo")
+                self.crops.append(crop)
+                self.targets.append(face)
+            self.used[label] = self.used.get(label, 0) + 1
+
+
+def _embed(classifier: FaceClassifier, crops: Sequence[Image], targets: Sequence[int]) -> tuple[Floats, int]:
+    """Every view's embedding, and how many views the generic head reads right."""
     embeddings, generic_right = [], 0
     for start in range(0, len(crops), 256):
-        logits, embedding = classifier.outputs(crops[start:start + 256])
+        logits, embedding = classifier.outputs(list(crops[start:start + 256]))
         assert embedding is not None
         embeddings.append(embedding)
         generic_right += int((logits.argmax(axis=1) == np.asarray(targets[start:start + 256])).sum())
-    embedding_all = np.vstack(embeddings)
-    faces = [classifier.face_names[t] for t in targets]
-    matcher = DeckMatcher.enrol(faces, embedding_all)
-    # Half the views read by a matcher of the other half: how well the views of one photo stand for each other.
-    half = DeckMatcher.enrol(faces[0::2], embedding_all[0::2])
-    read = [half.faces[i] for i in half.probabilities(embedding_all[1::2]).argmax(axis=1)]
-    held_back = float(np.mean([r == f for r, f in zip(read, faces[1::2], strict=True)])) if read else 0.0
-    # The deck's own palette only where the stock colour reading misreads the deck's own photos (a lime
-    # green read yellow): where it reads them all, the stock reading, white-balanced on every card of the
-    # view, is the surer one (on real table photos a palette of one photo per label read a dim yellow green).
-    misread = sum(read is not colour for colour, read in stock_reads)
-    palette = {c.value: [round(float(v), 2) for v in np.median(np.stack(found), axis=0)]
-               for c, found in chroma.items()} if misread else {}
-    out.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(out / VIEWS_FILE, embeddings=matcher.view_embeddings.astype(np.float16),
-                        face=matcher.view_face)
-    summary = {
-        "format": FORMAT,
-        "deck": str(out),
-        "labels": sorted(used),
-        "labels_learned": len(used),
-        "photos": sum(used.values()),
-        "photos_per_label": used,
-        "skipped": skipped,
-        "views": len(crops),
-        "faces": list(matcher.faces),
-        "palette": palette,
-        "stock_colours_misread": misread,
-        "classifier": str(classifier.path),
-        "classifier_id": classifier_id(classifier.path),
-        "views_read_right_generic": round(generic_right / len(crops), 4),
-        "views_read_right_learned": round(held_back, 4),
-        "seconds": round(time.perf_counter() - started, 1),
-    }
-    (out / DECK_FILE).write_text(json.dumps(summary, indent=1) + "\n")
-    return summary
+    return np.vstack(embeddings), generic_right
+
+
+def _held_back(faces: Sequence[str], embeddings: Floats) -> float:
+    """Half the views read by a matcher of the other half: how well the views of one photo stand for each other."""
+    half = DeckMatcher.enrol(list(faces[0::2]), embeddings[0::2])
+    read = [half.faces[i] for i in half.probabilities(embeddings[1::2]).argmax(axis=1)]
+    return float(np.mean([r == f for r, f in zip(read, faces[1::2], strict=True)])) if read else 0.0
+
+
+def _deck_palette(chroma: dict[Colour, list[Floats]]) -> dict[str, list[float]]:
+    """Each colour's median chroma over its cards. Kept only where the stock colour reading misreads the deck's
+    own photos (a lime green read yellow): where it reads them all, the stock reading, white-balanced on every
+    card of the view, is the surer one (on real table photos a palette of one photo per label read a dim yellow
+    green)."""
+    return {c.value: [round(float(v), 2) for v in np.median(np.stack(found), axis=0)] for c, found in chroma.items()}
