@@ -2669,3 +2669,32 @@ def test_a_box_found_but_not_read_within_a_pile_card_is_that_card() -> None:
     feed([card("yellow_8", twin, 0.96), ("yellow_skip", (124.0, 93.0, 244.0, 156.0), 0.15, 0.98, 0.5)],
          4 * CFG.min_hits, motion=_visit(2, seat=1))
     assert [(o["card"], o["seat"]) for _, o in feed.out] == [("yellow_8", 0), ("yellow_8", 1)]
+
+
+def test_the_top_cards_own_label_read_over_the_card_below_when_the_deck_holds_no_other_is_no_card() -> None:
+    """Fractions game 305: a red 6/9 laid over most of a red 8/10; while the next player's hand crossed the
+    pile to draw, the detector read the 8/10 below as a second red 6/9 and lost the top card's own box. A
+    card laid over the top one that changes the grey levels little would look like that, but not one read
+    as the top card itself when the deck holds no other copy: the pile, as it was before the hand came,
+    decides, and nothing was laid."""
+    pile = np.full((72, 96), 120, np.uint8)
+    over = (215.0, 160.0, 315.0, 310.0)  # the top card, over most of A
+    below = (203.0, 152.0, 303.0, 302.0)  # the card below it, read as the top card's label
+
+    def cards_seen(label: str) -> list[object]:
+        feed = Feed(PileTracker(CFG, expect_start=False, possible_now=lambda seen: seen != "red_6"))
+
+        def motion(visit: int, *, arm: bool = False, seat: int = 1) -> MotionSample:
+            return MotionSample(seat=seat, disturbed=arm, arm_over_pile=arm, pile_visit=visit, pile_now=pile,
+                                pile_before=pile, pile_size=(640, 480))
+
+        feed([card("red_8")], 8, motion=motion(1, seat=0))
+        feed([card("red_6", over)], 2, motion=motion(2, arm=True, seat=1))
+        feed([card("red_6", over)], 8, motion=motion(2, seat=1))
+        feed([card(label, below, conf=0.7)], 6, motion=motion(3, arm=True, seat=2))
+        feed([card(label, below, conf=0.7)], 12, motion=motion(3, seat=2))
+        return [o["card"] for _, o in feed.out]
+
+    assert cards_seen("red_6") == ["red_8", "red_6"]
+    # Another card laid over the top one, changing the grey levels little (one of its colour): played.
+    assert cards_seen("red_5") == ["red_8", "red_6", "red_5"]

@@ -105,10 +105,12 @@ def nothing_laid_there(ctx: Judging, cand: Candidate, label: str) -> bool:
         # Nothing lies on the pile to be misread: a reading there is the first card, however little it
         # changed the grey levels (a pale start card on grey wood).
         return False
+    impossible_top = label == top.label and ctx.possible_now is not None and not ctx.possible_now(label)
     if (top.missing >= cfg.min_hits and iou(cand.pose, top.xyxy) < cfg.same_pose_iou
-            and over_most_of(cfg, cand.pose, top.xyxy)):
+            and over_most_of(cfg, cand.pose, top.xyxy) and not impossible_top):
         # The top card has gone from view under it, in another pose: a card was laid over it, one
-        # that changed the pile's grey levels little (a card on one of its colour).
+        # that changed the pile's grey levels little (a card on one of its colour). Not when it reads as
+        # the top card itself and the deck holds no other copy: then no such card can have been laid.
         return False
     under = changed_under(before, now, cand.pose, frame.pile_size, cfg.change_level)
     if under is None:
