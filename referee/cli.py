@@ -184,17 +184,7 @@ def _add_serve_options(p: argparse.ArgumentParser) -> None:
     _add_deck_option(p)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="referee", description=__doc__.splitlines()[0])
-    parser.add_argument("-v", "--verbose", action="store_true", help="debug logging")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-
-    def add(name: str, handler: Handler, help_text: str) -> argparse.ArgumentParser:
-        p = sub.add_parser(name, help=help_text, description=help_text)
-        p.set_defaults(handler=handler)
-        return p
-
-    p = add("demo", _cmd_demo, "run the pipeline on the bundled demo footage and serve the dashboard")
+def _demo_options(p: argparse.ArgumentParser) -> None:
     _add_game_options(p)
     _add_serve_options(p)
     _add_teach_option(p)
@@ -203,7 +193,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="drop the frames the pipeline has no time for, as a live camera does (default: the "
                         "footage plays at its own frame rate and every frame is judged, late on a busy machine)")
 
-    p = add("run", _cmd_run, "run the pipeline on a camera, file, stream or image folder")
+
+def _run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--source", required=True,
                    help="camera index, video file, rtsp://.. URL, image folder, or `phone`: a phone streaming its "
                         "camera from the dashboard's /camera page (the start line prints its link and a QR code)")
@@ -222,21 +213,25 @@ def build_parser() -> argparse.ArgumentParser:
                    help="pace a file at its frame rate and drop the frames the pipeline has no time for, as a "
                         "live camera does (default: on for cameras and streams; a file is judged frame by frame)")
 
-    p = add("serve", _cmd_serve, "the dashboard and the match record without a camera (every card typed)")
+
+def _serve_options(p: argparse.ArgumentParser) -> None:
     from referee.web.standalone import add_arguments
 
     add_arguments(p)
 
-    p = add("hub", _cmd_hub, "one page and API for every table publishing to an MQTT broker (many tables)")
+
+def _hub_options(p: argparse.ArgumentParser) -> None:
     from referee.hall.command import add_hub_options
 
     add_hub_options(p)
 
-    p = add("replay", _cmd_replay, "run the referee alone over an observation log (contract 2 -> 3)")
+
+def _replay_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("log", type=Path, help="observation log, JSON lines ('-' for standard input)")
     p.add_argument("--rules", default=None, help="preset to assume when the log's setup names none")
 
-    p = add("eval", _cmd_eval, "detector quality on a YOLO data.yaml or a folder of class-named folders")
+
+def _eval_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("data", type=Path)
     p.add_argument("--model", type=Path, default=None, help="weights (.onnx default, .pt via ultralytics)")
     p.add_argument("--imgsz", type=int, default=None, help="inference size (default: the model's)")
@@ -250,8 +245,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-tiles", dest="tiles", action="store_false",
                    help="find cards in the whole view only, not again on tiles where they are small (to compare)")
 
-    p = add("learn-deck", _cmd_learn_deck,
-            "teach the reader one physical deck from photos of its cards (class-named folders)")
+
+def _learn_deck_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("photos", type=Path, help="folder of class-named folders (red_7/, wild/, ...) of photos; "
                    "with --propose or --proposals, a folder of photos of the deck laid out in rows")
     p.add_argument("--out", type=Path, default=None, help="the deck folder to write (needed but with --propose)")
@@ -268,7 +263,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--views", type=int, default=160, help="generated views per label (default 160)")
     p.add_argument("--seed", type=int, default=0)
 
-    p = add("bench", _cmd_bench, "throughput and latency of the full pipeline beside plain ultralytics")
+
+def _bench_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--frames", type=int, default=300)
     p.add_argument("--model", type=Path, default=None)
     p.add_argument("--no-baseline", action="store_true", help="skip the ultralytics baseline")
@@ -285,7 +281,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--noise", action="store_true",
                    help="add detector faults (lost, jittered, misread and ghost boxes) to the evaluation")
 
-    p = add("synth", _cmd_synth, "generate a YOLO dataset of table scenes")
+
+def _synth_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", type=Path, default=Path("datasets/generated"))
     p.add_argument("--train", type=int, default=2000, help="training images")
     p.add_argument("--val", type=int, default=300, help="validation images")
@@ -300,7 +297,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="instead: square crops of single cards (OUT/{train,val}/FACE/*.jpg) for the face classifier;"
                         " --train/--val count scenes, --imgsz is the scene size")
 
-    p = add("train", _cmd_train, "train the detector (ultralytics) and export ONNX into models/")
+
+def _train_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--data", type=Path, default=Path("datasets/generated/data.yaml"))
     p.add_argument("--model", default="yolo11n.yaml", help="model yaml (from scratch) or a .pt to resume/fine-tune")
     p.add_argument("--epochs", type=int, default=50)
@@ -316,8 +314,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="overrides",
                    help="any other ultralytics training argument, e.g. --set warmup_epochs=1 (repeatable)")
 
-    p = add("train-classifier", _cmd_train_classifier,
-            "train the face classifier (torch, from scratch) on `referee synth --crops` and export ONNX")
+
+def _train_classifier_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--data", type=Path, default=Path("datasets/crops"))
     p.add_argument("--epochs", type=int, default=12)
     p.add_argument("--batch", type=int, default=128)
@@ -328,7 +326,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--device", default="cpu", help="torch device to train on: cpu, cuda, cuda:1, ...")
     p.add_argument("--log", type=Path, default=None, help="write the summary with every epoch's figures here (JSON)")
 
-    p = add("calibrate", _cmd_calibrate, "calibrate the table and pile zone into calibration/")
+
+def _calibrate_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--source", default=None, help="camera index, video or image to calibrate from")
     p.add_argument("--corners", default=None, metavar="x1,y1,x2,y2,x3,y3,x4,y4",
                    help="pile zone corners by hand (clockwise from top-left)")
@@ -336,6 +335,35 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--marker-sheet", type=Path, default=None, help="write the printable ArUco sheet here and exit")
 
+
+#: Every subcommand: its name, what runs it, its one-line help, and what adds its options.
+COMMANDS: tuple[tuple[str, Handler, str, Callable[[argparse.ArgumentParser], None]], ...] = (
+    ("demo", _cmd_demo, "run the pipeline on the bundled demo footage and serve the dashboard", _demo_options),
+    ("run", _cmd_run, "run the pipeline on a camera, file, stream or image folder", _run_options),
+    ("serve", _cmd_serve, "the dashboard and the match record without a camera (every card typed)", _serve_options),
+    ("hub", _cmd_hub, "one page and API for every table publishing to an MQTT broker (many tables)", _hub_options),
+    ("replay", _cmd_replay, "run the referee alone over an observation log (contract 2 -> 3)", _replay_options),
+    ("eval", _cmd_eval, "detector quality on a YOLO data.yaml or a folder of class-named folders", _eval_options),
+    ("learn-deck", _cmd_learn_deck,
+     "teach the reader one physical deck from photos of its cards (class-named folders)", _learn_deck_options),
+    ("bench", _cmd_bench, "throughput and latency of the full pipeline beside plain ultralytics", _bench_options),
+    ("synth", _cmd_synth, "generate a YOLO dataset of table scenes", _synth_options),
+    ("train", _cmd_train, "train the detector (ultralytics) and export ONNX into models/", _train_options),
+    ("train-classifier", _cmd_train_classifier,
+     "train the face classifier (torch, from scratch) on `referee synth --crops` and export ONNX",
+     _train_classifier_options),
+    ("calibrate", _cmd_calibrate, "calibrate the table and pile zone into calibration/", _calibrate_options),
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="referee", description=__doc__.splitlines()[0])
+    parser.add_argument("-v", "--verbose", action="store_true", help="debug logging")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name, handler, help_text, add_options in COMMANDS:
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        p.set_defaults(handler=handler)
+        add_options(p)
     return parser
 
 
