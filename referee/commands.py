@@ -36,7 +36,15 @@ from referee.readers import open_classifier as open_classifier
 from referee.readers import open_detector as open_detector
 from referee.rules import ObservationError
 from referee.vision.calibration import CalibrationError, CalibrationProfile
-from referee.vision.capture import DEFAULT_FPS, CameraState, Capture, SourceKind, parse_source, probe_fps
+from referee.vision.capture import (
+    DEFAULT_FPS,
+    CameraState,
+    Capture,
+    SourceKind,
+    SourceSpec,
+    parse_source,
+    probe_fps,
+)
 from referee.vision.detections import Detector
 
 if TYPE_CHECKING:
@@ -201,61 +209,17 @@ def execute(
 ) -> int:
     """The body of ``referee run`` and ``referee demo`` (``detector``: use this one, not the model;
     ``realtime`` and ``paced``: see :class:`Capture`)."""
-    try:
-        spec = parse_source(source)
-    except FileNotFoundError as exc:
-        raise CommandError(str(exc)) from None
-    if spec.kind is SourceKind.PHONE and args.no_serve:
-        raise CommandError("--source phone needs the dashboard: the phone streams to its /camera page "
-                           "(leave out --no-serve)")
-    if spec.kind is SourceKind.FILE and not _reads_as_video(str(spec.target)):
-        raise CommandError(f"--source {source}: not a video (no frame of it can be read)")
+    spec = _source_spec(args, source)
     options: dict[str, Any] = dict(parse_options(getattr(args, "option", []) or []))
-    script_path = getattr(args, "script", None)
-    script = read_script(script_path) if script_path is not None else []
-    hand_size: int | None = None
-    if script and script[0].get("type") == "setup":
-        # The script's own setup decides the game (the demo's table has its own players and dealer);
-        # flags given on the command line must fit it, and a given --rules wins (see fit_setup).
-        setup = script.pop(0)
-        fit_setup(args, setup, options, script_path)
-        if "rules" not in getattr(args, "given", ()):
-            args.rules = setup.get("rules") or args.rules
-        args.players = int(setup.get("players") or args.players)
-        args.dealer = int(setup.get("dealer") or 0)
-        options = {**dict(setup.get("options") or {}), **options}
-        # Cards dealt as the footage's table agreed (the demo deals fewer): the referee counts hands
-        # from it, so the round ends, and is scored, when the winner's last card lands. A bad value is
-        # refused with the setup (ObservationError -> CommandError in _open_session).
-        hand_size = setup.get("hand_size")
+    script, options, hand_size = _game_from_script(args, options)
     check_table(args.players, args.dealer)
     palette = deck_palette(args.rules, options)
-    profile = None
-    calibration = getattr(args, "calibration", None)
-    if calibration is not None:
-        try:
-            profile = CalibrationProfile.load(calibration)
-        except CalibrationError as exc:
-            raise CommandError(str(exc)) from None
-        if profile.players != args.players:
-            log.warning("calibration has %d seats, the game %d players: seats spread evenly instead",
-                        profile.players, args.players)
-            profile = CalibrationProfile.from_corners(profile.pile, *profile.image_size, players=args.players,
-                                                      stock=profile.stock)
+    profile = _calibration_profile(args)
     finder = table_finder(args, profile, probe_fps(spec) or DEFAULT_FPS)
     detector = detector or open_detector(getattr(args, "model", None), palette)
     classifier = open_classifier(getattr(args, "classifier", None), detector)
     apply_deck(getattr(args, "deck", None), detector, classifier, palette)
-    phone: PhoneLink | None = None
-    if spec.kind is SourceKind.PHONE:
-        from referee.vision.phone import PhoneLink
-
-        phone = PhoneLink()
-        capture = phone.capture()
-    else:
-        capture = Capture(spec, realtime=realtime, paced=paced)
-    if spec.kind is SourceKind.CAMERA and not capture.wait_open(timeout=CAMERA_OPEN_TIMEOUT):
-        raise CommandError(capture.status().message)  # a wrong index: say so, rather than wait forever
+    capture, phone = _open_capture(spec, realtime=realtime, paced=paced)
     with _log_file(args.log) as log_handle:
         session = _open_session(args, options, hand_size)
         writer = LogWriter(out or sys.stdout, *([log_handle] if log_handle else []))
@@ -287,6 +251,79 @@ def execute(
             remove_clips()
             if clips is not None:
                 clips.close()
+    return _outcome(source, capture, stats)
+
+
+def _source_spec(args: argparse.Namespace, source: str) -> SourceSpec:
+    """``--source`` parsed and checked: a file that is no video, or a phone with no dashboard, is an error."""
+    try:
+        spec = parse_source(source)
+    except FileNotFoundError as exc:
+        raise CommandError(str(exc)) from None
+    if spec.kind is SourceKind.PHONE and args.no_serve:
+        raise CommandError("--source phone needs the dashboard: the phone streams to its /camera page "
+                           "(leave out --no-serve)")
+    if spec.kind is SourceKind.FILE and not _reads_as_video(str(spec.target)):
+        raise CommandError(f"--source {source}: not a video (no frame of it can be read)")
+    return spec
+
+
+def _game_from_script(args: argparse.Namespace, options: dict[str, Any]
+                      ) -> tuple[list[Line], dict[str, Any], int | None]:
+    """The operator script (``--script``), the game's options and the hand size it deals. The script's own
+    setup decides the game (the demo's table has its own players and dealer); flags given on the command
+    line must fit it, and a given --rules wins (see fit_setup). ``args`` takes the setup's game."""
+    script_path = getattr(args, "script", None)
+    script = read_script(script_path) if script_path is not None else []
+    hand_size: int | None = None
+    if script and script[0].get("type") == "setup":
+        setup = script.pop(0)
+        fit_setup(args, setup, options, script_path)
+        if "rules" not in getattr(args, "given", ()):
+            args.rules = setup.get("rules") or args.rules
+        args.players = int(setup.get("players") or args.players)
+        args.dealer = int(setup.get("dealer") or 0)
+        options = {**dict(setup.get("options") or {}), **options}
+        # Cards dealt as the footage's table agreed (the demo deals fewer): the referee counts hands
+        # from it, so the round ends, and is scored, when the winner's last card lands. A bad value is
+        # refused with the setup (ObservationError -> CommandError in _open_session).
+        hand_size = setup.get("hand_size")
+    return script, options, hand_size
+
+
+def _calibration_profile(args: argparse.Namespace) -> CalibrationProfile | None:
+    """``--calibration`` loaded (``None``: none given); one of another number of seats spreads them evenly."""
+    calibration = getattr(args, "calibration", None)
+    if calibration is None:
+        return None
+    try:
+        profile = CalibrationProfile.load(calibration)
+    except CalibrationError as exc:
+        raise CommandError(str(exc)) from None
+    if profile.players != args.players:
+        log.warning("calibration has %d seats, the game %d players: seats spread evenly instead",
+                    profile.players, args.players)
+        profile = CalibrationProfile.from_corners(profile.pile, *profile.image_size, players=args.players,
+                                                  stock=profile.stock)
+    return profile
+
+
+def _open_capture(spec: SourceSpec, *, realtime: bool | None, paced: bool) -> tuple[Capture, PhoneLink | None]:
+    """The frames' source, and the phone's link when the phone is the camera; a camera index that opens
+    nothing is an error said at once, rather than a wait forever."""
+    if spec.kind is SourceKind.PHONE:
+        from referee.vision.phone import PhoneLink
+
+        phone = PhoneLink()
+        return phone.capture(), phone
+    capture = Capture(spec, realtime=realtime, paced=paced)
+    if spec.kind is SourceKind.CAMERA and not capture.wait_open(timeout=CAMERA_OPEN_TIMEOUT):
+        raise CommandError(capture.status().message)
+    return capture, None
+
+
+def _outcome(source: str, capture: Capture, stats: PipelineStats) -> int:
+    """The exit status: 1 for a source that failed, an error for footage of which no frame was decoded."""
     log.info("%d frames, %d observations (%d refused)", stats.frames, stats.observations, stats.refused)
     status = capture.status()
     if status.state.value == "failed":

@@ -28,7 +28,6 @@ KNOWN_EXCEPTIONS: dict[str, str] = {
     "referee/pipeline.py::Pipeline.__init__": "being changed for pipeline speed; shortened after (issue 47)",
     "referee/pipeline.py::Pipeline.step": "being changed for pipeline speed; shortened after (issue 47)",
     "referee/pipeline.py::Pipeline.submit": "being changed for pipeline speed; shortened after (issue 47)",
-    "referee/commands.py::execute": "being changed for the table finder; shortened after (issue 47)",
     # Generators and training scripts that read as one recipe from top to bottom.
     # Data, not code.
     "referee/phrases.py": "one catalogue, each phrase's four languages side by side; two short functions read it",
