@@ -23,11 +23,7 @@ MAX_FUNCTION_LINES = 60
 #: (``referee/pipeline.py``), a function by its path and qualified name (``referee/cli.py::build_parser``).
 KNOWN_EXCEPTIONS: dict[str, str] = {
     # Files other work is changing now; they are split once it lands.
-    "referee/pipeline.py": "being changed for pipeline speed; split after (issue 47)",
     "referee/vision/capture.py": "being changed for pipeline speed; split after (issue 47)",
-    "referee/pipeline.py::Pipeline.__init__": "being changed for pipeline speed; shortened after (issue 47)",
-    "referee/pipeline.py::Pipeline.step": "being changed for pipeline speed; shortened after (issue 47)",
-    "referee/pipeline.py::Pipeline.submit": "being changed for pipeline speed; shortened after (issue 47)",
     # Generators and training scripts that read as one recipe from top to bottom.
     # Data, not code.
     "referee/phrases.py": "one catalogue, each phrase's four languages side by side; two short functions read it",

@@ -246,12 +246,12 @@ def test_pipeline_closer_look_averages_detector_and_classifier() -> None:
     assert alone.tracker.second_look.confidence == DETECTOR_LOOK_CONFIDENCE == 0.85
     scene = random_scene(np.random.default_rng([999, 3]), 384, SceneParams(single_card_share=0.0, hand_share=0.0))
     top = next(b for b in scene.boxes if b.visible >= 0.95)
-    with_classifier._pile_view = alone._pile_view = scene.image
-    both = with_classifier._look_closer(np.asarray(top.xyxy, np.float32))
+    with_classifier.reading.pile_view = alone.reading.pile_view = scene.image
+    both = with_classifier.reading.look_closer(np.asarray(top.xyxy, np.float32))
     assert classifier is not None and both == second_look(
         look_closer(detector, scene.image, top.xyxy), classifier.read(scene.image, top.xyxy))
     assert both[0][0] == top.face
-    assert alone._look_closer(np.asarray(top.xyxy, np.float32)) == look_closer(detector, scene.image, top.xyxy)
+    assert alone.reading.look_closer(np.asarray(top.xyxy, np.float32)) == look_closer(detector, scene.image, top.xyxy)
 
 
 def test_which_cards_the_classifier_must_name() -> None:
