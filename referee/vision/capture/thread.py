@@ -1,285 +1,45 @@
-"""Frame sources: a webcam, a video file, an RTSP/HTTP stream, a folder of images or a phone.
+"""A source read on its own thread: :class:`Capture` hands the frame loop the next frame, or the newest.
 
-:class:`Capture` reads its source on its own thread. For a live source (camera, stream) or a file
-paced in real time it keeps only the newest frame, so the pipeline never falls behind the camera;
-for a file it hands over every frame in order, as fast as the pipeline takes them or ``paced`` at the
-file's frame rate (a file played like a camera that waits: on a busy machine it runs late, it never
-skips a frame, so the verdicts are the same as on a quiet one). Every :class:`Frame` carries
-``frame_index`` (its position in the source) and ``t`` (seconds: the file's own timeline, or the
-clock since the capture started for a live source). This is the only module that reads the clock.
+For a live source (camera, stream, phone) or a file paced in real time it keeps only the newest frame, so
+the pipeline never falls behind the camera; for a file it hands over every frame in order, as fast as the
+pipeline takes them or ``paced`` at the file's frame rate (a file played like a camera that waits: on a busy
+machine it runs late, it never skips a frame, so the verdicts are the same as on a quiet one). Every
+:class:`~referee.vision.capture.sources.Frame` carries ``frame_index`` (its position in the source) and
+``t`` (seconds: the file's own timeline, or the clock since the capture started for a live source). This is
+the only module that reads the clock.
 
-A live source that stops delivering is reopened with exponential back-off and reported through
-:meth:`Capture.status`; it never raises into the pipeline. A camera that never opened at all is not
-retried: a wrong index (``--source 5`` on a machine with one camera) fails at once, where retrying
-would only wait forever; :meth:`Capture.wait_open` lets a command say so before it starts. A corrupt
-frame is skipped and counted; the end of a file or folder ends the capture cleanly.
-
-``--source phone`` is a live source whose frames a phone sends to the dashboard's ``/camera`` page; its
-reader comes from :class:`referee.vision.phone.PhoneLink` (pass ``opener=link.open_reader``).
+The thread (the producer side) opens the source through ``opener`` (:mod:`~referee.vision.capture.readers`),
+reads it in a loop and publishes each frame into a small buffer guarded by one condition; the frame loop (the
+consumer side) takes them with :meth:`Capture.read`. A file's reader waits while the buffer is full and is
+woken once it is half empty, so it decodes a few frames in one go instead of taking the interpreter's lock
+from the frame loop at every frame. A live source that stops delivering is reopened with exponential
+back-off and reported through :meth:`Capture.status` (:mod:`~referee.vision.capture.health`); it never
+raises into the pipeline. A camera that never opened at all is not retried: a wrong index (``--source 5`` on
+a machine with one camera) fails at once, where retrying would only wait forever; :meth:`Capture.wait_open`
+lets a command say so before it starts. A corrupt frame is skipped and counted; the end of a file or folder
+ends the capture cleanly.
 """
 
 from __future__ import annotations
 
-import enum
 import logging
-import re
 import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
 
 import cv2
-import numpy as np
-import numpy.typing as npt
+
+from referee.vision.capture.health import FINAL_STATES, Backoff, CameraState, CaptureStatus
+from referee.vision.capture.readers import Reader, open_reader
+from referee.vision.capture.sources import DEFAULT_FPS, Clock, Frame, Image, SourceKind, SourceSpec, parse_source
 
 log = logging.getLogger(__name__)
-
-Image = npt.NDArray[np.uint8]
-Clock = Callable[[], float]
 
 #: How long :meth:`Capture.stop` waits for the reader thread (seconds): a file's reader ends at once, a
 #: camera's within a frame; only a stream stuck in a read takes longer.
 STOP_TIMEOUT_S = 15.0
-IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"})
-DEFAULT_FPS = 30.0
-
-
-class SourceKind(enum.StrEnum):
-    CAMERA = "camera"
-    FILE = "file"
-    STREAM = "stream"
-    FOLDER = "folder"
-    #: a phone streaming its camera to the dashboard's ``/camera`` page (:mod:`referee.vision.phone`)
-    PHONE = "phone"
-
-    @property
-    def is_live(self) -> bool:
-        """Live sources deliver frames whether or not anyone reads them."""
-        return self in (SourceKind.CAMERA, SourceKind.STREAM, SourceKind.PHONE)
-
-
-class CameraState(enum.StrEnum):
-    STARTING = "starting"
-    LIVE = "live"
-    RECONNECTING = "reconnecting"
-    ENDED = "ended"
-    FAILED = "failed"
-    STOPPED = "stopped"
-
-
-@dataclass(frozen=True)
-class Frame:
-    """One image from the source with its position and time (seconds)."""
-
-    image: Image
-    frame_index: int
-    t: float
-    #: ``time.monotonic()`` when capture got the frame: only for latency accounting (bench, status).
-    captured_at: float = 0.0
-
-
-@dataclass(frozen=True)
-class SourceSpec:
-    """A parsed ``--source``: what kind of source and how to open it."""
-
-    kind: SourceKind
-    target: str | int
-
-    def __str__(self) -> str:
-        return f"{self.kind.value}:{self.target}"
-
-
-_URL = re.compile(r"^[a-z][a-z0-9+.-]*://", re.IGNORECASE)
-#: ``--source phone``: the frames a phone sends to the ``/camera`` page (a file of that name: ``./phone``).
-PHONE_SOURCE = "phone"
-
-
-def parse_source(source: str | int | Path) -> SourceSpec:
-    """``0`` -> camera 0, ``rtsp://..``/``http://..`` -> stream, a folder -> images, ``phone`` -> the
-    phone on the ``/camera`` page, else a video file.
-
-    Raises :class:`FileNotFoundError` for a path that does not exist.
-    """
-    if isinstance(source, int):
-        return SourceSpec(SourceKind.CAMERA, source)
-    text = str(source).strip()
-    if text.lower() == PHONE_SOURCE and not isinstance(source, Path):
-        return SourceSpec(SourceKind.PHONE, "/camera")  # str(spec): "phone:/camera"
-    if text.isdigit():
-        return SourceSpec(SourceKind.CAMERA, int(text))
-    if _URL.match(text):
-        if text.lower().startswith("file://"):
-            return parse_source(text[len("file://"):])
-        return SourceSpec(SourceKind.STREAM, text)
-    path = Path(text).expanduser()
-    if path.is_dir():
-        return SourceSpec(SourceKind.FOLDER, str(path))
-    if path.is_file():
-        return SourceSpec(SourceKind.FILE, str(path))
-    raise FileNotFoundError(f"no such camera, file, folder or stream: {text!r}")
-
-
-class Reader(Protocol):
-    """The blocking reader behind a :class:`Capture` (OpenCV, an image folder, a test double)."""
-
-    def read(self) -> tuple[bool, Image | None]:
-        """``(True, image)``, ``(True, None)`` for a corrupt frame, ``(False, None)`` for no frame."""
-        ...
-
-    def at_end(self) -> bool:
-        """True when a failed read means the source is exhausted (not a broken camera)."""
-        ...
-
-    @property
-    def fps(self) -> float | None: ...
-
-    def release(self) -> None: ...
-
-
-@contextmanager
-def _opencv_quiet() -> Iterator[None]:
-    """OpenCV's own log silenced (unless this module logs at debug level): a camera index that does not
-    exist makes every backend print its complaint, a dozen lines per attempt; the capture reports the
-    failure in one line of its own."""
-    if log.isEnabledFor(logging.DEBUG):
-        yield
-        return
-    level = cv2.utils.logging.getLogLevel()
-    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
-    try:
-        yield
-    finally:
-        cv2.utils.logging.setLogLevel(level)
-
-
-class OpenCVReader:
-    """``cv2.VideoCapture`` over a camera index, a file or a stream URL."""
-
-    def __init__(self, spec: SourceSpec) -> None:
-        self._spec = spec
-        with _opencv_quiet():
-            self._cap = cv2.VideoCapture(spec.target)
-        if not self._cap.isOpened():
-            self._cap.release()
-            raise OSError(f"cannot open {spec}")
-        self._frames = int(self._cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
-        self._position = 0
-        self._failures = 0
-
-    @property
-    def fps(self) -> float | None:
-        fps = float(self._cap.get(cv2.CAP_PROP_FPS) or 0.0)
-        return fps if 1.0 <= fps <= 1000.0 else None
-
-    def read(self) -> tuple[bool, Image | None]:
-        ok, image = self._cap.read()
-        self._position += 1
-        if not ok or image is None:
-            self._failures += 1
-            return False, None
-        self._failures = 0
-        if image.ndim != 3 or image.shape[2] != 3 or image.size == 0:
-            return True, None
-        return True, np.ascontiguousarray(image, dtype=np.uint8)
-
-    def at_end(self) -> bool:
-        if self._spec.kind is not SourceKind.FILE:
-            return False
-        # A decoder error inside a file shows as one failed read; several in a row, or a position past
-        # the known length, is the end of the file.
-        return self._frames <= 0 or self._position >= self._frames or self._failures > 5
-
-    def release(self) -> None:
-        self._cap.release()
-
-
-class FolderReader:
-    """The images of a folder in name order; an unreadable image is a corrupt frame."""
-
-    def __init__(self, folder: str | Path, fps: float | None = None) -> None:
-        self._paths = sorted(
-            p for p in Path(folder).iterdir() if p.suffix.lower() in IMAGE_SUFFIXES and p.is_file()
-        )
-        if not self._paths:
-            raise OSError(f"no images ({', '.join(sorted(IMAGE_SUFFIXES))}) in {folder}")
-        self._next = 0
-        self._fps = fps
-
-    @property
-    def fps(self) -> float | None:
-        return self._fps
-
-    def read(self) -> tuple[bool, Image | None]:
-        if self._next >= len(self._paths):
-            return False, None
-        path = self._paths[self._next]
-        self._next += 1
-        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        if image is None or image.size == 0:
-            log.warning("unreadable image skipped: %s", path)
-            return True, None
-        return True, np.ascontiguousarray(image, dtype=np.uint8)
-
-    def at_end(self) -> bool:
-        return self._next >= len(self._paths)
-
-    def release(self) -> None:
-        self._next = len(self._paths)
-
-
-def probe_fps(spec: SourceSpec) -> float | None:
-    """A video file's frame rate, read from its header (``None`` for other sources or when unknown)."""
-    if spec.kind is not SourceKind.FILE:
-        return None
-    cap = cv2.VideoCapture(spec.target)
-    try:
-        fps = float(cap.get(cv2.CAP_PROP_FPS) or 0.0) if cap.isOpened() else 0.0
-    finally:
-        cap.release()
-    return fps if 1.0 <= fps <= 1000.0 else None
-
-
-def open_reader(spec: SourceSpec) -> Reader:
-    if spec.kind is SourceKind.PHONE:
-        raise OSError("a phone source is read through its link: Capture(spec, opener=PhoneLink().open_reader)")
-    if spec.kind is SourceKind.FOLDER:
-        return FolderReader(spec.target if isinstance(spec.target, str) else str(spec.target))
-    return OpenCVReader(spec)
-
-
-@dataclass(frozen=True)
-class CaptureStatus:
-    """Health of the source, for ``session.set_status`` and the dashboard."""
-
-    source: str
-    state: CameraState
-    frames: int
-    delivered: int
-    dropped: int
-    corrupt: int
-    reconnects: int
-    fps: float | None
-    message: str
-    #: a paced file: how far the frames handed over trail the footage's own clock, seconds
-    late_s: float = 0.0
-
-    def as_dict(self) -> dict[str, object]:
-        return {
-            "source": self.source,
-            "camera": self.state.value,
-            "frames_read": self.frames,
-            "delivered": self.delivered,
-            "dropped": self.dropped,
-            "corrupt": self.corrupt,
-            "reconnects": self.reconnects,
-            "source_fps": self.fps,
-            "camera_message": self.message,
-            "late_s": round(self.late_s, 1),
-        }
 
 
 class Capture:
@@ -313,7 +73,7 @@ class Capture:
         self._opener = opener
         self._clock = clock
         self._sleep = sleep
-        self._backoff = backoff
+        self._backoff = Backoff(*backoff)
         self._max_reconnects = max_reconnects
         self._frames: deque[Frame] = deque(maxlen=1 if self.keep_latest else max(1, buffer))
         #: A file's reader waiting on a full buffer is woken once it is down to this many frames.
@@ -330,7 +90,6 @@ class Capture:
         self._reconnects = 0
         self._fps: float | None = fps
         self._t0: float | None = None
-        self._delay = backoff[0]
         self._late = 0.0
         #: the source opened at least once (a camera that never did is not retried)
         self._opened = False
@@ -373,8 +132,7 @@ class Capture:
         self.start()
         deadline = None if timeout is None else time.monotonic() + timeout
         with self._cond:
-            while not self._opened and self._state not in (CameraState.FAILED, CameraState.ENDED,
-                                                            CameraState.STOPPED):
+            while not self._opened and self._state not in FINAL_STATES:
                 remaining = None if deadline is None else deadline - time.monotonic()
                 if remaining is not None and remaining <= 0:
                     return True
@@ -384,7 +142,7 @@ class Capture:
     @property
     def finished(self) -> bool:
         with self._cond:
-            return self._state in (CameraState.ENDED, CameraState.FAILED, CameraState.STOPPED) and not self._frames
+            return self._state in FINAL_STATES and not self._frames
 
     def status(self) -> CaptureStatus:
         with self._cond:
@@ -403,7 +161,7 @@ class Capture:
         deadline = None if timeout is None else time.monotonic() + timeout
         with self._cond:
             while not self._frames:
-                if self._state in (CameraState.ENDED, CameraState.FAILED, CameraState.STOPPED):
+                if self._state in FINAL_STATES:
                     return None
                 remaining = None if deadline is None else deadline - time.monotonic()
                 if remaining is not None and remaining <= 0:
@@ -445,14 +203,14 @@ class Capture:
             self._sleep(seconds)
 
     def _backoff_wait(self, reason: str) -> None:
-        delay = self._delay
+        delay = self._backoff.delay
         if self.spec.kind is SourceKind.PHONE:
             # A phone is waited for, not retried: until the first one streams, the capture is starting.
             self._set_state(CameraState.RECONNECTING if self._opened else CameraState.STARTING, reason)
         else:
             self._set_state(CameraState.RECONNECTING, f"{reason}; retry in {delay:.1f}s")
         self._wait(delay)
-        self._delay = min(delay * 2, self._backoff[1])
+        self._backoff.waited()
 
     def _open(self) -> Reader | None:
         """Open the source, retrying with back-off; ``None`` when stopped or out of retries."""
@@ -541,7 +299,7 @@ class Capture:
                             self._pace(index)
                         self._publish(image, index)
                         reconnects_in_a_row = 0
-                        self._delay = self._backoff[0]
+                        self._backoff.reset()
                     index += 1
                     continue
                 if reader.at_end():
