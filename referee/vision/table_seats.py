@@ -2,20 +2,23 @@
 
 Each play's arm comes into the view by its player's shoulder: the arms' far ends fall into one group per
 seat, and once there are as many groups as players they go round clockwise in seat order, placed by the
-dealer's start card (or the judged seats' vote). Points are camera pixels.
+dealer's start card (or the judged seats' vote). A player sitting by a corner of the view reaches the pile
+over one edge and the stock over the other: two neighbouring groups judged the same seat, close round the
+table, are that seat's one side. Points are camera pixels.
 """
 
 from __future__ import annotations
 
 import math
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from referee.vision.calibration import Point
 
-__all__ = ["DRAW_PLAIN", "PLAIN_SHARE", "SAME_SEAT", "SEAT_OUTLIERS", "SeatFinder", "along_edge", "angle"]
+__all__ = ["DRAW_PLAIN", "PLAIN_SHARE", "SAME_SEAT", "SAME_SIDE", "SEAT_OUTLIERS", "SeatFinder", "along_edge",
+           "angle"]
 
 #: Largest share of plays whose arm points at another seat than their turn's, for the seats to be sure.
 SEAT_OUTLIERS = 0.2
@@ -25,6 +28,11 @@ PLAIN_SHARE = 0.3
 DRAW_PLAIN = 0.6
 #: Arms whose far ends lie closer than this share of the frame's width + height come from one seat.
 SAME_SEAT = 0.08
+#: Two neighbouring groups of arms whose cards were judged the same seat (most of each), closer round the table
+#: than this share of an even spread's gap, are that one seat's arms coming in at two places (a seat by a
+#: corner of the view reaches the pile over one edge and the stock over the other). The players sit at least
+#: 0.6 of a gap apart on the generated tables.
+SAME_SIDE = 0.5
 
 
 def angle(origin: Point, point: Point) -> float:
@@ -89,7 +97,8 @@ class SeatFinder:
             self.seats = tuple(move(p) for p in self.seats)
 
     def groups(self) -> list[list[int]]:
-        """The samples' indices grouped by where their arms come in, clockwise (by angle from the pile)."""
+        """The samples' indices grouped by where their arms come in, clockwise round the table (:meth:`around`);
+        neighbouring groups of one seat's arms joined (:data:`SAME_SIDE`)."""
         roots = [r for _, r, _, _ in self.samples]
         groups: list[list[int]] = []
         for i, r in enumerate(roots):
@@ -102,7 +111,33 @@ class SeatFinder:
         if not self.samples:
             return groups
         origin = self.samples[-1][0]
-        return sorted(groups, key=lambda g: self._angle(origin, g))
+        return self._one_side_each(sorted(groups, key=lambda g: self._angle(origin, g)), origin)
+
+    def _judged(self, g: Sequence[int]) -> int | None:
+        """The seat most of group ``g``'s cards were judged for (``None``: a tie)."""
+        ranked = Counter(self.samples[j][2] for j in g).most_common(2)
+        return ranked[0][0] if len(ranked) == 1 or ranked[0][1] > ranked[1][1] else None
+
+    def _one_side_each(self, groups: list[list[int]], origin: Point) -> list[list[int]]:
+        """``groups`` (clockwise) with each two neighbours judged the same seat, closer round the table than
+        :data:`SAME_SIDE` of an even gap, joined: one seat's arms coming in at two places. Two seats' arms judged
+        alike (an out-of-turn play among the first) part again once a play of either is judged its own seat."""
+        gap = 2 * math.pi / self.players
+        joined = True
+        while joined and len(groups) > 1:
+            joined = False
+            for k, a in enumerate(groups):
+                b = groups[(k + 1) % len(groups)]
+                seat = self._judged(a)
+                if seat is None or seat != self._judged(b):
+                    continue
+                if abs(math.remainder(self._angle(origin, b) - self._angle(origin, a), 2 * math.pi)) < SAME_SIDE * gap:
+                    groups = [g for g in groups if g is not b]
+                    groups[groups.index(a)] = sorted(a + b)
+                    groups.sort(key=lambda g: self._angle(origin, g))
+                    joined = True
+                    break
+        return groups
 
     def _centre(self, g: Sequence[int]) -> Point:
         pts = np.array([self.samples[j][1] for j in g], np.float64)

@@ -66,6 +66,41 @@ def test_the_last_side_must_lie_between_its_neighbours() -> None:
     assert seats.plainly(pile, edge(135.0)) is None  # between seats 3 and 0: no seat is left there
 
 
+def test_a_seat_by_a_corner_reaching_over_two_edges_is_one_side() -> None:
+    # Held-out seed 15010: seat 1 sits by the lower right corner; its play came in over the right edge, its
+    # penalty draw (the stock lies to the right of the pile) over the bottom edge, 256 px along it. Taken
+    # for two sides, the seats were solved before seat 2 (lower left) had played, seat 2 given the draw's side.
+    pile = (762.0, 294.0)
+    seats = finder()
+    seats.add(pile, (1275.0, 0.0), 0, start=True)
+    seats.add(pile, (1275.0, 715.0), 1)
+    seats.add(pile, (0.0, 0.0), 3)
+    seats.add(pile, (0.0, 11.0), 3)
+    seats.add(pile, (1275.0, 0.0), 0)
+    seats.add(pile, (1019.0, 715.0), 1)  # seat 1's draw: an arm from a side no play came from, plainly seat 1
+    assert len(seats.groups()) == 3
+    assert seats.solve() is None and "3 of 4" in seats.why
+    assert seats.plainly(pile, (0.0, 565.0)) == 2
+    seats.add(pile, (0.0, 565.0), 2)
+    found = seats.solve()
+    assert found is not None
+    assert found[2] == (0.0, 565.0) and found[1][0] > 1000 and found[1][1] > 700
+
+
+def test_two_seats_judged_alike_stay_two_sides_when_far_apart_round_the_table() -> None:
+    pile = (640.0, 360.0)
+    seats = finder()
+    seats.add(pile, edge(180.0), 0, start=True)
+    seats.add(pile, edge(270.0), 1)
+    seats.add(pile, edge(55.0), 2)  # seat 3 (about 60 degrees: 0.67 of a gap past seat 2) out of turn
+    seats.add(pile, edge(0.0), 2)
+    seats.add(pile, edge(180.0), 0)
+    seats.add(pile, edge(270.0), 1)
+    assert len(seats.groups()) == 4
+    found = seats.solve()
+    assert found is not None and found[3] == edge(55.0)
+
+
 def _judged(*, guessed_before: bool) -> list[dict[str, object]]:
     """A start, then red 7 laid by an arm plainly from seat 2 (seat 1's turn), with no calibration."""
     import numpy as np
