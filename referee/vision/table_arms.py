@@ -1,6 +1,7 @@
 """The arms seen in the last seconds of footage (part of :mod:`referee.vision.table_finder`): where the arm
 that laid a card on the pile, or reached to the stock, comes into the view. An arm comes in from outside the
-view by its player's shoulder, however near the pile or the stock the player sits."""
+view by its player's shoulder, however near the pile or the stock the player sits. And the hands that came to
+the pile (:class:`PileVisits`): an arm reaching across it to the stock lays no card."""
 
 from __future__ import annotations
 
@@ -12,9 +13,9 @@ import numpy.typing as npt
 
 from referee.vision.calibration import CalibrationProfile, Point, Quad
 from referee.vision.table_seats import angle
-from referee.vision.tracking.motion import blob_touching
+from referee.vision.tracking.motion import blob_touching, passed_on
 
-__all__ = ["ARM_HISTORY_S", "ARM_WINDOW", "DRAW_WINDOW", "ArmHistory"]
+__all__ = ["ARM_HISTORY_S", "ARM_WINDOW", "DRAW_ARM_S", "DRAW_WINDOW", "ArmHistory", "PileVisits"]
 
 #: Seconds of foreground masks kept to find the arm that laid a card.
 ARM_HISTORY_S = 3.0
@@ -22,6 +23,45 @@ ARM_HISTORY_S = 3.0
 ARM_WINDOW = (0.7, 0.5)
 #: The window around a draw's time whose arms reached to the stock (seconds before, after).
 DRAW_WINDOW = (0.6, 0.3)
+#: Seconds before and after a draw's time in which an arm over the pile is the drawing arm, on its way.
+DRAW_ARM_S = (1.0, 0.3)
+
+
+class PileVisits:
+    """Footage times an arm was over the pile while the camera held still (the last few hundred frames), and
+    of the draws judged lately: whether a hand came to the pile between two moments (:meth:`hand_between`).
+    A visit counts once its arm has left without reaching on past the pile to the stock (:meth:`update`);
+    an arm within :data:`DRAW_ARM_S` of a draw judged is the drawing arm too."""
+
+    def __init__(self) -> None:
+        self.visits: deque[float] = deque(maxlen=256)
+        self.drawn: deque[float] = deque(maxlen=64)
+        #: The visit going on now, and whether its hand has reached on past the pile to the stock.
+        self._visit: list[float] = []
+        self._drew = False
+
+    def update(self, t: float, profile: CalibrationProfile, foreground: npt.NDArray[np.bool_], busy: bool) -> None:
+        """An arm over the pile now (``busy``, the camera still), or not: a visit ends when it has left. An
+        arm drawing across the pile lays no card, and its draw may go unjudged (its hand left the stock as
+        the camera was knocked: the pipeline judges no draw through a moving view)."""
+        if busy:
+            self._visit.append(t)
+            if not self._drew and profile.stock is not None and not profile.is_whole_frame:
+                shape = foreground.shape
+                pile, stock = profile.mask(profile.pile, shape), profile.mask(profile.stock, shape)
+                # passed_on's arm over its first zone with its hand in the second: here over the pile, on to the stock.
+                self._drew = passed_on(foreground, pile, stock)
+            return
+        if self._visit and not self._drew:
+            self.visits.extend(self._visit)
+        self._visit, self._drew = [], False
+
+    def hand_between(self, start: float, end: float) -> bool:
+        """An arm came over the pile after ``start`` and before ``end`` that was no drawing arm (the visit now
+        counted while its hand has not reached the stock)."""
+        before, after = DRAW_ARM_S
+        visits = [*self.visits, *([] if self._drew else self._visit)]
+        return any(start < v < end and not any(d - before <= v <= d + after for d in self.drawn) for v in visits)
 
 
 class ArmHistory:

@@ -23,7 +23,8 @@ and watches the game itself:
   table's features move as a whole; once the view holds still shifted by more than :data:`BUMP_PX` the
   zones and seats move with it (the cards on the pile stay where they were in the pile view: nothing lost
   or seen twice; the card last laid, seen again about the bump with no hand at the pile since, is not
-  played again: :meth:`TableFinder.seen_again`). A run given a calibration gets a finder given its profile,
+  played again: :meth:`TableFinder.seen_again`; an arm that reached on past the pile to the stock, or came
+  about a draw judged, laid no card). A run given a calibration gets a finder given its profile,
   which does this alone (``referee run --calibration``).
 * **the table's plane** (:mod:`referee.vision.table_plane`): the start card's four corners, once no hand
   hides it. A card seen as a rectangle (a webcam looking down) keeps the pile zone an upright square of
@@ -49,13 +50,14 @@ import numpy.typing as npt
 from referee.vision.calibration import CalibrationProfile, Point, Quad
 from referee.vision.camera_follower import BUMP_PX, CameraFollower
 from referee.vision.detections import Detections
-from referee.vision.table_arms import ArmHistory
+from referee.vision.table_arms import DRAW_ARM_S, ArmHistory, PileVisits
 from referee.vision.table_plane import CARD_ASPECT, card_quad, pile_on_plane, tilt
 from referee.vision.table_seats import DRAW_PLAIN, SAME_SEAT, SeatFinder, along_edge
 
 log = logging.getLogger(__name__)
 
-__all__ = ["BUMP_PX", "PILE_HALF", "STOCK_HALF", "CameraFollower", "Change", "SeatFinder", "TableFinder"]
+__all__ = ["BUMP_PX", "DRAW_ARM_S", "PILE_HALF", "STOCK_HALF", "CameraFollower", "Change", "SeatFinder",
+           "TableFinder"]
 
 #: Half the pile zone's side, in card heights (as the synthetic calibration draws it).
 PILE_HALF = 1.45
@@ -71,8 +73,6 @@ PLANE_WAIT_S = 3.0
 BUMP_UNSURE_S = 1.5
 #: Seconds after a card came to rest within which the hand that laid it is still over the pile.
 LAID_ARM_S = 1.0
-#: Seconds before and after a draw's time in which an arm over the pile is the drawing arm, on its way.
-DRAW_ARM_S = (1.0, 0.3)
 
 
 @dataclass(frozen=True)
@@ -144,12 +144,10 @@ class TableFinder:
         #: Footage time each thing was found at (``pile``, ``stock``, ``seats``), and the bumps followed.
         self.found_at: dict[str, float] = {}
         self.bumps: list[float] = []
-        #: Footage times an arm was over the pile while the camera held still (the last few hundred frames):
-        #: a card is laid by a hand, so the card last laid seen again about a bump is a new one only when a
-        #: hand came to the pile after it was laid.
-        self.pile_visits: deque[float] = deque(maxlen=256)
-        #: Footage times of the draws judged lately: an arm reaching to the stock lays no card on the way.
-        self.drawn: deque[float] = deque(maxlen=64)
+        #: The hands that came to the pile while the camera held still, and the draws judged: a card is laid by
+        #: a hand, so the card last laid seen again about a bump is a new one only when a hand came to the pile
+        #: after it was laid (an arm reaching to the stock lays no card on the way).
+        self.visits = PileVisits()
         self._t = 0.0
 
     def summary(self) -> dict[str, object]:
@@ -193,15 +191,24 @@ class TableFinder:
         view showed the cards elsewhere while the camera moved, and the tracker may take one for a new card
         before or once the view is followed), and no arm came over the pile between the last card's laying
         hand leaving (:data:`LAID_ARM_S`) and ``t``: a second card of the same face had its hand there (an arm
-        reaching to the stock for a draw, :data:`DRAW_ARM_S`, lays none)."""
+        reaching to the stock for a draw lays none: about a draw judged, :data:`DRAW_ARM_S`, or one whose hand
+        went on past the pile to the stock, :class:`~referee.vision.table_arms.PileVisits`)."""
         if last is None or last[1].get("card") != card:
             return False
         laid = float(last[1].get("t") or 0.0)
         if laid >= t or not any(abs(t - b) <= BUMP_UNSURE_S for b in self.bumps):
             return False
-        before, after = DRAW_ARM_S
-        return not any(laid + LAID_ARM_S < v < t and not any(d - before <= v <= d + after for d in self.drawn)
-                       for v in self.pile_visits)
+        return not self.visits.hand_between(laid + LAID_ARM_S, t)
+
+    @property
+    def pile_visits(self) -> deque[float]:
+        """Footage times an arm (no drawing arm) was over the pile while the camera held still."""
+        return self.visits.visits
+
+    @property
+    def drawn(self) -> deque[float]:
+        """Footage times of the draws judged lately."""
+        return self.visits.drawn
 
     @property
     def camera_moving(self) -> bool:
@@ -247,8 +254,7 @@ class TableFinder:
             self._follow = CameraFollower((w, h), every=max(1, round(self.fps / 5)))
             self._follow.give_up = round(3 * self.fps)
         bumped = self._follow.update(image, busy=busy)
-        if busy and bumped is None and not self._follow.moving:
-            self.pile_visits.append(t)
+        self.visits.update(t, profile, foreground, busy and bumped is None and not self._follow.moving)
         if bumped is not None:
             self._bumped(profile, bumped)
 

@@ -122,6 +122,38 @@ def test_a_second_card_of_the_same_face_laid_just_before_a_bump_is_played() -> N
     assert not finder.seen_again("green_2", 33.6, last)
 
 
+def test_an_arm_reaching_across_the_pile_to_the_stock_is_no_hand_laying_a_card() -> None:
+    """Held-out game 15007: a red 4 laid at 22.3 s; its player's arm crossed the pile to draw at 23.5-24.1 s, and
+    the camera was knocked as the hand left the stock (24.0 s), so no draw was judged and the crossing arm
+    counted as a hand at the pile: the red 4, seen again through the moved view, was played a second time."""
+    from referee.vision.calibration import CalibrationProfile
+
+    pile = ((640.0, 110.0), (1000.0, 110.0), (1000.0, 470.0), (640.0, 470.0))
+    stock = ((360.0, 330.0), (570.0, 330.0), (570.0, 540.0), (360.0, 540.0))
+    profile = CalibrationProfile((1280, 720), pile, ((0.0, 0.0),) * 4, stock=stock, method="found")
+    finder = TableFinder(4)
+    last = (7, {"type": "play", "card": "red_4", "seat": 2, "t": 22.33})
+
+    def arm(tip_x: int) -> np.ndarray:
+        fg = np.zeros((135, 240), bool)
+        fg[66:74, tip_x:240] = True  # in from the right edge, over the pile, its hand at tip_x
+        return fg
+
+    drawing = [arm(210), arm(160), arm(100), arm(90), arm(160), arm(210)]  # 100, 90: at the stock (x 68-107)
+    for k, fg in enumerate(drawing):
+        finder.visits.update(23.47 + k / 15, profile, fg, True)
+    finder.visits.update(23.87, profile, arm(239), False)
+    assert not finder.pile_visits
+    finder.bumps.append(24.4)
+    assert finder.seen_again("red_4", 24.47, last)
+    for k, fg in enumerate([arm(210), arm(150), arm(140), arm(150)]):  # a hand laying a card: it stops at the pile
+        finder.visits.update(23.47 + k / 15, profile, fg, True)
+    assert not finder.seen_again("red_4", 24.47, last)  # counted while still there
+    finder.visits.update(23.8, profile, arm(239), False)
+    assert len(finder.pile_visits) == 4
+    assert not finder.seen_again("red_4", 24.47, last)
+
+
 def test_the_pipeline_drops_the_card_seen_again_after_a_bump() -> None:
     from referee.pipeline import Pipeline
     from referee.session import MatchSession
