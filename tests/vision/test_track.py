@@ -569,6 +569,32 @@ def test_an_unsure_reading_where_the_hand_changed_nothing_is_no_card() -> None:
     assert [o["card"] for _, o in feed.out] == ["green_4", "green_1"]
 
 
+def test_an_unsure_reading_that_replaces_the_top_card_in_its_pose_in_clear_view_is_a_card_laid_square() -> None:
+    """Fractions seed 307: a blue 6/8 laid square on a blue 7/8 changes only the digits, 12 % of the pile's
+    low-resolution picture; read at 0.35-0.77 as it settled, it was taken for nothing laid there, and the
+    play was lost. Once the hand has gone, the top card's own pose reads as the 6/8, steadily and at times
+    surely, and never as the 7/8 again: a card lies there. A misread of the top card under a passing hand
+    reads as the top card again once the hand has gone, and stays no card; so does one never read surely."""
+    pile = np.full((72, 96), 120, np.uint8)  # the top-down pile, grey, low resolution (640x480 -> 96x72)
+
+    def plays(after: list[Row]) -> list[object]:
+        feed = Feed(PileTracker(CFG, expect_start=False))
+
+        def motion(visit: int, *, arm: bool = False, seat: int = 1) -> MotionSample:
+            return MotionSample(seat=seat, disturbed=arm, arm_over_pile=arm, pile_visit=visit, pile_now=pile,
+                                pile_before=pile, pile_size=(640, 480))
+
+        feed([card("blue_7", B)], 8, motion=motion(1))
+        feed([card("blue_6", B, conf=0.45)], 6, motion=motion(2, arm=True, seat=2))
+        feed(after, 12, motion=motion(2, seat=2))
+        return [o["card"] for _, o in feed.out]
+
+    assert plays([card("blue_6", B, conf=0.8)]) == ["blue_7", "blue_6"]
+    assert plays([card("blue_7", B), card("blue_6", B, conf=0.8)]) == ["blue_7"]
+    assert plays([card("blue_7", B)]) == ["blue_7"]
+    assert plays([card("blue_6", B, conf=0.45)]) == ["blue_7"]  # never read surely: no card
+
+
 def test_an_unsure_reading_beside_the_card_this_hand_laid_is_judged_by_what_changed_beside_it() -> None:
     """Held-out seed 9042, now dev: a wild draw four laid over a wild; from the moment it settled, the
     wild's strip beside it and a blue 5 peeking out further down, boxed together, read as a yellow 5 at
@@ -2538,6 +2564,28 @@ def test_the_strip_below_read_surely_as_the_top_card_square_in_its_own_pose_is_n
     feed(sure, 9, motion=_visit(3, arm=True, seat=3))
     feed(sure, 20, motion=_visit(3, seat=3))
     assert [(o["card"], o["seat"]) for _, o in feed.out] == [("green_3", 1), ("blue_8", 2)]
+
+
+def test_the_strip_below_read_surely_as_the_card_just_laid_in_the_same_visit_is_no_second_card() -> None:
+    """Fractions seeds 300 and 306: a card laid across the top one leaves that card's end showing, and the
+    detector boxes the end by itself and names it, surely (0.76-0.8), as the card just laid (a wild draw four,
+    a red 4/7), while the same hand is still there. Such a reading, in place inside the card below and of
+    the top card's own face in the visit that laid it, is that card showing, not a second copy laid. The
+    same face laid by the next hand, in another visit, is a card."""
+    five, seven, strip = (129.0, 127.0, 259.0, 220.0), (99.0, 121.0, 235.0, 259.0), (158.0, 125.0, 259.0, 205.0)
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    feed([card("red_5", five)], 2, motion=_visit(1, arm=True, seat=3))
+    feed([card("red_5", five)], 8, motion=_visit(1, seat=3))
+    laid = [card("red_7", seven, conf=0.9), card("red_7", strip, conf=0.8)]
+    feed(laid, 3, motion=_visit(2, arm=True, seat=0))
+    feed(laid, 20, motion=_visit(2, seat=0))
+    assert [(o["card"], o["seat"]) for _, o in feed.out] == [("red_5", 3), ("red_7", 0)]
+    again = (140.0, 110.0, 270.0, 240.0)
+    for x in (330.0, 260.0, 180.0):
+        feed([*laid, card("red_7", (x, 110.0, x + 130.0, 240.0))], motion=_visit(3, arm=True, seat=1))
+    feed([card("red_7", again)], 3, motion=_visit(3, arm=True, seat=1))
+    feed([card("red_7", again)], 20, motion=_visit(3, seat=1))
+    assert [(o["card"], o["seat"]) for _, o in feed.out] == [("red_5", 3), ("red_7", 0), ("red_7", 1)]
 
 
 @pytest.mark.parametrize("still_there", [False, True])

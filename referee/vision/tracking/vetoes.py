@@ -98,19 +98,29 @@ def nothing_laid_there(ctx: Judging, cand: Candidate, label: str) -> bool:
     if cand.identical or before is None or now is None or before.shape != now.shape:
         return False
     doubtful = unsure(cfg, cand) and not upside_down_tie(cfg, cand)
-    if not doubtful and (ctx.possible_now is None or ctx.possible_now(label)):
+    possible = ctx.possible_now is None or ctx.possible_now(label)
+    if not doubtful and possible:
         return False
     top = ctx.top
     if top is None:
         # Nothing lies on the pile to be misread: a reading there is the first card, however little it
         # changed the grey levels (a pale start card on grey wood).
         return False
-    impossible_top = label == top.label and ctx.possible_now is not None and not ctx.possible_now(label)
+    impossible_top = label == top.label and not possible
     if (top.missing >= cfg.min_hits and iou(cand.pose, top.xyxy) < cfg.same_pose_iou
             and over_most_of(cfg, cand.pose, top.xyxy) and not impossible_top):
         # The top card has gone from view under it, in another pose: a card was laid over it, one
         # that changed the pile's grey levels little (a card on one of its colour). Not when it reads as
         # the top card itself and the deck holds no other copy: then no such card can have been laid.
+        return False
+    if (possible and label != top.label and cand.surest.get(label, 0.0) >= cfg.unsure_confidence
+            and cand.clear >= cfg.min_hits and top.missing >= cand.clear
+            and iou(cand.pose, top.xyxy) >= cfg.same_pose_iou):
+        # In clear view, the top card's own pose reads as another card, steadily, never as the top card, and
+        # surely at times: a card laid square on it, unsure only while the hand was over it. One of the top
+        # card's colour and layout changes only its symbols, too little of the pile's picture to tell (a blue
+        # 6/8 square on a blue 7/8: 12 %). A misread of the top card under a passing hand reads as the top card
+        # again once the hand has gone.
         return False
     under = changed_under(before, now, cand.pose, frame.pile_size, cfg.change_level)
     if under is None:
@@ -153,17 +163,22 @@ def outside_laid_in_visit(
 
 
 def strip_of_card_below(ctx: Judging, cand: Candidate, label: str) -> bool:
-    """An unsure reading that showed up in place (never moved in) inside the pose of a card under
-    the top one, over little of the top card or beside a top card that still reads whole: the
-    part of that card that shows beside the top one, misread, not a card laid. A card laid now
-    lies over the top card, hiding some of it, and slides or drops in with the hand."""
-    if not unsure(ctx.cfg, cand):
+    """An unsure reading, or one of the top card's own label in the hand visit that laid it, that showed
+    up in place (never moved in) inside the pose of a card under the top one, over little of the top card
+    or beside a top card that still reads whole: the part of that card that shows beside the top one,
+    misread, not a card laid. A card laid now lies over the top card, hiding some of it, and slides or
+    drops in with the hand. The strip left showing beside a card just laid is read as that card as often
+    as not, however surely (the detector names the pair by the face it sees whole): a second card of the
+    same face, in the same hand's visit, in place inside the card below, is that echo."""
+    top = ctx.top
+    echo = (top is not None and label == top.label and cand.visit is not None and cand.visit == top.visit)
+    if not (echo or unsure(ctx.cfg, cand)):
         return False
     card = in_place_under_top(ctx.cfg, ctx.pile, cand)
     if card is None:
         return False
-    log.info("%s read unsure (%.2f) in place inside %s's pose, beside the top card: that card showing, no new "
-             "card", label, float(np.mean(cand.confidence)), card.label)
+    log.info("%s read %s in place inside %s's pose, beside the top card: that card showing, no new card",
+             label, "as the top card" if echo else f"unsure ({float(np.mean(cand.confidence)):.2f})", card.label)
     return True
 
 
