@@ -6,7 +6,9 @@ web API and the hall agree on names and bounds:
 - the observations as frozen dataclasses (:class:`Setup`, :class:`Start`, :class:`Play`,
   :class:`ColorNamed`, :class:`Draw`, :class:`Pass`, :class:`Uno`, :class:`Challenge`,
   :class:`Reveal`; their union :data:`Observation`), which :func:`referee.rules.observations.parse_observation`
-  builds from JSON;
+  builds from JSON and :func:`observation_json` writes as JSON; a start, play or draw the camera saw carries
+  :class:`CameraNotes` (contract 2's camera additions: when it was believed, a reading put right, the other
+  readings, how sure);
 - :class:`AlertCode`, a ``str`` enum, so an alert's JSON is the same whether its code is a member or a
   plain string (``json.dumps(AlertCode.MISSED_UNO) == '"missed_uno"'``);
 - the output lines' shapes as ``TypedDict`` (:class:`AlertLine`, :class:`RoundEndLine`, ...), the JSON
@@ -37,6 +39,7 @@ __all__ = [
     "OUTPUT_TYPES",
     "AlertCode",
     "AlertLine",
+    "CameraNotes",
     "Challenge",
     "Citation",
     "ColorNamed",
@@ -99,6 +102,28 @@ ObservationDict = dict[str, Any]
 
 
 @dataclass(frozen=True, slots=True)
+class CameraNotes:
+    """What the camera adds to a ``start``, ``play`` or ``draw`` it saw (contract 2's camera additions).
+
+    The referee judges without them (a parsed observation has none); the record keeps them, the alerts an
+    ``unsure`` observation led to carry its ``unsure``, and a later fix by seat reads ``alternatives``.
+    """
+
+    #: The frame the tracker believed the observation at.
+    frame_index: int
+    #: The label first voted, when the reading was put right (and ``reason`` says why).
+    corrected_from: str | None = None
+    #: Why the reading was put right, or (without ``corrected_from``) why a play was inferred.
+    reason: str | None = None
+    #: The card's other readings (sorted), for a later fix by seat.
+    alternatives: tuple[str, ...] = ()
+    #: The mean confidence of the frames that voted (rounded to 3 places).
+    confidence: float | None = None
+    #: Why the camera is not sure of what it saw (it fell behind, the seats are a guess).
+    unsure: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Setup:
     """Starts a round; later setups start new rounds of the same match."""
 
@@ -116,6 +141,7 @@ class Start:
 
     card: Card
     t: float | None = None
+    camera: CameraNotes | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +154,7 @@ class Play:
     color: Colour | None = None
     target: int | None = None
     t: float | None = None
+    camera: CameraNotes | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +173,7 @@ class Draw:
     seat: int | None
     count: int = 1
     t: float | None = None
+    camera: CameraNotes | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,14 +250,39 @@ def observation_json(obs: Observation) -> ObservationDict:
     """``obs`` as its contract-2 JSON object, the inverse of
     :func:`referee.rules.observations.parse_observation`: ``type`` first, then the fields in their
     order; an optional field (one whose default is ``None``) is left out while it is ``None`` (a
-    ``seat`` the table does not know is ``null``); cards as labels, colours by name."""
+    ``seat`` the table does not know is ``null``); cards as labels, colours by name. The camera's notes
+    (the last field) are written as keys of their own, in the order the camera's log has them
+    (:func:`_camera_json`)."""
     out: ObservationDict = {"type": _TYPES[type(obs)]}
     for f in fields(obs):
         value = getattr(obs, f.name)
         if value is None and f.default is None:
             continue
-        out[f.name] = _json_value(value)
+        if isinstance(value, CameraNotes):
+            _camera_json(out, value)
+        else:
+            out[f.name] = _json_value(value)
     return out
+
+
+def _camera_json(out: ObservationDict, notes: CameraNotes) -> None:
+    """``notes`` added to ``out`` in the order of the camera's log: a correction (``corrected_from`` and
+    its ``reason``), ``alternatives``, ``frame_index``, then a ``reason`` that corrects nothing (why a play
+    was inferred), ``confidence``, and ``unsure`` last. A key whose value is ``None`` (or no alternatives)
+    is left out."""
+    if notes.corrected_from is not None:
+        out["corrected_from"] = notes.corrected_from
+        if notes.reason is not None:
+            out["reason"] = notes.reason
+    if notes.alternatives:
+        out["alternatives"] = list(notes.alternatives)
+    out["frame_index"] = notes.frame_index
+    if notes.corrected_from is None and notes.reason is not None:
+        out["reason"] = notes.reason
+    if notes.confidence is not None:
+        out["confidence"] = notes.confidence
+    if notes.unsure is not None:
+        out["unsure"] = notes.unsure
 
 
 def _json_value(value: object) -> object:

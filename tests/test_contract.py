@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from referee import contract as c
+from referee.cards import Card
 from referee.rules import ObservationError, Referee, parse_observation
 from referee.rules.quotes import ALERT_CODES as QUOTED_CODES
 from referee.rules.quotes import QUOTES
@@ -132,3 +133,22 @@ def test_the_contract_module_is_pure() -> None:
                 for alias in node.names}
     imported |= {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module}
     assert imported <= {"__future__", "enum", "collections.abc", "dataclasses", "typing", "referee.cards"}
+
+
+def test_the_camera_notes_are_written_in_the_camera_logs_order() -> None:
+    """A start, play or draw the camera saw carries its notes as a field; its JSON has them as keys of their
+    own after ``t``, in the order the camera's log has them (a correction, alternatives, the frame, a reason
+    that corrects nothing, the confidence, ``unsure`` last), and the referee judges it without them."""
+    notes = c.CameraNotes(50, corrected_from="red_6", reason="read closer up", alternatives=("red_6", "yellow_9"),
+                          confidence=0.812, unsure="seats a guess")
+    play = c.Play(Card.from_label("red_9"), 1, t=1.5, camera=notes)
+    line = c.observation_json(play)
+    assert json.dumps(line) == (
+        '{"type": "play", "card": "red_9", "seat": 1, "t": 1.5, "corrected_from": "red_6", '
+        '"reason": "read closer up", "alternatives": ["red_6", "yellow_9"], "frame_index": 50, '
+        '"confidence": 0.812, "unsure": "seats a guess"}')
+    inferred = c.Start(Card.from_label("blue_4"), 3.0, c.CameraNotes(90, reason="laid square"))
+    assert list(c.observation_json(inferred)) == ["type", "card", "t", "frame_index", "reason"]
+    assert c.observation_json(c.Draw(None, 1, 0.4, c.CameraNotes(11))) == {
+        "type": "draw", "seat": None, "count": 1, "t": 0.4, "frame_index": 11}
+    assert parse_observation(line) == c.Play(Card.from_label("red_9"), 1, t=1.5)

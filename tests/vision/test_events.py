@@ -8,6 +8,8 @@ from dataclasses import FrozenInstanceError, replace
 import numpy as np
 import pytest
 
+from referee import contract
+from referee.cards import Card
 from referee.vision.detections import Detections
 from referee.vision.tracking import (
     Draw,
@@ -90,3 +92,16 @@ def test_the_tracker_emits_typed_events() -> None:
     for i in range(8):
         got += tracker.update(seen if i >= 4 else Detections.empty(), i / 30, i)
     assert got == [Start("red_5", 4 / 30, 7, confidence=0.9)]
+
+
+def test_an_observation_is_handed_on_typed_and_its_json_is_the_events_dict() -> None:
+    """Start, play and draw give the typed contract value the session is handed (the camera's additions its
+    notes); its JSON is the event's dict, key for key in order."""
+    play = replace(Play("red_9", 1, 1.5, 50, corrected_from="red_6", reason="read closer up",
+                        alternatives=("red_6",), confidence=0.8), unsure="falling behind")
+    typed = play.observation()
+    assert typed == contract.Play(Card.from_label("red_9"), 1, t=1.5, camera=contract.CameraNotes(
+        50, "red_6", "read closer up", ("red_6",), 0.8, "falling behind"))
+    for event in (play, Start("red_5", 0.2, 8, confidence=0.9), Draw(None, 0.4, 11, unsure="seats a guess")):
+        assert json.dumps(contract.observation_json(event.observation())) == json.dumps(event.as_dict())
+    assert Draw(2, 0.4, 11).observation() == contract.Draw(2, 1, 0.4, contract.CameraNotes(11))

@@ -1,10 +1,12 @@
 """What the tracker emits: typed events, which the pipeline dispatches on by class (``match``).
 
-Three are contract-2 observations, which the pipeline hands to the session (the match's record) as
-:meth:`~Start.as_dict` writes them, the JSON of the observation log: :class:`Start`, :class:`Play` and
-:class:`Draw`. Two are for the pipeline alone, which acts on them itself: :class:`TakeBack` (the top card
-lifted off: its play is undone) and :class:`Reread` (the top card read otherwise in clear view: its play is
-corrected). Their :meth:`~TakeBack.as_dict` is for traces and tests.
+Three are contract-2 observations, which the pipeline hands to the session (the match's record) as the
+typed :mod:`referee.contract` value :meth:`~Start.observation` gives (the camera's additions its
+:class:`~referee.contract.CameraNotes`): :class:`Start`, :class:`Play` and :class:`Draw`. Their
+:meth:`~Start.as_dict` is that value's JSON, as the observation log holds it. Two are for the pipeline
+alone, which acts on them itself: :class:`TakeBack` (the top card lifted off: its play is undone) and
+:class:`Reread` (the top card read otherwise in clear view: its play is corrected). Their
+:meth:`~TakeBack.as_dict` is for traces and tests.
 
 Each event carries ``t`` (seconds: when it happened) and ``frame_index`` (when the tracker believed it).
 A :class:`Play` or :class:`Start` may carry ``corrected_from`` and ``reason`` (a reading put right),
@@ -18,35 +20,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from referee.contract import ObservationDict
-
-
-def _details(
-    obs: ObservationDict, frame_index: int, corrected_from: str | None, reason: str | None,
-    alternatives: tuple[str, ...], confidence: float | None, unsure: str | None,
-) -> ObservationDict:
-    """``obs`` with what a start or play may carry, in the order of its keys in the log: a correction
-    (``corrected_from`` and its ``reason``), ``alternatives``, ``frame_index``, then a ``reason`` that
-    corrects nothing (why a play was inferred), ``confidence`` and ``unsure``."""
-    if corrected_from is not None:
-        obs["corrected_from"] = corrected_from
-        if reason is not None:
-            obs["reason"] = reason
-    if alternatives:
-        obs["alternatives"] = list(alternatives)
-    obs["frame_index"] = frame_index
-    if corrected_from is None and reason is not None:
-        obs["reason"] = reason
-    if confidence is not None:
-        obs["confidence"] = confidence
-    return _unsure(obs, unsure)
-
-
-def _unsure(obs: ObservationDict, unsure: str | None) -> ObservationDict:
-    """``obs`` with ``unsure`` last, when there is one."""
-    if unsure is not None:
-        obs["unsure"] = unsure
-    return obs
+from referee import contract
+from referee.cards import Card
+from referee.contract import CameraNotes, ObservationDict, observation_json
 
 
 def alternatives_of(obs: Mapping[str, object]) -> tuple[str, ...]:
@@ -75,10 +51,14 @@ class Start:
     #: Why the camera is not sure of what it saw (set by the pipeline: it fell behind, the seats are a guess).
     unsure: str | None = None
 
+    def observation(self) -> contract.Start:
+        """The contract-2 ``start`` observation, with the camera's notes."""
+        return contract.Start(Card.from_label(self.card), self.t, CameraNotes(
+            self.frame_index, self.corrected_from, self.reason, self.alternatives, self.confidence, self.unsure))
+
     def as_dict(self) -> ObservationDict:
         """The contract-2 ``start`` observation, as the log holds it."""
-        return _details({"type": "start", "card": self.card, "t": self.t}, self.frame_index,
-                        self.corrected_from, self.reason, self.alternatives, self.confidence, self.unsure)
+        return observation_json(self.observation())
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,10 +80,15 @@ class Play:
     #: Why the camera is not sure of what it saw (set by the pipeline: it fell behind, the seats are a guess).
     unsure: str | None = None
 
+    def observation(self) -> contract.Play:
+        """The contract-2 ``play`` observation (no colour named: that is the operator's ``color``), with the
+        camera's notes."""
+        return contract.Play(Card.from_label(self.card), self.seat, t=self.t, camera=CameraNotes(
+            self.frame_index, self.corrected_from, self.reason, self.alternatives, self.confidence, self.unsure))
+
     def as_dict(self) -> ObservationDict:
         """The contract-2 ``play`` observation, as the log holds it."""
-        return _details({"type": "play", "card": self.card, "seat": self.seat, "t": self.t}, self.frame_index,
-                        self.corrected_from, self.reason, self.alternatives, self.confidence, self.unsure)
+        return observation_json(self.observation())
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,10 +102,13 @@ class Draw:
     #: Why the camera is not sure of what it saw (set by the pipeline: it fell behind, the seats are a guess).
     unsure: str | None = None
 
+    def observation(self) -> contract.Draw:
+        """The contract-2 ``draw`` observation, with the camera's notes (when, and ``unsure``)."""
+        return contract.Draw(self.seat, self.count, self.t, CameraNotes(self.frame_index, unsure=self.unsure))
+
     def as_dict(self) -> ObservationDict:
         """The contract-2 ``draw`` observation, as the log holds it."""
-        return _unsure({"type": "draw", "seat": self.seat, "count": self.count, "t": self.t,
-                        "frame_index": self.frame_index}, self.unsure)
+        return observation_json(self.observation())
 
 
 @dataclass(frozen=True, slots=True)
