@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NotRequired, TypedDict
 
-from referee.contract import Line, ObservationDict
+from referee.contract import Line, Observation, ObservationDict
 from referee.rules import ObservationError, Referee
 from referee.session_game import (
     Game,
@@ -225,14 +225,16 @@ class MatchSession:
         return int(self._game.referee.snapshot().get("players") or len(self._names))
 
     # Observations.
-    def submit(self, obs: Mapping[str, Any], source: str = "camera") -> list[dict[str, Any]]:
-        """Judge ``obs``, record it and its outputs, broadcast; returns the referee's output lines.
+    def submit(self, obs: Observation | Mapping[str, Any], source: str = "camera") -> list[dict[str, Any]]:
+        """Judge ``obs``, record it and its outputs, broadcast; returns the referee's output lines. A typed
+        observation (the camera's, say) is recorded as its contract-2 JSON; a mapping (a log's line, a web
+        request) as the JSON it is.
 
         Raises :class:`referee.rules.ObservationError` on bad input; then nothing is recorded.
         """
         return [dict(o) for o in self.submit_event(obs, source)["outputs"]]
 
-    def submit_event(self, obs: Mapping[str, Any], source: str = "camera", *,
+    def submit_event(self, obs: Observation | Mapping[str, Any], source: str = "camera", *,
                      also: AlsoInTransaction | None = None) -> Event:
         """:meth:`submit`, returning the whole event (``id``, ``seq``, ``outputs``, ``state``);
         ``also`` writes more in the same transaction (see the module's docstring)."""

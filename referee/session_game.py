@@ -13,6 +13,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.cards import Colour
+from referee.contract import (
+    Challenge,
+    ColorNamed,
+    Draw,
+    Pass,
+    Play,
+    Reveal,
+    Setup,
+    Start,
+    Uno,
+    observation_json,
+)
 from referee.rules import ObservationError, Referee
 from referee.store import Store, StoredObservation
 
@@ -67,8 +79,16 @@ class Game:
         return self.match_winner is not None or bool(self.referee.snapshot().get("match_over"))
 
 
+#: The typed observations a session is handed (:data:`referee.contract.Observation`'s members).
+_TYPED = (Setup, Start, Play, ColorNamed, Draw, Pass, Uno, Challenge, Reveal)
+
+
 def check_observation(obs: object) -> dict[str, Any]:
-    """A deep, JSON-clean copy of ``obs``; raises ObservationError if it cannot be one."""
+    """A deep, JSON-clean copy of ``obs`` (a typed :data:`~referee.contract.Observation` as its contract-2
+    JSON, :func:`~referee.contract.observation_json`: the record's form); raises ObservationError if it
+    cannot be one."""
+    if isinstance(obs, _TYPED):
+        obs = observation_json(obs)
     if not isinstance(obs, Mapping):
         raise ObservationError(f"observation must be a JSON object, not {type(obs).__name__}")
     if not isinstance(obs.get("type"), str):

@@ -313,3 +313,20 @@ def test_an_alert_from_an_observation_the_camera_was_unsure_of_says_so_after_a_r
     again = MatchSession(Store(path))
     assert again.snapshot()["alerts"] == alerts_before
     assert alerts_before[0]["unsure"] == why and "unsure" not in alerts_before[-1]
+
+
+def test_a_typed_observation_is_recorded_as_its_json() -> None:
+    """The camera hands the session typed observations (with its notes); the record holds the JSON the same
+    observation as a dict would have given, key for key, and the referee says the same."""
+    from referee import contract
+    from referee.cards import Card
+
+    notes = contract.CameraNotes(40, alternatives=("red_1",), confidence=0.9, unsure="seats a guess")
+    typed, plain = MatchSession(Store(":memory:"), players=4), MatchSession(Store(":memory:"), players=4)
+    for session in (typed, plain):
+        session.submit({"type": "start", "card": "red_5"}, source="operator")
+    play = contract.Play(Card.from_label("red_7"), 2, t=1.5, camera=notes)
+    line = contract.observation_json(play)
+    assert typed.submit(play) == plain.submit(line)
+    assert json.dumps(typed.export_log()) == json.dumps(plain.export_log())
+    assert typed.export_log()[-1]["frame_index"] == 40

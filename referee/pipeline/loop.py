@@ -34,9 +34,9 @@ from typing import Any
 
 import numpy as np
 
-from referee.cards import CLASSIC_COLOURS, Colour
+from referee.cards import CLASSIC_COLOURS, CardError, Colour
 from referee.clips import FrameRing
-from referee.contract import Line
+from referee.contract import Line, observation_json
 from referee.pipeline import corrections, seating
 from referee.pipeline.frame_counts import DetectionGate, needs_retiming
 from referee.pipeline.reading import Reading
@@ -55,6 +55,7 @@ from referee.vision.table_finder import TableFinder
 from referee.vision.teaching import GameTeacher
 from referee.vision.tracking import (
     CloserLook,
+    Draw,
     MotionDetector,
     MotionSample,
     PileTracker,
@@ -330,7 +331,7 @@ class Pipeline:
 
     def submit(self, event: TrackerEvent, frame: Frame) -> list[Line]:
         """Act on one tracker event: a take-back or re-read here, an observation (start, play, draw) handed
-        to the session as its contract-2 dict; a refused one is logged, never fatal."""
+        to the session as its typed contract-2 value; a refused one is logged, never fatal."""
         finder = self.finder
         if finder is not None and seating.seen_again(finder, self.session, event):
             return []
@@ -351,12 +352,12 @@ class Pipeline:
             unsure = doubt if unsure is None else f"{unsure}; {doubt}"
         if unsure is not None:  # judged on too few frames, or on a guessed seat: the referee's verdicts say so
             event = replace(event, unsure=unsure)
-        obs = event.as_dict()  # the record's JSON
         try:
+            obs = event.observation()  # typed: the session records it as JSON
             outputs = self.session.submit(obs, source="camera")
-        except ObservationError as exc:
+        except (CardError, ObservationError) as exc:  # no card's label, or refused by the referee
             self.stats.refused += 1
-            log.warning("observation refused: %s (%s)", exc, obs)
+            log.warning("observation refused: %s (%s)", exc, _shown(event))
             return []
         self.stats.observations += 1
         if finder is not None:
@@ -364,7 +365,7 @@ class Pipeline:
         if teaching and self.teacher is not None:
             self.teacher.judged([str(o.get("code")) for o in outputs if o.get("type") == "alert"])
         if self.timer:
-            self.stats.verdicts.append((obs, frame.captured_at, self.timer()))
+            self.stats.verdicts.append((observation_json(obs), frame.captured_at, self.timer()))
         return outputs
 
     def _teach(self, event: Start | Play) -> None:
@@ -432,6 +433,15 @@ class Pipeline:
                 self.replay.end()
             self.session.set_status(**{**capture.status().as_dict(), **self.status()})
         return self.stats
+
+
+def _shown(event: Start | Play | Draw) -> object:
+    """``event`` as a log line shows it: its observation's JSON, or the event itself when its card is no
+    card's label."""
+    try:
+        return event.as_dict()
+    except CardError:
+        return event
 
 
 def _fit_detector(detector: Detector, palette: Sequence[Colour]) -> None:

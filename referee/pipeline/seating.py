@@ -26,6 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from referee.contract import Observation, observation_json
 from referee.pipeline.session_protocol import Session
 from referee.vision.table_finder import TableFinder
 from referee.vision.tracking import Draw, Play, Start, TrackerEvent
@@ -99,12 +100,12 @@ def seat(finder: TableFinder, session: Session, event: TrackerEvent) -> Seating:
     return Seating(event, None if plain else guess, settling, plain, expected)
 
 
-def tell(finder: TableFinder, session: Session, seating: Seating, obs: Mapping[str, Any],
+def tell(finder: TableFinder, session: Session, seating: Seating, obs: Observation,
          outputs: Sequence[Mapping[str, Any]]) -> None:
     """The finder hears what the session judged of ``seating``'s event (``obs``, the referee's ``outputs``),
     and where the card came from tells where its player sits: the start card the dealer's, a play its turn's
     (once the seats are found, only a play from the seat the referee expected)."""
-    finder.judged(obs, outputs)
+    finder.judged(observation_json(obs), outputs)  # the finder reads the record's JSON
     event = seating.event
     if not isinstance(event, Start | Play):
         return

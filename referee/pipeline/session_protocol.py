@@ -1,9 +1,11 @@
 """What the pipeline needs of the match session, and the session's card queries the tracker asks.
 
 The pipeline talks to :class:`referee.session.MatchSession` only through :class:`Session`, so a test
-can hand it a double and the session layer stays below it. :func:`card_query` finds the referee's
-questions about a card (is it legal now, could it be in play at all) by name, for the tracker's misread
-fixes; a session that does not answer one gives ``None`` and the tracker goes without it.
+can hand it a double and the session layer stays below it. It hands the session the camera's observations
+typed (:data:`referee.contract.Observation`, the camera's additions its
+:class:`~referee.contract.CameraNotes`); the session records them as JSON. :func:`card_query` gives the
+referee's questions about a card (is it legal now, could it be in play at all), for the tracker's misread
+fixes.
 """
 
 from __future__ import annotations
@@ -11,13 +13,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, Literal, Protocol
 
+from referee.contract import Observation
 from referee.session import Event
 
 
 class Session(Protocol):
     """What the pipeline needs of :class:`referee.session.MatchSession`."""
 
-    def submit(self, obs: Mapping[str, Any], source: str = "camera") -> list[dict[str, Any]]: ...
+    def submit(self, obs: Observation | Mapping[str, Any], source: str = "camera") -> list[dict[str, Any]]: ...
     def snapshot(self) -> dict[str, Any]: ...
     def set_frame(self, jpeg: bytes) -> None: ...
     def set_status(self, **fields: Any) -> None: ...
@@ -28,11 +31,12 @@ class Session(Protocol):
     def expected_seat(self) -> int | None: ...
     def expected_seat_if_last_were(self, card: str) -> int | None: ...
     def add_listener(self, listener: Callable[[Event], None]) -> Callable[[], None]: ...
+    def legal_now(self, card: str) -> bool: ...
+    def possible_now(self, card: str) -> bool: ...
 
 
-def card_query(session: Session, query: Literal["legal_now", "possible_now"]) -> Callable[[str], bool] | None:
+def card_query(session: Session, query: Literal["legal_now", "possible_now"]) -> Callable[[str], bool]:
     """A card query of the session's live referee, by name: ``legal_now`` or ``possible_now`` (for
     the tracker's misread fixes; :meth:`MatchSession.legal_now` asks the referee of the moment, so
-    the query follows an undo). ``None`` when the session answers no such question."""
-    asked = getattr(session, query, None)
-    return asked if callable(asked) else None
+    the query follows an undo)."""
+    return session.legal_now if query == "legal_now" else session.possible_now
