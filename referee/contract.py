@@ -301,8 +301,8 @@ def _json_value(value: object) -> object:
 # -- output lines ---------------------------------------------------------------------------------------
 #: Every output line type the referee emits: contract 3's fixed four, then ``info`` and ``eliminated``.
 OUTPUT_TYPES: tuple[str, ...] = ("alert", "round_end", "scores", "match_end", "info", "eliminated")
-#: An output line as JSON (contract 3): what the referee returns, the log holds and the web streams.
-#: Its shapes are the ``*Line`` types below.
+#: A line as plain JSON, where its shape is not known: a log's or a script's line, read back from a file.
+#: The referee's output lines are typed :data:`OutputLine` (the ``*Line`` types below).
 Line = dict[str, Any]
 
 
@@ -357,11 +357,13 @@ class MatchEndLine(TypedDict):
 
 
 class InfoLine(TypedDict):
-    """Something worth saying that breaks no rule (a colour inferred, a jump-in, a hand swap, ...); it may
-    carry more fields about what it says."""
+    """Something worth saying that breaks no rule (a colour inferred, a jump-in, a hand swap, ...); a
+    consumer ignores fields it does not know (contract 3), so it may carry more about what it says."""
 
     type: Literal["info"]
     message: str
+    seat: NotRequired[int]  # a jump-in's seat
+    inferred_colour: NotRequired[str]  # the colour a play was taken to follow
     t: NotRequired[float]
 
 

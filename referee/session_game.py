@@ -17,6 +17,7 @@ from referee.contract import (
     Challenge,
     ColorNamed,
     Draw,
+    OutputLine,
     Pass,
     Play,
     Reveal,
@@ -120,17 +121,17 @@ def rebuild(observations: Sequence[StoredObservation], what: str) -> Game:
     return game
 
 
-def _marked(obs: Mapping[str, Any], outputs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _marked(obs: Mapping[str, Any], outputs: list[OutputLine]) -> list[OutputLine]:
     """``outputs`` with the alerts marked ``unsure`` when ``obs`` was: the camera says why it is not sure
     of what it saw (``"falling behind: 9 fps processed of 30, verdicts may be wrong"``), so an alert it
     led to is shown as possibly wrong rather than as a confident one."""
     unsure = obs.get("unsure")
     if not isinstance(unsure, str) or not unsure:
         return outputs
-    return [{**o, "unsure": unsure} if o.get("type") == "alert" else o for o in outputs]
+    return [{**o, "unsure": unsure} if o["type"] == "alert" else o for o in outputs]
 
 
-def judge(referee: Referee, obs: Mapping[str, Any]) -> list[dict[str, Any]]:
+def judge(referee: Referee, obs: Mapping[str, Any]) -> list[OutputLine]:
     """``referee.observe`` on a copy; a referee bug becomes :class:`RefereeFailure`."""
     try:
         return _marked(obs, referee.observe(copy.deepcopy(dict(obs))))

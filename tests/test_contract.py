@@ -152,3 +152,33 @@ def test_the_camera_notes_are_written_in_the_camera_logs_order() -> None:
     assert c.observation_json(c.Draw(None, 1, 0.4, c.CameraNotes(11))) == {
         "type": "draw", "seat": None, "count": 1, "t": 0.4, "frame_index": 11}
     assert parse_observation(line) == c.Play(Card.from_label("red_9"), 1, t=1.5)
+
+
+def _keys(line_type: type) -> tuple[set[str], set[str]]:
+    """A line TypedDict's required and optional keys (``NotRequired``), read from its annotations."""
+    from typing import NotRequired, get_origin, get_type_hints
+
+    hints = get_type_hints(line_type, include_extras=True)
+    optional = {key for key, hint in hints.items() if get_origin(hint) is NotRequired}
+    return set(hints) - optional, optional
+
+
+def test_every_output_line_the_referee_says_has_its_typed_shape() -> None:
+    """The referee's lines are typed as :data:`OutputLine` from the rules to the pipeline: over simulated
+    matches (every alert code injected, seven-zero and jump-ins, wilds named late) each line has its
+    TypedDict's required keys and no key it does not name."""
+    shapes = {"alert": c.AlertLine, "round_end": c.RoundEndLine, "scores": c.ScoresLine,
+              "match_end": c.MatchEndLine, "info": c.InfoLine, "eliminated": c.EliminatedLine}
+    keys = {kind: _keys(shape) for kind, shape in shapes.items()}
+    games = [simulate_game(600 + i, "official", 3, code) for i, code in enumerate(c.ALERT_CODES)]
+    games += [simulate_game(900 + seed, "house", 3, options={"seven_zero": True, "jump_in": True},
+                            unnamed_colour=0.4, anonymous_seats=0.5, separate_colour=0.3) for seed in range(3)]
+    seen: set[str] = set()
+    for game in games:
+        referee = Referee()
+        for obs in game.observations:
+            for line in referee.observe(obs):
+                required, optional = keys[line["type"]]
+                assert required <= set(line) <= required | optional, line
+                seen.add(line["type"])
+    assert {"alert", "info", "round_end", "scores"} <= seen

@@ -5,7 +5,7 @@ adds the lines it causes to ``out``."""
 from __future__ import annotations
 
 from referee.cards import Card, Colour
-from referee.contract import Line
+from referee.contract import OutputLine
 from referee.rules.observations import ObservationError
 from referee.rules.pile import see
 from referee.rules.play import close_uno_window, missed_draw
@@ -16,7 +16,7 @@ from referee.rules.state import RoundState
 __all__ = ["judge_color", "judge_draw", "judge_pass", "judge_start", "judge_uno"]
 
 
-def judge_start(state: RoundState, card: Card, out: list[Line]) -> None:
+def judge_start(state: RoundState, card: Card, out: list[OutputLine]) -> None:
     """The card turned from the stock to start the pile, and what it does to the first turn.
 
     Raises :class:`ObservationError` for a start card after the round's first play, or a second one.
@@ -62,7 +62,7 @@ def _first_turn(state: RoundState, value: str) -> None:
         state.draw_victim = first
 
 
-def judge_draw(state: RoundState, seat: int | None, count: int, out: list[Line]) -> None:
+def judge_draw(state: RoundState, seat: int | None, count: int, out: list[OutputLine]) -> None:
     """``seat`` (``None``: the seat that owes a draw, or the seat in turn) took ``count`` cards."""
     if seat is None:
         seat = state.draw_victim if state.pending_draw and state.draw_victim is not None else state.turn
@@ -98,7 +98,7 @@ def judge_draw(state: RoundState, seat: int | None, count: int, out: list[Line])
                 state.turn = state.next_seat(seat)
 
 
-def _first_draw_seen(state: RoundState, out: list[Line]) -> None:
+def _first_draw_seen(state: RoundState, out: list[OutputLine]) -> None:
     """The match's first reported draw: hand counts may now be trusted."""
     match = state.match
     match.draws_seen = True
@@ -110,7 +110,7 @@ def _first_draw_seen(state: RoundState, out: list[Line]) -> None:
         end_round(state, last, out)
 
 
-def judge_pass(state: RoundState, seat: int | None, out: list[Line]) -> None:
+def judge_pass(state: RoundState, seat: int | None, out: list[OutputLine]) -> None:
     """``seat`` (``None``: the seat in turn) ends the turn without playing; another seat's pass is
     passed over."""
     if seat is None:
@@ -123,7 +123,7 @@ def judge_pass(state: RoundState, seat: int | None, out: list[Line]) -> None:
     state.skipped_seat = None
 
 
-def judge_color(state: RoundState, colour: Colour, out: list[Line]) -> None:
+def judge_color(state: RoundState, colour: Colour, out: list[OutputLine]) -> None:
     """The colour named for the wild on top of the pile.
 
     Raises :class:`ObservationError` for a colour the deck does not have.
@@ -140,7 +140,7 @@ def judge_color(state: RoundState, colour: Colour, out: list[Line]) -> None:
     state.colour = colour
 
 
-def judge_uno(state: RoundState, seat: int | None, out: list[Line]) -> None:
+def judge_uno(state: RoundState, seat: int | None, out: list[OutputLine]) -> None:
     """``seat`` (``None``: the last seat that played) called UNO; a call holding more than two cards
     is ignored."""
     if seat is None:

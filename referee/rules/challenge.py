@@ -4,7 +4,7 @@ or, at the round's end, scores the round."""
 from __future__ import annotations
 
 from referee.cards import Card
-from referee.contract import AlertCode, Line
+from referee.contract import AlertCode, OutputLine
 from referee.rules.observations import ObservationError
 from referee.rules.report import alert, info, who
 from referee.rules.scoring import end_round, missing_reveals, score
@@ -13,7 +13,7 @@ from referee.rules.state import WILD_DRAW4, RoundState, Wd4
 __all__ = ["judge_challenge", "judge_reveal"]
 
 
-def judge_challenge(state: RoundState, seat: int | None, out: list[Line]) -> None:
+def judge_challenge(state: RoundState, seat: int | None, out: list[OutputLine]) -> None:
     """``seat`` (``None``: the last Wild Draw Four's victim) challenges it; its player must show the
     hand. Ignored (an info line) when there is no Wild Draw Four to challenge or its cards are taken."""
     wd4 = state.last_wd4
@@ -37,7 +37,7 @@ def judge_challenge(state: RoundState, seat: int | None, out: list[Line]) -> Non
     info(state, out, f"{who(seat)} challenges {who(wd4.player)}'s Wild Draw Four: show the hand")
 
 
-def judge_reveal(state: RoundState, seat: int | None, cards: tuple[Card, ...], out: list[Line]) -> None:
+def judge_reveal(state: RoundState, seat: int | None, cards: tuple[Card, ...], out: list[OutputLine]) -> None:
     """``seat`` shows ``cards``: to settle a pending challenge, or for scoring at the round's end (an
     empty hand, or any hand shown when counts are not known, ends the round).
 
@@ -71,7 +71,7 @@ def judge_reveal(state: RoundState, seat: int | None, cards: tuple[Card, ...], o
         score(state, out)
 
 
-def _settle_challenge(state: RoundState, wd4: Wd4, cards: tuple[Card, ...], out: list[Line]) -> None:
+def _settle_challenge(state: RoundState, wd4: Wd4, cards: tuple[Card, ...], out: list[OutputLine]) -> None:
     """The challenged player's hand: guilty when it holds the colour its Wild Draw Four had to follow."""
     state.challenge_pending = False
     state.counts[wd4.player] = len(cards)
@@ -91,7 +91,7 @@ def _settle_challenge(state: RoundState, wd4: Wd4, cards: tuple[Card, ...], out:
     state.turn = wd4.victim
 
 
-def _guilty(state: RoundState, wd4: Wd4, owed: int, out: list[Line]) -> None:
+def _guilty(state: RoundState, wd4: Wd4, owed: int, out: list[OutputLine]) -> None:
     """The Wild Draw Four was illegal: its player draws (a stacked +4 the stack's cards too), its
     victim owes nothing, and under ``challenge_takeback`` the card goes back to the hand."""
     opts = state.match.options

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from referee.cards import Card
-from referee.contract import AlertCode, Line
+from referee.contract import AlertCode, OutputLine
 from referee.rules.report import alert, say
 from referee.rules.state import RoundState
 
 __all__ = ["see"]
 
 
-def see(state: RoundState, card: Card, seat: int | None, out: list[Line]) -> bool:
+def see(state: RoundState, card: Card, seat: int | None, out: list[OutputLine]) -> bool:
     """Count ``card`` on the pile; False (and an impossible_card alert) if it cannot exist."""
     # A wild's named colour travels beside the card, so the card itself is the key.
     if not state.match.counts_known and state.pile_size + 1 > state.pile_limit:

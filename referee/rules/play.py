@@ -10,7 +10,7 @@ seven-zero hand passing). Also here: the UNO window and a missed draw, which a `
 from __future__ import annotations
 
 from referee.cards import Card, Colour
-from referee.contract import AlertCode, Line
+from referee.contract import AlertCode, OutputLine
 from referee.rules.observations import ObservationError
 from referee.rules.pile import see
 from referee.rules.report import alert, describe_top, info, say, who
@@ -21,7 +21,7 @@ __all__ = ["close_uno_window", "judge_play", "missed_draw"]
 
 
 def judge_play(
-    state: RoundState, card: Card, seat: int | None, named: Colour | None, target: int | None, out: list[Line]
+    state: RoundState, card: Card, seat: int | None, named: Colour | None, target: int | None, out: list[OutputLine]
 ) -> None:
     """Judge ``card`` landing on the pile from ``seat`` (``None``: the seat in turn), ``named`` the
     colour named for a wild, ``target`` the seat a seven swaps hands with (seven-zero).
@@ -69,7 +69,7 @@ def judge_play(
         state.uno_watch = seat
 
 
-def _ignored(state: RoundState, card: Card, seat: int | None, named: Colour | None, out: list[Line]) -> bool:
+def _ignored(state: RoundState, card: Card, seat: int | None, named: Colour | None, out: list[OutputLine]) -> bool:
     """A play not judged (after the round, face down, by an eliminated seat): an info line says so."""
     if state.round_over:
         info(state, out, f"play of {say(card)} after the round ended ignored")
@@ -87,7 +87,9 @@ def _ignored(state: RoundState, card: Card, seat: int | None, named: Colour | No
     return False
 
 
-def _judge_order(state: RoundState, card: Card, seat: int, judged: bool, out: list[Line]) -> tuple[bool, bool, bool]:
+def _judge_order(
+    state: RoundState, card: Card, seat: int, judged: bool, out: list[OutputLine]
+) -> tuple[bool, bool, bool]:
     """A play while a +2/+4 is pending or from a seat not in turn: ``(stacked, deflected, judged)``,
     ``judged`` False where the card's legality is not judged after all."""
     # A pending +2/+4 whose victim let play go on: the draw was missed.
@@ -119,7 +121,7 @@ def _judge_order(state: RoundState, card: Card, seat: int, judged: bool, out: li
     return False, False, judged
 
 
-def _out_of_turn(state: RoundState, card: Card, seat: int, out: list[Line]) -> None:
+def _out_of_turn(state: RoundState, card: Card, seat: int, out: list[OutputLine]) -> None:
     """A seat not in turn plays: a legal jump-in, or a skipped or out-of-turn seat's misplay."""
     penalty = state.match.options.misplay_penalty
     if state.is_jump_in(card):
@@ -133,12 +135,12 @@ def _out_of_turn(state: RoundState, card: Card, seat: int, out: list[Line]) -> N
         alert(state, out, AlertCode.OUT_OF_TURN, seat, penalty, message, card)
 
 
-def _illegal_card(state: RoundState, card: Card, seat: int, out: list[Line]) -> None:
+def _illegal_card(state: RoundState, card: Card, seat: int, out: list[OutputLine]) -> None:
     message = f"{who(seat)} played {say(card)} on {describe_top(state)}"
     alert(state, out, AlertCode.ILLEGAL_CARD, seat, state.match.options.misplay_penalty, message, card)
 
 
-def _colour_inferred(state: RoundState, card: Card, seat: int, out: list[Line]) -> None:
+def _colour_inferred(state: RoundState, card: Card, seat: int, out: list[OutputLine]) -> None:
     """A coloured card on a wild whose colour was not named: it names it, as an info line says."""
     top = state.top
     if top is not None and top.value in WILD_VALUES and card.colour is not None:
@@ -147,7 +149,7 @@ def _colour_inferred(state: RoundState, card: Card, seat: int, out: list[Line]) 
         info(state, out, message, inferred_colour=colour)
 
 
-def _bluff_proven(state: RoundState, card: Card, seat: int, out: list[Line]) -> None:
+def _bluff_proven(state: RoundState, card: Card, seat: int, out: list[OutputLine]) -> None:
     """A Wild Draw Four proven illegal by a later play of the colour it should have followed (an
     impossible card is not the card we think: it proves nothing, and is not judged here)."""
     watched = state.wd4_watch.get(seat)
@@ -163,7 +165,7 @@ def _bluff_proven(state: RoundState, card: Card, seat: int, out: list[Line]) -> 
 
 
 def _lay(
-    state: RoundState, card: Card, seat: int, named: Colour | None, possible: bool, stacked: bool, out: list[Line]
+    state: RoundState, card: Card, seat: int, named: Colour | None, possible: bool, stacked: bool, out: list[OutputLine]
 ) -> int | None:
     """Put the card on the pile and take it from the hand; the cards left (``None``: unknown). A
     hand emptied ends the round."""
@@ -223,7 +225,7 @@ def _take_effect(state: RoundState, value: str, seat: int, deflected: bool) -> N
         state.turn = state.next_seat(seat)
 
 
-def _seven_zero(state: RoundState, seat: int, value: str, target: int | None, out: list[Line]) -> None:
+def _seven_zero(state: RoundState, seat: int, value: str, target: int | None, out: list[OutputLine]) -> None:
     """Seven-zero: a 0 passes every hand on in the direction of play, a 7 swaps hands with ``target``."""
     state.uno_watch = None
     if value == "0":
@@ -250,7 +252,7 @@ def _seven_zero(state: RoundState, seat: int, value: str, target: int | None, ou
     info(state, out, f"{who(seat)} swaps hands with {who(target)}")
 
 
-def missed_draw(state: RoundState, out: list[Line]) -> None:
+def missed_draw(state: RoundState, out: list[OutputLine]) -> None:
     """The victim of a +2/+4 let play go on without drawing: alerted when hand counts are known (else
     the cards are counted as taken), and play goes on after the victim."""
     victim = state.draw_victim
@@ -266,7 +268,7 @@ def missed_draw(state: RoundState, out: list[Line]) -> None:
     state.turn = state.next_seat(victim)
 
 
-def close_uno_window(state: RoundState, actor: int, out: list[Line]) -> None:
+def close_uno_window(state: RoundState, actor: int, out: list[OutputLine]) -> None:
     """``actor`` acts: a seat left with one card and no UNO call before this has missed its call."""
     watched = state.uno_watch
     if watched is None or watched == actor:

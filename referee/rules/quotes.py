@@ -16,7 +16,7 @@ Pure data and lookups, no I/O (the referee core imports it)::
 
 from __future__ import annotations
 
-from referee.contract import ALERT_CODES
+from referee.contract import ALERT_CODES, Citation
 
 __all__ = ["ALERT_CODES", "JOIN", "QUOTES", "SHEET_LANGUAGES", "citation"]
 
@@ -236,11 +236,11 @@ QUOTES: dict[str, dict[str, tuple[str, str]]] = {
 }
 
 
-def citation(sheet: str, code: str) -> dict[str, str]:
+def citation(sheet: str, code: str) -> Citation:
     """What an alert of ``code`` cites under ``sheet``: ``sheet`` and ``lang`` always; ``quote`` (the
     sheet's words) and ``quote_en`` (English: the quote itself for an English sheet) where the sheet
     says something that fits. An unknown sheet cites itself alone."""
-    out = {"sheet": sheet, "lang": SHEET_LANGUAGES.get(sheet, "en")}
+    out: Citation = {"sheet": sheet, "lang": SHEET_LANGUAGES.get(sheet, "en")}
     found = QUOTES.get(sheet, {}).get(code)
     if found is not None:
         quote, english = found

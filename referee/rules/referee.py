@@ -68,7 +68,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from referee.contract import Line
+from referee.contract import OutputLine
 from referee.rules.actions import judge_color, judge_draw, judge_pass, judge_start, judge_uno
 from referee.rules.challenge import judge_challenge, judge_reveal
 from referee.rules.observations import (
@@ -205,7 +205,7 @@ class Referee:
         return self.state.in_deck_now(card)
 
     # -- entry point ----------------------------------------------------------------------------
-    def observe(self, obs: dict[str, Any] | Observation) -> list[Line]:
+    def observe(self, obs: dict[str, Any] | Observation) -> list[OutputLine]:
         """Judge one observation; returns the contract-3 lines it causes.
 
         Raises :class:`ObservationError` on bad input, leaving the state unchanged.
@@ -217,7 +217,7 @@ class Referee:
             kind = obs.get("type")
             fast = _FAST_PATHS.get(kind) if type(kind) is str else None
             if fast is not None:
-                out: list[Line] = []
+                out: list[OutputLine] = []
                 if fast(self.state, obs, players, out):
                     return out
         parsed = self._parsed(obs)
@@ -243,8 +243,8 @@ class Referee:
         return parse_observation(obs, players)  # a Mapping, or a clear error
 
     # -- setup: a new round, or a new match -----------------------------------------------------
-    def _setup(self, obs: Setup) -> list[Line]:
-        out: list[Line] = []
+    def _setup(self, obs: Setup) -> list[OutputLine]:
+        out: list[OutputLine] = []
         match, state = self.match, self.state
         options = find_preset(obs.rules if obs.rules is not None else match.default_rules).with_overrides(obs.options)
         state.t = obs.t
@@ -278,7 +278,7 @@ class Referee:
 # tests/rules/test_fast_path.py holds the two paths to the same lines and errors.
 
 
-def _fast_play(state: RoundState, obs: dict[str, Any], players: int, out: list[Line]) -> bool:
+def _fast_play(state: RoundState, obs: dict[str, Any], players: int, out: list[OutputLine]) -> bool:
     fields = play_fields(obs, players)
     if fields is None:
         return False
@@ -287,7 +287,7 @@ def _fast_play(state: RoundState, obs: dict[str, Any], players: int, out: list[L
     return True
 
 
-def _fast_draw(state: RoundState, obs: dict[str, Any], players: int, out: list[Line]) -> bool:
+def _fast_draw(state: RoundState, obs: dict[str, Any], players: int, out: list[OutputLine]) -> bool:
     fields = draw_fields(obs, players)
     if fields is None:
         return False
@@ -296,7 +296,7 @@ def _fast_draw(state: RoundState, obs: dict[str, Any], players: int, out: list[L
     return True
 
 
-def _fast_pass(state: RoundState, obs: dict[str, Any], players: int, out: list[Line]) -> bool:
+def _fast_pass(state: RoundState, obs: dict[str, Any], players: int, out: list[OutputLine]) -> bool:
     fields = seat_fields(obs, players)
     if fields is None:
         return False
@@ -305,7 +305,7 @@ def _fast_pass(state: RoundState, obs: dict[str, Any], players: int, out: list[L
     return True
 
 
-def _fast_uno(state: RoundState, obs: dict[str, Any], players: int, out: list[Line]) -> bool:
+def _fast_uno(state: RoundState, obs: dict[str, Any], players: int, out: list[OutputLine]) -> bool:
     fields = seat_fields(obs, players)
     if fields is None:
         return False
@@ -315,7 +315,7 @@ def _fast_uno(state: RoundState, obs: dict[str, Any], players: int, out: list[Li
 
 
 #: observation type -> its fast path for well-formed dicts (see Referee.observe)
-_FAST_PATHS: dict[str, Callable[[RoundState, dict[str, Any], int, list[Line]], bool]] = {
+_FAST_PATHS: dict[str, Callable[[RoundState, dict[str, Any], int, list[OutputLine]], bool]] = {
     "play": _fast_play,
     "draw": _fast_draw,
     "pass": _fast_pass,
@@ -323,7 +323,7 @@ _FAST_PATHS: dict[str, Callable[[RoundState, dict[str, Any], int, list[Line]], b
 }
 
 #: parsed observation type -> the function that judges it
-_HANDLERS: dict[type, Callable[[RoundState, Any, list[Line]], None]] = {
+_HANDLERS: dict[type, Callable[[RoundState, Any, list[OutputLine]], None]] = {
     Play: lambda state, obs, out: judge_play(state, obs.card, obs.seat, obs.color, obs.target, out),
     Draw: lambda state, obs, out: judge_draw(state, obs.seat, obs.count, out),
     Pass: lambda state, obs, out: judge_pass(state, obs.seat, out),

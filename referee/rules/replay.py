@@ -29,7 +29,7 @@ import json
 import logging
 import math
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, BinaryIO, TextIO
 
@@ -61,7 +61,7 @@ class _Overlong:
         self.size = size
 
 
-def _dump(line: dict[str, Any]) -> str:
+def _dump(line: Mapping[str, Any]) -> str:
     text = json.dumps(line, separators=(",", ":"), ensure_ascii=False)
     if not text.isascii():
         try:

@@ -6,10 +6,8 @@ line carries the ``t`` of the observation that caused it, when that had one.
 
 from __future__ import annotations
 
-from typing import Any
-
 from referee.cards import Card
-from referee.contract import AlertCode, Line
+from referee.contract import AlertCode, AlertLine, InfoLine, OutputLine
 from referee.rules.quotes import citation
 from referee.rules.state import RoundState
 from referee.words import card_words, player_words
@@ -37,7 +35,7 @@ def describe_top(state: RoundState) -> str:
 
 def alert(
     state: RoundState,
-    out: list[Line],
+    out: list[OutputLine],
     code: AlertCode,
     seat: int,
     penalty: int,
@@ -46,7 +44,7 @@ def alert(
 ) -> None:
     """Add an alert line: ``seat`` broke the rule ``code`` and must draw ``penalty`` cards; ``card`` is
     the card it is about, and the line cites what the preset's rule sheet says of it."""
-    line: Line = {
+    line: AlertLine = {
         "type": "alert",
         "code": code,
         "seat": seat,
@@ -61,9 +59,15 @@ def alert(
     out.append(line)
 
 
-def info(state: RoundState, out: list[Line], message: str, **extra: Any) -> None:
-    """Add an info line: something worth saying that breaks no rule (``extra``: what it is about)."""
-    line: Line = {"type": "info", "message": message, **extra}
+def info(state: RoundState, out: list[OutputLine], message: str, *, seat: int | None = None,
+         inferred_colour: str | None = None) -> None:
+    """Add an info line: something worth saying that breaks no rule (a jump-in's ``seat``, the colour a play
+    was taken to follow: what it is about)."""
+    line: InfoLine = {"type": "info", "message": message}
+    if seat is not None:
+        line["seat"] = seat
+    if inferred_colour is not None:
+        line["inferred_colour"] = inferred_colour
     if state.t is not None:
         line["t"] = state.t
     out.append(line)

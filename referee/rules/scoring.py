@@ -3,27 +3,32 @@
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from referee.cards import Card
-from referee.contract import Line
+from referee.contract import MatchEndLine, OutputLine, RoundEndLine
 from referee.rules.state import MatchState, RoundState
 
 __all__ = ["end_round", "missing_reveals", "score"]
 
+#: A line that names a winner, and with team play the winner's partner.
+_Won = TypeVar("_Won", RoundEndLine, MatchEndLine)
 
-def _with_team(line: Line, match: MatchState, winner: int) -> Line:
+
+def _with_team(line: _Won, match: MatchState, winner: int) -> _Won:
     mate = match.partner(winner)
     if mate is not None:
         line["team"] = sorted((winner, mate))
     return line
 
 
-def end_round(state: RoundState, winner: int, out: list[Line]) -> None:
+def end_round(state: RoundState, winner: int, out: list[OutputLine]) -> None:
     """``winner`` emptied their hand: the round ends, and is scored once the hands needed are shown."""
     state.round_over = True
     state.round_winner = winner
     state.uno_watch = None
     state.wd4_watch.clear()
-    line: Line = {"type": "round_end", "winner": winner, "points": None, "round": state.match.round}
+    line: RoundEndLine = {"type": "round_end", "winner": winner, "points": None, "round": state.match.round}
     out.append(_with_team(line, state.match, winner))
     if not missing_reveals(state):
         score(state, out)
@@ -55,7 +60,7 @@ def _hand_points(state: RoundState, cards: tuple[Card, ...]) -> int:
     return total
 
 
-def score(state: RoundState, out: list[Line]) -> None:
+def score(state: RoundState, out: list[OutputLine]) -> None:
     """Score the round from the hands shown: ``round_end`` with the points, ``scores``, and the
     match's end when a seat reached the target."""
     state.scored = True
@@ -72,7 +77,7 @@ def score(state: RoundState, out: list[Line]) -> None:
     else:
         for s, p in own.items():
             match.scores[s] += p
-    line: Line = {"type": "round_end", "winner": winner, "points": points, "round": match.round}
+    line: RoundEndLine = {"type": "round_end", "winner": winner, "points": points, "round": match.round}
     out.append(_with_team(line, match, winner))
     out.append({"type": "scores", "scores": list(match.scores), "round": match.round})
     _check_match_end(match, state.round_winner, out)
@@ -82,7 +87,7 @@ def _lowest(match: MatchState) -> int:
     return min(range(match.players), key=lambda s: (match.scores[s], s))
 
 
-def _eliminate(match: MatchState, out: list[Line]) -> int | None:
+def _eliminate(match: MatchState, out: list[OutputLine]) -> int | None:
     """``scoring=elimination``: seats at the target are out; the last seat left wins."""
     for s in range(match.players):
         if s not in match.eliminated and match.scores[s] >= match.options.target:
@@ -96,7 +101,7 @@ def _eliminate(match: MatchState, out: list[Line]) -> int | None:
     return None
 
 
-def _match_winner(match: MatchState, round_winner: int | None, out: list[Line]) -> int | None:
+def _match_winner(match: MatchState, round_winner: int | None, out: list[OutputLine]) -> int | None:
     scoring = match.options.scoring
     target = match.options.target
     if scoring == "winner_takes":
@@ -110,10 +115,10 @@ def _match_winner(match: MatchState, round_winner: int | None, out: list[Line]) 
     return _eliminate(match, out)
 
 
-def _check_match_end(match: MatchState, round_winner: int | None, out: list[Line]) -> None:
+def _check_match_end(match: MatchState, round_winner: int | None, out: list[OutputLine]) -> None:
     winner = _match_winner(match, round_winner, out)
     if winner is not None:
         match.match_over = True
         match.match_winner = winner
-        line: Line = {"type": "match_end", "winner": winner, "scores": list(match.scores)}
+        line: MatchEndLine = {"type": "match_end", "winner": winner, "scores": list(match.scores)}
         out.append(_with_team(line, match, winner))

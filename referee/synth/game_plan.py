@@ -26,8 +26,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from referee.contract import ALERT_CODES
-from referee.contract import Line as Line  # synth.video takes it from here
+from referee.contract import ALERT_CODES, Line, OutputLine
 from referee.rules import Referee
 from referee.rules.simulate import simulate_scripted_round
 
@@ -419,10 +418,10 @@ class _Timeline:
                       hand_seed=int(rng.integers(0, 2**31)))
 
 
-def referee_outputs(log_lines: Sequence[Line]) -> list[Line]:
+def referee_outputs(log_lines: Sequence[Line]) -> list[OutputLine]:
     """The referee's contract-3 lines over ``log_lines`` (each carries its cause's ``t``)."""
     referee = Referee()
-    out: list[Line] = []
+    out: list[OutputLine] = []
     for line in log_lines:
         out.extend(referee.observe(dict(line)))
     return out

@@ -36,7 +36,7 @@ import json
 import logging
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -47,7 +47,6 @@ import numpy as np
 from referee.synth.filming import VisibleCard, bump, render_frames, webcam
 from referee.synth.game_plan import (
     OPERATOR_DELAY,
-    Line,
     Plan,
     Quad,
     VideoConfig,
@@ -114,7 +113,7 @@ class GameVideo:
         return sidecar(self.video, kind)
 
 
-def _write_jsonl(path: Path, lines: Sequence[Line]) -> None:
+def _write_jsonl(path: Path, lines: Sequence[Mapping[str, Any]]) -> None:
     path.write_text("".join(json.dumps(line, separators=(",", ":")) + "\n" for line in lines), encoding="utf-8")
 
 
