@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NotRequired, TypedDict
 
-from referee.contract import Line, Observation, ObservationDict
+from referee.contract import Observation, ObservationDict, OutputLine
 from referee.rules import ObservationError, Referee
 from referee.session_game import (
     Game,
@@ -58,7 +58,7 @@ class Event(TypedDict):
     seq: NotRequired[int]
     source: NotRequired[str]
     observation: NotRequired[ObservationDict]
-    outputs: NotRequired[list[Line]]
+    outputs: NotRequired[list[OutputLine]]
     undone_seq: NotRequired[int]
     state: dict[str, Any]
     id: NotRequired[int]
@@ -186,7 +186,7 @@ class MatchSession:
             game.apply(StoredObservation(seq, setup.get("t"), source, setup), outputs)
             tx.set_rounds(match_id, game.rounds)
             event = _event("match", match_id, clean_names, game,
-                           (seq, source, setup, [dict(o) for o in outputs]))
+                           (seq, source, setup, [o.copy() for o in outputs]))
             event["id"] = tx.add_event(match_id, "match", event)
             if also is not None:
                 also(tx, event)
@@ -225,14 +225,14 @@ class MatchSession:
         return int(self._game.referee.snapshot().get("players") or len(self._names))
 
     # Observations.
-    def submit(self, obs: Observation | Mapping[str, Any], source: str = "camera") -> list[dict[str, Any]]:
+    def submit(self, obs: Observation | Mapping[str, Any], source: str = "camera") -> list[OutputLine]:
         """Judge ``obs``, record it and its outputs, broadcast; returns the referee's output lines. A typed
         observation (the camera's, say) is recorded as its contract-2 JSON; a mapping (a log's line, a web
         request) as the JSON it is.
 
         Raises :class:`referee.rules.ObservationError` on bad input; then nothing is recorded.
         """
-        return [dict(o) for o in self.submit_event(obs, source)["outputs"]]
+        return [o.copy() for o in self.submit_event(obs, source)["outputs"]]
 
     def submit_event(self, obs: Observation | Mapping[str, Any], source: str = "camera", *,
                      also: AlsoInTransaction | None = None) -> Event:
@@ -258,7 +258,7 @@ class MatchSession:
         self,
         clean: dict[str, Any],
         source: str,
-        outputs: Sequence[Mapping[str, Any]],
+        outputs: Sequence[OutputLine],
         *,
         kind: str,
         undone_seq: int | None = None,
@@ -281,7 +281,7 @@ class MatchSession:
             tx.set_rounds(self._match_id, game.rounds)
             if game.match_over:
                 tx.set_finished(self._match_id, True, game.match_winner)
-            event = _event(kind, self._match_id, names, game, (seq, source, clean, [dict(o) for o in outputs]),
+            event = _event(kind, self._match_id, names, game, (seq, source, clean, [o.copy() for o in outputs]),
                            undone_seq)
             event["id"] = tx.add_event(self._match_id, kind, event)
             if also is not None:
@@ -456,7 +456,7 @@ class MatchSession:
 
 def _event(
     kind: str, match_id: int, names: Sequence[str], game: Game,
-    about: tuple[int, str, ObservationDict, list[Line]] | None = None, undone_seq: int | None = None,
+    about: tuple[int, str, ObservationDict, list[OutputLine]] | None = None, undone_seq: int | None = None,
 ) -> Event:
     """The event of a change (its ``id`` not yet set): ``about`` is the observation it is about, as
     ``(seq, source, observation, outputs)``; ``undone_seq`` the one a correction replaced. The keys in the

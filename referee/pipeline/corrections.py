@@ -20,7 +20,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 
-from referee.contract import Line
+from referee.contract import OutputLine
 from referee.pipeline.session_protocol import Session
 from referee.rules import ObservationError
 from referee.vision.tracking import Reread, TakeBack, alternatives_of
@@ -52,7 +52,7 @@ def reread_by_seat(session: Session, seat: int) -> None:
              last.get("card"), fits[0], seat + 1)  # people count players from 1
 
 
-def reread(session: Session, reread: Reread) -> list[Line]:
+def reread(session: Session, reread: Reread) -> list[OutputLine]:
     """The top card, believed under a hand or on an unsure vote, read otherwise in clear view: its
     play (or the start card) is corrected (one ``correct`` event: judged again, the misread's alerts
     withdrawn), while it is still the last observation. Once anything came after it the record is
@@ -68,10 +68,10 @@ def reread(session: Session, reread: Reread) -> list[Line]:
         return []
     log.info("%s re-read as %s in clear view: its play corrected", reread.was, reread.card)
     outputs = event.get("outputs") if isinstance(event, Mapping) else None
-    return [dict(o) for o in outputs or ()]
+    return [o.copy() for o in outputs or ()]
 
 
-def take_back(session: Session, taken: TakeBack) -> list[Line]:
+def take_back(session: Session, taken: TakeBack) -> list[OutputLine]:
     """A card taken back off the pile (the top card, so the newest play): its play is undone,
     even when draws or operator lines came after it (a ghost read seen to vanish later)."""
     found = session.last_play()

@@ -36,7 +36,7 @@ import numpy as np
 
 from referee.cards import CLASSIC_COLOURS, CardError, Colour
 from referee.clips import FrameRing
-from referee.contract import Line, observation_json
+from referee.contract import OutputLine, observation_json
 from referee.pipeline import corrections, seating
 from referee.pipeline.frame_counts import DetectionGate, needs_retiming
 from referee.pipeline.reading import Reading
@@ -224,7 +224,7 @@ class Pipeline:
             self._last_detections = Detections.empty()
             self.gate.look_now()
 
-    def step(self, frame: Frame) -> list[Line]:
+    def step(self, frame: Frame) -> list[OutputLine]:
         """Process one frame; returns the referee's output lines it caused (the steps: see the module)."""
         self._calibrate(frame)
         if self._new_round.is_set():
@@ -317,9 +317,9 @@ class Pipeline:
             log.info("judging %.0f frames a second: frame counts now stand for the same times at that rate", rate)
             self._timed(round(rate))
 
-    def play_script(self, until: float | None = None) -> list[Line]:
+    def play_script(self, until: float | None = None) -> list[OutputLine]:
         """Submit the operator lines due by ``until`` (all of them with ``None``)."""
-        outputs: list[Line] = []
+        outputs: list[OutputLine] = []
         while self.script and (until is None or float(self.script[0].get("t") or 0.0) <= until):
             line = self.script.popleft()
             try:
@@ -329,7 +329,7 @@ class Pipeline:
                 log.warning("operator line refused: %s (%s)", exc, line)
         return outputs
 
-    def submit(self, event: TrackerEvent, frame: Frame) -> list[Line]:
+    def submit(self, event: TrackerEvent, frame: Frame) -> list[OutputLine]:
         """Act on one tracker event: a take-back or re-read here, an observation (start, play, draw) handed
         to the session as its typed contract-2 value; a refused one is logged, never fatal."""
         finder = self.finder

@@ -18,7 +18,7 @@ from typing import Any
 import cv2
 
 from referee.clips import FrameRing
-from referee.contract import Line
+from referee.contract import ObservationDict
 from referee.pipeline.session_protocol import Session
 from referee.vision.calibration import CalibrationProfile
 from referee.vision.capture import Frame
@@ -37,7 +37,7 @@ class PipelineStats:
     detector_ms: list[float] = field(default_factory=list)
     frame_ms: list[float] = field(default_factory=list)
     #: (observation, frame captured_at, verdict time) for each observation submitted.
-    verdicts: list[tuple[Line, float, float]] = field(default_factory=list)
+    verdicts: list[tuple[ObservationDict, float, float]] = field(default_factory=list)
 
 
 def publish_frame(session: Session, frame: Frame, detections: Detections, *, profile: CalibrationProfile | None,

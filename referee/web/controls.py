@@ -71,7 +71,7 @@ ADMIN = [Depends(require_admin)]
 def event_out(event: Event) -> EventOut:
     """A recorded event as a control answers it."""
     return EventOut(id=event["id"], kind=event["kind"], seq=event.get("seq"),
-                    outputs=event.get("outputs", []))
+                    outputs=[dict(o) for o in event.get("outputs", [])])
 
 
 def ok_out(event: Event) -> OkOut:
