@@ -14,6 +14,8 @@ import threading
 from collections.abc import Mapping, Sequence
 from typing import IO, Any
 
+from referee.session import Event
+
 
 class LogWriter:
     """Contract-2/3 lines, in order, to any number of text streams (stdout, the ``--log`` file)."""
@@ -35,7 +37,7 @@ class LogWriter:
         for line in lines:
             self.write(line)
 
-    def on_event(self, event: Mapping[str, Any]) -> None:
+    def on_event(self, event: Event) -> None:
         """A session event: its observation, then the referee's output lines."""
         kind = event.get("kind")
         obs = event.get("observation")

@@ -44,6 +44,7 @@ from referee.pipeline.session_protocol import Session, card_query
 from referee.pipeline.status import PipelineStats, publish_frame
 from referee.pipeline.table_view import TableView
 from referee.rules import ObservationError
+from referee.session import Event
 from referee.vision.calibration import CalibrationProfile, Quad
 from referee.vision.capture import Capture, Frame
 from referee.vision.classify import ACROSS_KINDS_CONFIDENCE, SECOND_LOOK_CONFIDENCE, FaceClassifier
@@ -193,7 +194,7 @@ class Pipeline:
             self.view.motion.timed(rate)
         self.gate.timed(self.tracker.config, rate)
 
-    def on_event(self, event: Mapping[str, Any]) -> None:
+    def on_event(self, event: Event) -> None:
         """Session listener: a new ``setup`` (from the dashboard) means the pile was gathered."""
         obs = event.get("observation")
         if event.get("kind") == "observation" and isinstance(obs, Mapping) and obs.get("type") == "setup":
