@@ -79,6 +79,9 @@ class PileCard:
     #: Where it came to rest: its box when last seen whole and still, with no arm over the pile,
     #: during the visit that laid it (``None``: not yet seen so).
     rest: Box | None = None
+    #: Labels read in its own pose during the visit that laid it, after it was believed, by tentative cards
+    #: that came to nothing: the detector reads this card two ways, before any other hand came.
+    read_otherwise: frozenset[str] = frozenset()
 
     def answers_to(self, label: str, colour_confidence: float, unsure_colour: float) -> bool:
         """``label`` may be this card: its label, one it was read as while it settled, or its face read

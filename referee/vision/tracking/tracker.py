@@ -25,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from referee.cards import CLASSIC_COLOURS, Colour
-from referee.vision.detections import Detections
+from referee.vision.detections import Detections, iou
 from referee.vision.tracking.boxes import Box
 from referee.vision.tracking.candidates import associate, drop_misreads
 from referee.vision.tracking.closer import SecondLook, lies_whole, look_closer, name_unread
@@ -165,10 +165,23 @@ class PileTracker:
         associate(cfg, self.candidates, frame, matched, self._hand_frame)
         out.extend(self._confirm(frame))
         out.extend(self._look_again(frame, detections))
-        self.candidates = [c for c in self.candidates if c.misses <= cfg.max_misses]
+        self._forget_lost(frame)
         if self._draws.pending:
             out.extend(self._draws.settle(cfg, frame_index, self.pile, self.candidates))
         return out
+
+    def _forget_lost(self, frame: FrameFacts) -> None:
+        """Tentative cards unseen too long are forgotten. One that lay in the top card's own pose during the
+        visit that laid it read that card otherwise: the top card remembers the label (``read_otherwise``),
+        so that the same label there later is no evidence of a card laid square on it."""
+        cfg, top = self.config, self.top
+        for cand in self.candidates:
+            if (cand.misses > cfg.max_misses and top is not None and cand.visit is not None
+                    and cand.visit == top.visit and cand.first_frame > top.frame_index
+                    and (label := cand.leading) is not None and label != top.label
+                    and iou(cand.pose, top.xyxy) >= cfg.same_pose_iou):
+                top.read_otherwise = top.read_otherwise | {label}
+        self.candidates = [c for c in self.candidates if c.misses <= cfg.max_misses]
 
     def _read(self, detections: Detections, t: float, frame_index: int, motion: MotionSample | None) -> FrameFacts:
         """The frame as the rules see it: its readings (less what only shows of a pile card) and hands."""
