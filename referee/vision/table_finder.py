@@ -51,7 +51,7 @@ from referee.vision.calibration import CalibrationProfile, Point, Quad
 from referee.vision.camera_follower import BUMP_PX, CameraFollower
 from referee.vision.detections import Detections
 from referee.vision.table_arms import DRAW_ARM_S, ArmHistory, PileVisits
-from referee.vision.table_plane import CARD_ASPECT, card_quad, pile_on_plane, tilt
+from referee.vision.table_plane import card_height, card_quad, pile_on_plane, tilt
 from referee.vision.table_seats import DRAW_PLAIN, SAME_SEAT, SeatFinder, along_edge
 
 log = logging.getLogger(__name__)
@@ -104,13 +104,6 @@ def _clamped_square(centre: Point, half: float, size: tuple[int, int]) -> Quad:
     return _square((cx, cy), half)
 
 
-def card_height(box: Sequence[float]) -> float:
-    """A card's height from its upright box (``x1, y1, x2, y2``) at an unknown turn: the box's sides
-    add up to between one and 1.41 times the card's height plus width; taken at 1.15."""
-    w, h = float(box[2] - box[0]), float(box[3] - box[1])
-    return (w + h) / (1 + CARD_ASPECT) / 1.15
-
-
 class TableFinder:
     """The table of one camera, found from its footage (see the module docstring). The pipeline calls
     :meth:`observe` each frame, :meth:`landed` for each card believed, :meth:`played` with the seat each
@@ -148,6 +141,8 @@ class TableFinder:
         #: a hand, so the card last laid seen again about a bump is a new one only when a hand came to the pile
         #: after it was laid (an arm reaching to the stock lays no card on the way).
         self.visits = PileVisits()
+        #: A bump moved the found pile zone out past the view's edge: it is put back in view next frame.
+        self._into_view = False
         self._t = 0.0
 
     def summary(self) -> dict[str, object]:
@@ -238,6 +233,10 @@ class TableFinder:
         if self.profile is None:
             self.profile = profile
         self._t = t
+        if self._into_view and self._pending is None and self._landed:
+            # The zone moved with the camera reaches out of the view (arms over that edge too short in it).
+            self._into_view = False
+            self._switch(profile, "pile moved")
         h, w = image.shape[:2]
         self.seat_finder.reach = SAME_SEAT * (w + h)
         self.seat_finder.view = (w, h)
@@ -496,3 +495,6 @@ class TableFinder:
         moved = replace(profile, pile=quad(profile.pile), stock=None if profile.stock is None else quad(profile.stock),
                         seats=seats, pile_size=profile.pile_size)
         self._change(Change(moved, camera=matrix, why="followed the camera"))
+        upright = self._card_quad is None or pile_on_plane(self._card_quad, PILE_HALF, (w, h)) is None
+        self._into_view = self.given is None and upright and not all(
+            -1 <= x <= w + 1 and -1 <= y <= h + 1 for x, y in moved.pile)

@@ -17,7 +17,7 @@ import numpy.typing as npt
 
 from referee.vision.calibration import PILE_SIDE, Quad
 
-__all__ = ["CARD_ASPECT", "MIN_CONTRAST", "MIN_TILT", "card_quad", "pile_on_plane", "tilt"]
+__all__ = ["CARD_ASPECT", "MIN_CONTRAST", "MIN_TILT", "card_height", "card_quad", "pile_on_plane", "tilt"]
 
 #: A card's width over its height.
 CARD_ASPECT = 200 / 310
@@ -27,6 +27,13 @@ MIN_TILT = 0.08
 MIN_CONTRAST = 40.0
 #: A card's sides as seen must differ by this share at least to tell its long sides from its short ones.
 SIDES_APART = 0.12
+
+
+def card_height(box: tuple[float, float, float, float]) -> float:
+    """A card's height from its upright box (``x1, y1, x2, y2``) at an unknown turn: the box's sides
+    add up to between one and 1.41 times the card's height plus width; taken at 1.15."""
+    w, h = float(box[2] - box[0]), float(box[3] - box[1])
+    return (w + h) / (1 + CARD_ASPECT) / 1.15
 
 
 def _clockwise(quad: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:

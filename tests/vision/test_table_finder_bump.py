@@ -176,6 +176,32 @@ def test_an_arm_reaching_across_the_pile_to_the_stock_is_no_hand_laying_a_card()
     assert not finder.seen_again("red_4", 24.47, last)
 
 
+def test_a_found_pile_zone_knocked_out_past_the_views_edge_is_put_back_in_view() -> None:
+    """Held-out game 15017: the pile low in the view, a seat at the bottom edge below it. A bump moved the found
+    zone 21 px down with the camera, past the view's bottom edge, and from then on that seat's plays were given
+    to its neighbours (the arms coming in over that edge lie all inside the zone). The zone moved with the camera
+    is put back in view round the cards the next frame, as a pile that moved."""
+    from referee.vision.calibration import CalibrationProfile
+    from referee.vision.detections import Detections
+
+    pile = ((226.0, 366.0), (574.0, 366.0), (574.0, 714.0), (226.0, 714.0))
+    seats = ((929.0, 13.0), (1264.0, 397.0), (209.0, 721.0), (-14.0, 253.0))
+    profile = CalibrationProfile((1280, 720), pile, seats, stock=((666.0, 233.0), (870.0, 233.0), (870.0, 437.0),
+                                                                   (666.0, 437.0)), method="found")
+    finder = TableFinder(4)
+    finder.profile, finder.pile_found, finder.stock_found, finder.card_h = profile, True, True, 120.0
+    finder._landed.extend([(400.0, 540.0)] * 3)
+    finder._bumped(profile, np.array([[1.0, 0.0, -10.0], [0.0, 1.0, 21.0]]))
+    moved = finder.take()
+    assert moved is not None and moved.moved_with_camera and max(y for _, y in moved.profile.pile) > 730
+    still = np.zeros((720, 1280, 3), np.uint8)
+    finder.observe(still, 22.0, moved.profile, Detections.empty(), np.zeros((135, 240), bool))
+    back = finder.take()
+    assert back is not None and not back.moved_with_camera
+    assert max(y for _, y in back.profile.pile) <= 720 and back.profile.seats == moved.profile.seats
+    assert abs(back.profile.pile_centre[0] - 390.0) < 1.0  # round the cards, moved with the camera
+
+
 def test_the_pipeline_drops_the_card_seen_again_after_a_bump() -> None:
     from referee.pipeline import Pipeline
     from referee.session import MatchSession
