@@ -115,3 +115,13 @@ def test_the_card_read_as_it_slid_in_is_played_once_in_its_own_pose() -> None:
     feed([card("green_1", conf=0.25)], 12, motion=motion(2, LAID))
     feed([card("green_draw2", near, conf=0.3)], 12, motion=motion(2, LAID))
     assert [o["card"] for _, o in feed.out] == ["green_1", "green_draw2"]
+
+
+def test_a_card_laid_square_takes_the_colour_its_pixels_show_not_the_top_cards() -> None:
+    """Held-out fractions seed 323: a red 2/7 laid square on a yellow 6/9 was named by the closer look in the
+    colour of the card it covered, and played as a yellow 2/7: an illegal card went unalerted. The colour is
+    read where the card lies now; one read split between colours keeps the face's colour as the look gave it."""
+    for colour, played in ((("red", 0.9), "red_draw2"), (("red", 0.4), "green_draw2"), (None, "green_draw2")):
+        look = Look("draw2", 0.92)
+        closer = CloserLook(look.read, 0.6, read_colour=lambda pose, colour=colour: colour)
+        assert game(([], closer, look), LAID) == [("green_1", 0), (played, 1)]

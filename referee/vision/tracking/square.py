@@ -23,14 +23,15 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from referee.cards import BLACK_VALUES
 from referee.vision.detections import iou
-from referee.vision.tracking.boxes import changed_under
-from referee.vision.tracking.closer import SecondLook, look_closer
+from referee.vision.tracking.boxes import Box, changed_under
+from referee.vision.tracking.closer import ONE_COLOUR, SecondLook, look_closer
 from referee.vision.tracking.config import TrackerConfig
 from referee.vision.tracking.events import Play
 from referee.vision.tracking.frame import FrameFacts
 from referee.vision.tracking.pile import Pile
-from referee.vision.tracking.state import Candidate, PileCard
+from referee.vision.tracking.state import Candidate, PileCard, face
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +56,19 @@ def handled(cand: Candidate, visit: int, top: PileCard, cfg: TrackerConfig) -> b
     return cand.misses == 0 and (cand.visit == visit or iou(cand.box, top.xyxy) >= cfg.match_iou)
 
 
+def in_colour_shown(look: SecondLook, pose: Box, label: str) -> str:
+    """``label``, a closer look's face in the colour of the card it was read against (the top card's), in
+    the colour the pile view shows at ``pose`` now, where it is one colour (:data:`~.closer.ONE_COLOUR`):
+    the card laid square on the top card is read there, and it need not share the top card's colour (a red
+    2/7 laid square on a yellow one was played yellow). A black card's label has no colour to change."""
+    if "_" not in label or label in BLACK_VALUES:
+        return label
+    read = look.colour(pose)
+    if read is None or read[1] < ONE_COLOUR:
+        return label
+    return f"{read[0]}_{face(label)}"
+
+
 def laid_square_on_top(
     cfg: TrackerConfig,
     frame: FrameFacts,
@@ -77,7 +91,9 @@ def laid_square_on_top(
     if changed is None or changed < cfg.laid_share:
         return None
     closer = look_closer(look, False, top.xyxy, top.label, whole=True)
-    if closer is None or closer in top.reads:
+    if closer is not None:
+        closer = in_colour_shown(look, top.xyxy, closer)
+    if closer is None or closer in top.reads | {top.label}:
         return None
     seat = seats.most_common(1)[0][0] if seats else None
     t = frame.t - (frame.index - clear_since) / cfg.fps
