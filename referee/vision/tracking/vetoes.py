@@ -119,12 +119,10 @@ def nothing_laid_there(ctx: Judging, cand: Candidate, label: str) -> bool:
             and iou(cand.pose, top.xyxy) >= cfg.same_pose_iou):
         # In clear view, the top card's own pose reads as another card, steadily, never as the top card, and
         # surely at times: a card laid square on it, unsure only while the hand was over it. One of the top
-        # card's colour and layout changes only its symbols, too little of the pile's picture to tell (a blue
-        # 6/8 square on a blue 7/8: 12 %). A misread of the top card under a passing hand reads as the top card
-        # again once the hand has gone; a card the detector reads two ways can settle on the other way with
-        # no card laid (a 2/9 read 2/3 for a moment in the visit that laid it, then steadily as the next arm
-        # passed to the stock), so a face the top card was read as is no evidence (as for a card laid square
-        # and read closer up, :mod:`.square`).
+        # card's colour and layout changes only its symbols, too little of the pile's picture to tell. A misread
+        # of the top card under a passing hand reads as the top card again once the hand has gone; a card the
+        # detector read two ways in the visit that laid it can settle on the other way with no card laid, so a
+        # face the top card was read as is no evidence (as for a card laid square and read closer up, .square).
         return False
     under = changed_under(before, now, cand.pose, frame.pile_size, cfg.change_level)
     if under is None:
