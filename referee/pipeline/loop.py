@@ -66,6 +66,7 @@ from referee.vision.tracking import (
     TakeBack,
     TrackerConfig,
     TrackerEvent,
+    noted,
 )
 
 log = logging.getLogger(__name__)
@@ -352,7 +353,7 @@ class Pipeline:
         if (doubt := seated.doubt) is not None:
             unsure = doubt if unsure is None else f"{unsure}; {doubt}"
         if unsure is not None:  # judged on too few frames, or on a guessed seat: the referee's verdicts say so
-            event = replace(event, unsure=unsure)
+            event = noted(event, unsure=unsure)
         try:
             obs = event.observation()  # typed: the session records it as JSON
             outputs = self.session.submit(obs, source="camera")
@@ -384,7 +385,7 @@ class Pipeline:
         if top is not None and top.label == event.card and self.reading.pile_view is not None:
             image, view_to_image = self.reading.classifier_view()
             look = self.classifier.look(image, top.xyxy, view_to_image=view_to_image)
-        self.teacher.consider(event.card, round(event.t, 3), look, corrected=event.corrected_from is not None,
+        self.teacher.consider(event.card, round(event.t, 3), look, corrected=event.camera.corrected_from is not None,
                               unsure=self.keeping_up.warning is not None)
 
     def status(self) -> dict[str, Any]:

@@ -21,6 +21,7 @@ from referee.vision.tracking import (
     TrackerConfig,
     TrackerEvent,
     alternatives_of,
+    noted,
 )
 
 
@@ -53,7 +54,7 @@ def test_draws_take_backs_and_rereads() -> None:
     draw = Draw(3, 0.4, 11)
     assert _line(draw) == '{"type":"draw","seat":3,"count":1,"t":0.4,"frame_index":11}'
     # A draw believed later keeps when it was drawn.
-    assert replace(draw, frame_index=20).as_dict() == {"type": "draw", "seat": 3, "count": 1, "t": 0.4,
+    assert noted(draw, frame_index=20).as_dict() == {"type": "draw", "seat": 3, "count": 1, "t": 0.4,
                                                         "frame_index": 20}
     assert _line(TakeBack("red_9", None, 1.0, 30)) == (
         '{"type":"take_back","card":"red_9","seat":null,"t":1.0,"frame_index":30}')
@@ -63,13 +64,13 @@ def test_draws_take_backs_and_rereads() -> None:
 
 def test_unsure_is_a_field_written_last() -> None:
     """The pipeline says why the camera is unsure as a field of the event; the log has it as the last key."""
-    play = replace(Play("red_9", 1, 1.5, 50, alternatives=("red_6",), confidence=0.8), unsure="falling behind")
+    play = noted(Play("red_9", 1, 1.5, 50, alternatives=("red_6",), confidence=0.8), unsure="falling behind")
     assert _line(play) == (
         '{"type":"play","card":"red_9","seat":1,"t":1.5,"alternatives":["red_6"],"frame_index":50,'
         '"confidence":0.8,"unsure":"falling behind"}')
-    assert _line(replace(Start("red_5", 0.2, 8), unsure="seats a guess")) == (
+    assert _line(noted(Start("red_5", 0.2, 8), unsure="seats a guess")) == (
         '{"type":"start","card":"red_5","t":0.2,"frame_index":8,"unsure":"seats a guess"}')
-    assert _line(replace(Draw(None, 0.4, 11), unsure="seats a guess")) == (
+    assert _line(noted(Draw(None, 0.4, 11), unsure="seats a guess")) == (
         '{"type":"draw","seat":null,"count":1,"t":0.4,"frame_index":11,"unsure":"seats a guess"}')
 
 
@@ -97,11 +98,29 @@ def test_the_tracker_emits_typed_events() -> None:
 def test_an_observation_is_handed_on_typed_and_its_json_is_the_events_dict() -> None:
     """Start, play and draw give the typed contract value the session is handed (the camera's additions its
     notes); its JSON is the event's dict, key for key in order."""
-    play = replace(Play("red_9", 1, 1.5, 50, corrected_from="red_6", reason="read closer up",
-                        alternatives=("red_6",), confidence=0.8), unsure="falling behind")
+    play = noted(Play("red_9", 1, 1.5, 50, corrected_from="red_6", reason="read closer up",
+                      alternatives=("red_6",), confidence=0.8), unsure="falling behind")
     typed = play.observation()
     assert typed == contract.Play(Card.from_label("red_9"), 1, t=1.5, camera=contract.CameraNotes(
         50, "red_6", "read closer up", ("red_6",), 0.8, "falling behind"))
     for event in (play, Start("red_5", 0.2, 8, confidence=0.9), Draw(None, 0.4, 11, unsure="seats a guess")):
         assert json.dumps(contract.observation_json(event.observation())) == json.dumps(event.as_dict())
     assert Draw(2, 0.4, 11).observation() == contract.Draw(2, 1, 0.4, contract.CameraNotes(11))
+
+
+def test_an_observed_event_holds_the_cameras_notes_as_one_value() -> None:
+    """The notes given flat (as the tracker makes an event) are its ``camera``; a change of seat keeps them,
+    and they may be given whole instead, but not both ways at once."""
+    play = Play("red_9", 1, 1.5, 50, corrected_from="red_6", reason="read closer up", confidence=0.8)
+    assert play.camera == contract.CameraNotes(50, "red_6", "read closer up", (), 0.8)
+    assert replace(play, seat=2) == Play("red_9", 2, 1.5, camera=play.camera)
+    assert replace(play, seat=2).as_dict() == {**play.as_dict(), "seat": 2}
+    assert Draw(None, 0.4, 11, 2).camera == contract.CameraNotes(11) and Draw(None, 0.4, 11, 2).count == 2
+    assert noted(play, unsure="seats a guess").camera.unsure == "seats a guess"
+    assert noted(play) == play
+    with pytest.raises(TypeError):
+        Play("red_9", 1, 1.5)
+    with pytest.raises(TypeError):
+        Play("red_9", 1, 1.5, 50, camera=play.camera)
+    with pytest.raises(TypeError):
+        Start("red_5", 0.2, confidence=0.9, camera=contract.CameraNotes(8))

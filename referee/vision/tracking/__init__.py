@@ -21,7 +21,17 @@ from referee.vision.detections import iou
 from referee.vision.tracking.boxes import Box, Mask, containment, low_res_area, overhang, translation, turned
 from referee.vision.tracking.closer import CloserLook, SecondLook, closer_label
 from referee.vision.tracking.config import TrackerConfig
-from referee.vision.tracking.events import Draw, Play, Reread, Start, TakeBack, TrackerEvent, alternatives_of
+from referee.vision.tracking.events import (
+    Draw,
+    Observed,
+    Play,
+    Reread,
+    Start,
+    TakeBack,
+    TrackerEvent,
+    alternatives_of,
+    noted,
+)
 from referee.vision.tracking.motion import MotionDetector, MotionSample
 from referee.vision.tracking.pile import Pile
 from referee.vision.tracking.state import Candidate, PileCard, Reading
@@ -35,6 +45,7 @@ __all__ = [
     "Mask",
     "MotionDetector",
     "MotionSample",
+    "Observed",
     "Pile",
     "PileCard",
     "PileTracker",
@@ -51,6 +62,7 @@ __all__ = [
     "containment",
     "iou",
     "low_res_area",
+    "noted",
     "overhang",
     "translation",
     "turned",

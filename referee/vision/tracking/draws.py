@@ -10,13 +10,13 @@ from __future__ import annotations
 import logging
 from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import NamedTuple
 
 from referee.vision.detections import iou
 from referee.vision.tracking.boxes import Box
 from referee.vision.tracking.config import TrackerConfig
-from referee.vision.tracking.events import Draw
+from referee.vision.tracking.events import Draw, noted
 from referee.vision.tracking.motion import MotionSample
 from referee.vision.tracking.state import Candidate, PileCard
 
@@ -107,7 +107,7 @@ class Draws:
         for pending in self.pending:
             seat = pending.draw.seat
             if any(c in candidates and not c.absorbed for c in pending.maybe_laid):  # (by identity)
-                if frame_index - pending.draw.frame_index <= cfg.takeback_frames:
+                if frame_index - pending.draw.camera.frame_index <= cfg.takeback_frames:
                     waiting.append(pending)
                 else:
                     log.debug("draw of seat %s given up: a card of that hand still tentative", seat)
@@ -115,6 +115,6 @@ class Draws:
                 log.debug("hand of seat %s crossed the stock on its way to the pile: no draw", seat)
             else:
                 log.info("seat %s drew: what was read under its hand was no card", seat)
-                out.append(replace(pending.draw, frame_index=frame_index))  # believed now, drawn at ``t``
+                out.append(noted(pending.draw, frame_index=frame_index))  # believed now, drawn at ``t``
         self.pending = waiting
         return out

@@ -8,17 +8,20 @@ alone, which acts on them itself: :class:`TakeBack` (the top card lifted off: it
 :class:`Reread` (the top card read otherwise in clear view: its play is corrected). Their
 :meth:`~TakeBack.as_dict` is for traces and tests.
 
-Each event carries ``t`` (seconds: when it happened) and ``frame_index`` (when the tracker believed it).
-A :class:`Play` or :class:`Start` may carry ``corrected_from`` and ``reason`` (a reading put right),
-``alternatives`` (its other readings) and ``confidence``. The pipeline sets ``unsure`` on a start, play
-or draw (why the camera is not sure of what it saw) before it is judged: the referee's alerts on it then
-carry it too (contract 2's camera additions).
+Each event carries ``t`` (seconds: when it happened). A start, play or draw holds what the camera adds to
+it as one :class:`~referee.contract.CameraNotes` (``camera``): ``frame_index`` (when the tracker believed
+it); for a start or play ``corrected_from`` and ``reason`` (a reading put right), ``alternatives`` (its
+other readings) and ``confidence``; and ``unsure`` (why the camera is not sure of what it saw), which the
+pipeline sets (:func:`noted`) before it is judged: the referee's alerts on it then carry it too (contract
+2's camera additions). The tracker makes them with those notes given flat (``Play(card, seat, t,
+frame_index, confidence=...)``); :func:`dataclasses.replace` gives them whole (``camera=``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import TypeVar
 
 from referee import contract
 from referee.cards import Card
@@ -34,81 +37,122 @@ def alternatives_of(obs: Mapping[str, object]) -> tuple[str, ...]:
     return tuple(label for label in found if isinstance(label, str))
 
 
-@dataclass(frozen=True, slots=True)
+def _notes(frame_index: int | None, camera: CameraNotes | None, flat: CameraNotes) -> CameraNotes:
+    """An observed event's notes: ``flat`` (built from the notes given flat, ``frame_index`` first) or
+    ``camera`` (given whole); one of the two, not both."""
+    if camera is None:
+        if frame_index is None:
+            raise TypeError("an observed event needs its frame_index (or its camera notes whole)")
+        return flat
+    if frame_index is not None or flat != CameraNotes(0):
+        raise TypeError("an observed event takes its camera notes flat or whole, not both")
+    return camera
+
+
+@dataclass(frozen=True, slots=True, init=False)
 class Start:
-    """The card turned from the stock to start the pile, come to rest at ``t``."""
+    """The card turned from the stock to start the pile, come to rest at ``t``.
+
+    Made with the camera's notes flat, as the tracker knows them (``Start(card, t, frame_index,
+    corrected_from=..., reason=..., alternatives=..., confidence=...)``), or whole (``camera=``)."""
 
     card: str
     t: float
-    frame_index: int
-    #: The label first voted, when the reading was put right (and ``reason`` says why).
-    corrected_from: str | None = None
-    reason: str | None = None
-    #: The card's other readings (sorted), for a later fix by seat.
-    alternatives: tuple[str, ...] = ()
-    #: The mean confidence of the frames that voted (rounded to 3 places).
-    confidence: float | None = None
-    #: Why the camera is not sure of what it saw (set by the pipeline: it fell behind, the seats are a guess).
-    unsure: str | None = None
+    #: What the camera adds: when the tracker believed it, a reading put right, its other readings, how sure.
+    camera: CameraNotes
+
+    def __init__(self, card: str, t: float, frame_index: int | None = None, corrected_from: str | None = None,
+                 reason: str | None = None, alternatives: tuple[str, ...] = (), confidence: float | None = None,
+                 unsure: str | None = None, *, camera: CameraNotes | None = None) -> None:
+        object.__setattr__(self, "card", card)
+        object.__setattr__(self, "t", t)
+        object.__setattr__(self, "camera", _notes(frame_index, camera, CameraNotes(
+            frame_index or 0, corrected_from, reason, alternatives, confidence, unsure)))
 
     def observation(self) -> contract.Start:
         """The contract-2 ``start`` observation, with the camera's notes."""
-        return contract.Start(Card.from_label(self.card), self.t, CameraNotes(
-            self.frame_index, self.corrected_from, self.reason, self.alternatives, self.confidence, self.unsure))
+        return contract.Start(Card.from_label(self.card), self.t, self.camera)
 
     def as_dict(self) -> ObservationDict:
         """The contract-2 ``start`` observation, as the log holds it."""
         return observation_json(self.observation())
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Play:
-    """``card`` laid on the pile by ``seat`` (``None``: unknown), come to rest at ``t``."""
+    """``card`` laid on the pile by ``seat`` (``None``: unknown), come to rest at ``t``.
+
+    Made with the camera's notes flat, as the tracker knows them (``Play(card, seat, t, frame_index,
+    corrected_from=..., reason=..., alternatives=..., confidence=...)``), or whole (``camera=``)."""
 
     card: str
     seat: int | None
     t: float
-    frame_index: int
-    #: The label first voted, when the reading was put right (and ``reason`` says why).
-    corrected_from: str | None = None
-    #: Why the reading was put right, or (without ``corrected_from``) why a play was inferred.
-    reason: str | None = None
-    #: The card's other readings (sorted), for a later fix by seat.
-    alternatives: tuple[str, ...] = ()
-    #: The mean confidence of the frames that voted (rounded to 3 places).
-    confidence: float | None = None
-    #: Why the camera is not sure of what it saw (set by the pipeline: it fell behind, the seats are a guess).
-    unsure: str | None = None
+    #: What the camera adds: when the tracker believed it, a reading put right (or why a play was inferred),
+    #: its other readings, how sure.
+    camera: CameraNotes
+
+    def __init__(self, card: str, seat: int | None, t: float, frame_index: int | None = None,
+                 corrected_from: str | None = None, reason: str | None = None, alternatives: tuple[str, ...] = (),
+                 confidence: float | None = None, unsure: str | None = None, *,
+                 camera: CameraNotes | None = None) -> None:
+        object.__setattr__(self, "card", card)
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "t", t)
+        object.__setattr__(self, "camera", _notes(frame_index, camera, CameraNotes(
+            frame_index or 0, corrected_from, reason, alternatives, confidence, unsure)))
 
     def observation(self) -> contract.Play:
         """The contract-2 ``play`` observation (no colour named: that is the operator's ``color``), with the
         camera's notes."""
-        return contract.Play(Card.from_label(self.card), self.seat, t=self.t, camera=CameraNotes(
-            self.frame_index, self.corrected_from, self.reason, self.alternatives, self.confidence, self.unsure))
+        return contract.Play(Card.from_label(self.card), self.seat, t=self.t, camera=self.camera)
 
     def as_dict(self) -> ObservationDict:
         """The contract-2 ``play`` observation, as the log holds it."""
         return observation_json(self.observation())
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Draw:
-    """``count`` cards (one) taken from the stock by ``seat`` (``None``: the seat that owes it) at ``t``."""
+    """``count`` cards (one) taken from the stock by ``seat`` (``None``: the seat that owes it) at ``t``.
+
+    Made with the camera's notes flat (``Draw(seat, t, frame_index)``) or whole (``camera=``)."""
 
     seat: int | None
     t: float
-    frame_index: int
-    count: int = 1
-    #: Why the camera is not sure of what it saw (set by the pipeline: it fell behind, the seats are a guess).
-    unsure: str | None = None
+    count: int
+    #: What the camera adds: when the tracker believed it (and ``unsure``, set by the pipeline).
+    camera: CameraNotes
+
+    def __init__(self, seat: int | None, t: float, frame_index: int | None = None, count: int = 1,
+                 unsure: str | None = None, *, camera: CameraNotes | None = None) -> None:
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "t", t)
+        object.__setattr__(self, "count", count)
+        object.__setattr__(self, "camera", _notes(frame_index, camera, CameraNotes(frame_index or 0, unsure=unsure)))
 
     def observation(self) -> contract.Draw:
         """The contract-2 ``draw`` observation, with the camera's notes (when, and ``unsure``)."""
-        return contract.Draw(self.seat, self.count, self.t, CameraNotes(self.frame_index, unsure=self.unsure))
+        return contract.Draw(self.seat, self.count, self.t, self.camera)
 
     def as_dict(self) -> ObservationDict:
         """The contract-2 ``draw`` observation, as the log holds it."""
         return observation_json(self.observation())
+
+
+#: The tracker's observations: the events that carry the camera's notes.
+Observed = TypeVar("Observed", bound=Start | Play | Draw)
+
+
+def noted(event: Observed, *, frame_index: int | None = None, unsure: str | None = None) -> Observed:
+    """``event`` with its notes changed: believed at ``frame_index`` (a draw judged later than it was
+    drawn), or ``unsure`` (why the camera is not sure of it: set by the pipeline); ``None`` keeps a note."""
+    notes = event.camera
+    if frame_index is not None:
+        notes = replace(notes, frame_index=frame_index)
+    if unsure is not None:
+        notes = replace(notes, unsure=unsure)
+    return replace(event, camera=notes)
 
 
 @dataclass(frozen=True, slots=True)
