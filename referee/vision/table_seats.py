@@ -162,7 +162,9 @@ class SeatFinder:
     def plainly(self, origin: Point, root: Point) -> int | None:
         """Before the seats are sure: the seat of an arm coming in at ``root`` when plain: from the dealer's
         group, or from a group as many even steps round from the dealer's as its seat is (within
-        :data:`PLAIN_SHARE` of a step). ``None``: not plain (the referee's turn order stands)."""
+        :data:`PLAIN_SHARE` of a step), or from a group whose cards were judged one seat (most of them: a
+        seat's arms come in at one place; that seat is as sure as those judgements were), or the last side
+        left. ``None``: not plain (the referee's turn order stands)."""
         groups = self.groups()
         starts = [(g, self.samples[j][2]) for g in groups for j in g if self.samples[j][3]]
         if not starts:
@@ -175,6 +177,11 @@ class SeatFinder:
         k = round(steps)
         if abs(steps - k) < PLAIN_SHARE and 0 < k < self.players:
             return (dealer + k) % self.players
+        home = [g for g in groups if math.hypot(*np.subtract(self._centre(g), root)) < self.reach]
+        if len(home) == 1 and (seat := self._judged(home[0])) is not None:
+            # One player's arms come in at one place: an arm from a side whose cards were given one seat
+            # (the turn's, when no seat was plain) is that seat's, even when the turn has moved on.
+            return seat
         return self._last_side(origin, root, groups, dealer_group, dealer)
 
     def _last_side(self, origin: Point, root: Point, groups: list[list[int]], dealer_group: list[int],

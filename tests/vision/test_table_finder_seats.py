@@ -171,3 +171,18 @@ def test_a_draws_arm_from_a_side_not_seen_yet_places_that_seat_when_plain() -> N
     finder._arms.add(10.0, fg, W)
     assert finder.draw_seat(10.0) == 1
     assert len(seats.groups()) == 3  # learnt: seat 1's side
+
+
+def test_an_arm_from_a_side_whose_card_was_given_a_seat_is_that_seats_when_its_turn_has_moved_on() -> None:
+    # Dev seed 15014: the dealer (seat 0) reaches in at the top right; seat 2 sits at the bottom, 1.47 even
+    # steps round (not plain), and laid a card on its turn (given the turn's seat, 2). Its next card, out of
+    # turn, came from the same place: given the turn's seat (3), its alert was missed and its penalty draws
+    # went to seat 0.
+    pile = (259.0, 423.0)
+    seats = finder()
+    seats.add(pile, (1168.0, 0.0), 0, start=True)
+    assert seats.plainly(pile, (741.0, 715.0)) is None  # no card from that side yet: the turn order stands
+    seats.add(pile, (747.0, 715.0), 2)  # its first card, given the turn's seat
+    assert seats.plainly(pile, (741.0, 715.0)) == 2
+    assert seats.placed_entries()[2] == (747.0, 715.0)  # a draw's arm from there is seat 2's too
+    assert seats.plainly(pile, (520.0, 715.0)) is None  # farther along the bottom edge: no seat plainly
