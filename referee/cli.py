@@ -324,6 +324,8 @@ def _train_classifier_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", type=Path, default=Path("models/classifier.onnx"), help="ONNX file; the .pt goes beside it")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--device", default="cpu", help="torch device to train on: cpu, cuda, cuda:1, ...")
+    p.add_argument("--camera", action="store_true",
+                   help="augment with the camera's share too: tilt, blur, sensor noise, a stronger cast")
     p.add_argument("--log", type=Path, default=None, help="write the summary with every epoch's figures here (JSON)")
 
 

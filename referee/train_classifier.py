@@ -88,10 +88,21 @@ LOW_RES_SIDES = (36, 72)
 CAST = 0.25
 
 
-def augment(batch: Any, generator: Any) -> Any:
+#: The camera's share (``--camera``, from round 5): a crop turned off the square and scaled (a card held
+#: in a hand or lying askew: ``TILT_DEGREES``, ``TILT_SCALE``), out of focus (a Gaussian blur of
+#: ``BLUR_SIGMA``), with sensor noise (``NOISE_STD``, per crop), each on its share of the batch, and a
+#: stronger cast (``CAMERA_CAST``: a laptop webcam's white balance moves a channel by a third).
+TILT_SHARE, TILT_DEGREES, TILT_SCALE = 0.5, 15.0, (0.9, 1.1)
+BLUR_SHARE, BLUR_SIGMA = 0.25, (0.6, 1.6)
+NOISE_SHARE, NOISE_STD = 0.3, 0.04
+CAMERA_CAST = 0.4
+
+
+def augment(batch: Any, generator: Any, *, camera: bool = False) -> Any:
     """Quarter turns, a low-resolution share, a colour cast, shuffled channels (a tenth grey),
-    brightness and contrast; uint8 NHWC -> float NCHW on the batch's device. ``generator`` is a CPU
-    torch generator: every draw is made on the CPU and moved, so a run is the same on any device."""
+    brightness and contrast, and with ``camera`` the camera's share (above); uint8 NHWC -> float NCHW on
+    the batch's device. ``generator`` is a CPU torch generator: every draw is made on the CPU and moved
+    (the noise from a device generator seeded by it), so a run is the same on any device."""
     import torch
     import torch.nn.functional as F
 
@@ -101,6 +112,9 @@ def augment(batch: Any, generator: Any) -> Any:
 
     def draw(*shape: int, low: float = 0.0, high: float = 1.0) -> Any:
         return torch.empty(*shape).uniform_(low, high, generator=generator).to(device)
+
+    if camera:
+        x = _camera(x, generator, draw)
 
     turns = torch.randint(0, 4, (n,), generator=generator).to(device)
     for k in range(1, 4):
@@ -112,7 +126,8 @@ def augment(batch: Any, generator: Any) -> Any:
         side = int(torch.randint(LOW_RES_SIDES[0], LOW_RES_SIDES[1] + 1, (1,), generator=generator))
         small = F.interpolate(x[low], size=(side, side), mode="area")
         x[low] = F.interpolate(small, size=x.shape[-2:], mode="bilinear", align_corners=False)
-    x = x * draw(n, 3, 1, 1, low=1 - CAST, high=1 + CAST)
+    cast = CAMERA_CAST if camera else CAST
+    x = x * draw(n, 3, 1, 1, low=1 - cast, high=1 + cast)
     perm = torch.argsort(torch.rand(n, 3, generator=generator), dim=1).to(device)
     x = torch.gather(x, 1, perm[:, :, None, None].expand_as(x))
     grey = (torch.rand(n, generator=generator) < 0.1).to(device)
@@ -122,6 +137,38 @@ def augment(batch: Any, generator: Any) -> Any:
     bright = draw(n, 1, 1, 1, low=-0.15, high=0.15)
     mean = x.mean(dim=(1, 2, 3), keepdim=True)
     return ((x - mean) * contrast + mean + bright).clamp(0, 1)
+
+
+def _camera(x: Any, generator: Any, draw: Any) -> Any:
+    """The camera's share of :func:`augment`: tilt and scale, blur, noise (see ``TILT_SHARE``)."""
+    import math
+
+    import torch
+    import torch.nn.functional as F
+
+    n, device = x.shape[0], x.device
+    tilted = (torch.rand(n, generator=generator) < TILT_SHARE).to(device)
+    angle = draw(n, low=-math.radians(TILT_DEGREES), high=math.radians(TILT_DEGREES)) * tilted
+    scale = torch.where(tilted, draw(n, low=TILT_SCALE[0], high=TILT_SCALE[1]), torch.ones(n, device=device))
+    cos, sin = torch.cos(angle) / scale, torch.sin(angle) / scale
+    zero = torch.zeros(n, device=device)
+    theta = torch.stack([torch.stack([cos, -sin, zero], 1), torch.stack([sin, cos, zero], 1)], 1)
+    grid = F.affine_grid(theta, list(x.shape), align_corners=False)
+    x = F.grid_sample(x, grid, mode="bilinear", padding_mode="reflection", align_corners=False)
+    blurred = (torch.rand(n, generator=generator) < BLUR_SHARE).nonzero().flatten().to(device)
+    if len(blurred):
+        sigma = float(torch.empty(1).uniform_(*BLUR_SIGMA, generator=generator))
+        taps = torch.arange(-3, 4, dtype=torch.float32, device=device)
+        kernel = torch.exp(-(taps ** 2) / (2 * sigma ** 2))
+        kernel = (kernel / kernel.sum()).to(x.dtype)
+        part = F.pad(x[blurred], (3, 3, 3, 3), mode="replicate")
+        part = F.conv2d(part, kernel.view(1, 1, 1, 7).expand(3, 1, 1, 7), groups=3)
+        x[blurred] = F.conv2d(part, kernel.view(1, 1, 7, 1).expand(3, 1, 7, 1), groups=3)
+    noisy = (torch.rand(n, generator=generator) < NOISE_SHARE).to(device)
+    std = draw(n, 1, 1, 1, high=NOISE_STD) * noisy.view(n, 1, 1, 1)
+    noise_source = torch.Generator(device=device).manual_seed(int(torch.randint(0, 2**31, (1,), generator=generator)))
+    noise = torch.randn(x.shape, generator=noise_source, device=device)
+    return (x + noise * std).clamp(0, 1)
 
 
 def to_input(batch: Any) -> Any:
@@ -198,9 +245,10 @@ def export_onnx(model: Any, path: Path) -> Path:
 
 def train(data: Path, *, epochs: int, batch: int = 128, lr: float = 3e-3, weights: Path | None = None,
           out: Path = MODELS_DIR / "classifier.onnx", seed: int = 0, threads: int = 2,
-          device: str = "cpu") -> dict[str, Any]:
-    """Train (from scratch, or from ``weights``: a state dict saved here), keep the best epoch by
-    validation accuracy, save it beside ``out`` as ``.pt`` and export ``out``; return a summary."""
+          device: str = "cpu", camera: bool = False) -> dict[str, Any]:
+    """Train (from scratch, or from ``weights``: a state dict saved here; with ``camera`` the camera's
+    share of augmentation too), keep the best epoch by validation accuracy, save it beside ``out`` as
+    ``.pt`` and export ``out``; return a summary."""
     import torch
 
     torch.set_num_threads(threads)
@@ -211,6 +259,8 @@ def train(data: Path, *, epochs: int, batch: int = 128, lr: float = 3e-3, weight
     x_train, y_train = load_split(data, "train")
     x_val, y_val = load_split(data, "val")
     log.info("crops: %d train, %d val (loaded in %.0f s)", len(x_train), len(x_val), time.time() - started)
+    if len(x_train) < batch:
+        raise ValueError(f"{len(x_train)} training crops in {data}: fewer than one batch of {batch}")
     model = build_model()
     if weights is not None:
         _load_weights(model, weights)
@@ -230,14 +280,15 @@ def train(data: Path, *, epochs: int, batch: int = 128, lr: float = 3e-3, weight
         total = 0.0
         for step in range(len(images) // batch):
             idx = order[step * batch:(step + 1) * batch].to(device)
-            loss = loss_fn(model(augment(images[idx], generator)), targets[idx])
+            loss = loss_fn(model(augment(images[idx], generator, camera=camera)), targets[idx])
             optimizer.zero_grad(set_to_none=True)
             loss.backward()
             optimizer.step()
             schedule.step()
             total += loss.item()
         metrics = evaluate(model, x_val, y_val, device=device)
-        row = {"epoch": epoch, "seconds": round(time.time() - started), "loss": round(total / max(step + 1, 1), 4),
+        loss_mean = round(total / (len(images) // batch), 4)
+        row = {"epoch": epoch, "seconds": round(time.time() - started), "loss": loss_mean,
                "val_accuracy": metrics["accuracy"], "val_accuracy_half_turn_mean": metrics["accuracy_half_turn_mean"]}
         history.append(row)
         log.info("%s", json.dumps(row))
@@ -251,7 +302,7 @@ def train(data: Path, *, epochs: int, batch: int = 128, lr: float = 3e-3, weight
     final = evaluate(model, x_val, y_val, device=device)
     export_onnx(model.cpu(), out)
     return {"data": str(data), "onnx": str(out), "weights": str(pt_path), "epochs": epochs, "batch": batch,
-            "lr": lr, "device": device, "train_crops": len(x_train), "val_crops": len(x_val),
+            "lr": lr, "device": device, "camera": camera, "train_crops": len(x_train), "val_crops": len(x_val),
             "seconds": round(time.time() - started), "history": history, "val": final}
 
 
@@ -275,7 +326,8 @@ def main(args: argparse.Namespace) -> int:
     """Entry point of ``referee train-classifier``."""
     try:
         summary = train(args.data, epochs=args.epochs, batch=args.batch, lr=args.lr, weights=args.weights,
-                        out=args.out, seed=args.seed, device=args.device)
+                        out=args.out, seed=args.seed, device=args.device,
+                        camera=getattr(args, "camera", False))
     except (FileNotFoundError, ValueError) as exc:
         log.error("%s", exc)
         return 2

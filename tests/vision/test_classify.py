@@ -171,6 +171,35 @@ def test_augment_keeps_shape_and_range() -> None:
     assert x.shape == (8, 3, CROP_SIDE, CROP_SIDE) and float(x.min()) >= 0.0 and float(x.max()) <= 1.0
 
 
+def test_camera_augment_tilts_blurs_and_adds_noise_around_the_card_in_the_middle() -> None:
+    torch = pytest.importorskip("torch")
+    from referee.train_classifier import augment
+
+    face = torch.zeros((64, CROP_SIDE, CROP_SIDE, 3), dtype=torch.uint8)
+    face[:, 28:68, 36:60] = 255  # a card upright in the middle of its crop, sharp-edged
+    plain = augment(face, torch.Generator().manual_seed(1))
+    camera = augment(face, torch.Generator().manual_seed(1), camera=True)
+    assert camera.shape == plain.shape and float(camera.min()) >= 0.0 and float(camera.max()) <= 1.0
+    for x in (plain, camera):  # the card stays in the middle, brighter than the crop's corners
+        grey = x.mean(dim=1)
+        assert bool((grey[:, 44:52, 44:52].mean(dim=(1, 2)) > grey[:, :8, :8].mean(dim=(1, 2)) + 0.2).all())
+
+    def off_square(x: object) -> int:  # crops whose card is no longer 40 x 24 px along the rows
+        count = 0
+        for grey in x.mean(dim=1):  # type: ignore[attr-defined]
+            rows, cols = (grey > (grey.min() + grey.max()) / 2).nonzero(as_tuple=True)
+            size = sorted((int(rows.max() - rows.min()) + 1, int(cols.max() - cols.min()) + 1))
+            count += abs(size[0] - 24) > 2 or abs(size[1] - 40) > 2
+        return count
+
+    def rough(x: object) -> int:  # crops with pixel-to-pixel noise in a flat region
+        grey = x.mean(dim=1)  # type: ignore[attr-defined]
+        corner = grey[:, 2:14, 2:14]
+        return int(((corner[:, 1:, :] - corner[:, :-1, :]).abs().mean(dim=(1, 2)) > 0.005).sum())
+
+    assert off_square(plain) == 0 < off_square(camera) and rough(plain) == 0 < rough(camera)
+
+
 def test_unknown_face_folder_is_an_error(tmp_path: Path) -> None:
     pytest.importorskip("torch")
     from referee.train_classifier import load_split
