@@ -61,6 +61,7 @@ __all__ = [
     "Start",
     "Uno",
     "observation_json",
+    "observation_type",
 ]
 
 # -- limits -------------------------------------------------------------------------------------------
@@ -244,6 +245,11 @@ _TYPES: dict[type[Any], ObservationType] = {
     Setup: "setup", Start: "start", Play: "play", ColorNamed: "color", Draw: "draw", Pass: "pass", Uno: "uno",
     Challenge: "challenge", Reveal: "reveal",
 }
+
+
+def observation_type(obs: Observation) -> ObservationType:
+    """``obs``'s ``type`` in the log (``"play"`` for a :class:`Play`)."""
+    return _TYPES[type(obs)]
 
 
 def observation_json(obs: Observation) -> ObservationDict:

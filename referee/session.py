@@ -227,8 +227,8 @@ class MatchSession:
     # Observations.
     def submit(self, obs: Observation | Mapping[str, Any], source: str = "camera") -> list[OutputLine]:
         """Judge ``obs``, record it and its outputs, broadcast; returns the referee's output lines. A typed
-        observation (the camera's, say) is recorded as its contract-2 JSON; a mapping (a log's line, a web
-        request) as the JSON it is.
+        observation (the camera's, say) is judged as it is and recorded as its contract-2 JSON; a mapping (a
+        log's line, a web request) is judged and recorded as the JSON it is.
 
         Raises :class:`referee.rules.ObservationError` on bad input; then nothing is recorded.
         """
@@ -238,11 +238,11 @@ class MatchSession:
                      also: AlsoInTransaction | None = None) -> Event:
         """:meth:`submit`, returning the whole event (``id``, ``seq``, ``outputs``, ``state``);
         ``also`` writes more in the same transaction (see the module's docstring)."""
-        clean = check_observation(obs)
+        clean = check_observation(obs)  # the record's JSON
         source = check_source(source)
         with self._lock:
             try:
-                outputs = judge(self._game.referee, clean)
+                outputs = judge(self._game.referee, clean if isinstance(obs, Mapping) else obs)
             except RefereeFailure:
                 # A referee bug: its state may be half-changed, so rebuild it from the record.
                 self._game = replay(self.store, self._match_id)

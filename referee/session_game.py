@@ -17,6 +17,7 @@ from referee.contract import (
     Challenge,
     ColorNamed,
     Draw,
+    Observation,
     OutputLine,
     Pass,
     Play,
@@ -27,6 +28,7 @@ from referee.contract import (
     observation_json,
 )
 from referee.rules import ObservationError, Referee
+from referee.rules.observations import checked
 from referee.store import Store, StoredObservation
 
 __all__ = ["MAX_SOURCE_LENGTH", "Game", "RefereeFailure", "check_colour", "check_observation", "check_source",
@@ -121,24 +123,32 @@ def rebuild(observations: Sequence[StoredObservation], what: str) -> Game:
     return game
 
 
-def _marked(obs: Mapping[str, Any], outputs: list[OutputLine]) -> list[OutputLine]:
+def _marked(obs: Observation | Mapping[str, Any], outputs: list[OutputLine]) -> list[OutputLine]:
     """``outputs`` with the alerts marked ``unsure`` when ``obs`` was: the camera says why it is not sure
     of what it saw (``"falling behind: 9 fps processed of 30, verdicts may be wrong"``), so an alert it
     led to is shown as possibly wrong rather than as a confident one."""
-    unsure = obs.get("unsure")
+    if isinstance(obs, Mapping):
+        unsure = obs.get("unsure")
+    else:
+        notes = obs.camera if isinstance(obs, Start | Play | Draw) else None
+        unsure = notes.unsure if notes is not None else None
     if not isinstance(unsure, str) or not unsure:
         return outputs
     return [{**o, "unsure": unsure} if o["type"] == "alert" else o for o in outputs]
 
 
-def judge(referee: Referee, obs: Mapping[str, Any]) -> list[OutputLine]:
-    """``referee.observe`` on a copy; a referee bug becomes :class:`RefereeFailure`."""
+def judge(referee: Referee, obs: Observation | Mapping[str, Any]) -> list[OutputLine]:
+    """``referee.observe`` on ``obs``: a typed observation (the camera's) as it is, held to the parser
+    (:func:`~referee.rules.observations.checked`: judged as its JSON would be), a mapping on a copy; a
+    referee bug becomes :class:`RefereeFailure`."""
     try:
-        return _marked(obs, referee.observe(copy.deepcopy(dict(obs))))
+        if isinstance(obs, Mapping):
+            return _marked(obs, referee.observe(copy.deepcopy(dict(obs))))
+        return _marked(obs, referee.observe(checked(obs, referee.players or None)))
     except ObservationError:
         raise
     except Exception as exc:
-        log.exception("the referee failed on %s", obs)
+        log.exception("the referee failed on %s", obs if isinstance(obs, Mapping) else observation_json(obs))
         raise RefereeFailure(f"internal referee error ({type(exc).__name__}: {exc}); "
                              "observation not recorded") from exc
 

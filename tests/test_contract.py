@@ -138,7 +138,7 @@ def test_the_contract_module_is_pure() -> None:
 def test_the_camera_notes_are_written_in_the_camera_logs_order() -> None:
     """A start, play or draw the camera saw carries its notes as a field; its JSON has them as keys of their
     own after ``t``, in the order the camera's log has them (a correction, alternatives, the frame, a reason
-    that corrects nothing, the confidence, ``unsure`` last), and the referee judges it without them."""
+    that corrects nothing, the confidence, ``unsure`` last); the parser reads them back."""
     notes = c.CameraNotes(50, corrected_from="red_6", reason="read closer up", alternatives=("red_6", "yellow_9"),
                           confidence=0.812, unsure="seats a guess")
     play = c.Play(Card.from_label("red_9"), 1, t=1.5, camera=notes)
@@ -151,7 +151,24 @@ def test_the_camera_notes_are_written_in_the_camera_logs_order() -> None:
     assert list(c.observation_json(inferred)) == ["type", "card", "t", "frame_index", "reason"]
     assert c.observation_json(c.Draw(None, 1, 0.4, c.CameraNotes(11))) == {
         "type": "draw", "seat": None, "count": 1, "t": 0.4, "frame_index": 11}
-    assert parse_observation(line) == c.Play(Card.from_label("red_9"), 1, t=1.5)
+    assert parse_observation(line) == play
+    assert parse_observation(c.observation_json(inferred)) == inferred
+
+
+def test_the_camera_notes_are_read_back_and_a_malformed_note_left_out() -> None:
+    """The referee judges without the notes, so one of the wrong kind never refuses the observation: it is
+    left out (no integer ``frame_index``: no notes at all)."""
+    draw = c.Draw(2, 3, 0.4, c.CameraNotes(11, unsure="falling behind"))
+    assert parse_observation(c.observation_json(draw)) == draw
+    line = {"type": "play", "card": "red_9", "seat": 1, "frame_index": 7, "confidence": "high",
+            "alternatives": ["red_6", 9], "reason": None, "unsure": 3}
+    notes = c.CameraNotes(7, alternatives=("red_6",))
+    assert parse_observation(line) == c.Play(Card.from_label("red_9"), 1, camera=notes)
+    for frame in ("7", 7.0, True, None):
+        assert parse_observation({"type": "start", "card": "red_9", "frame_index": frame}) == c.Start(
+            Card.from_label("red_9"))
+    assert parse_observation({"type": "play", "card": "red_9", "seat": 1, "unsure": "why"}) == c.Play(
+        Card.from_label("red_9"), 1)
 
 
 def _keys(line_type: type) -> tuple[set[str], set[str]]:

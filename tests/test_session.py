@@ -330,3 +330,21 @@ def test_a_typed_observation_is_recorded_as_its_json() -> None:
     assert typed.submit(play) == plain.submit(line)
     assert json.dumps(typed.export_log()) == json.dumps(plain.export_log())
     assert typed.export_log()[-1]["frame_index"] == 40
+
+
+def test_the_referee_judges_a_typed_observation_as_it_is(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A typed observation reaches the referee typed (held to the parser, not parsed from its JSON); a
+    mapping reaches it as the JSON it is. A seat off the table is refused either way, nothing recorded."""
+    from referee import contract
+    from referee.cards import Card
+
+    seen: list[type] = []
+    observe = Referee.observe
+    monkeypatch.setattr(Referee, "observe", lambda self, obs: (seen.append(type(obs)), observe(self, obs))[1])
+    session = MatchSession(Store(":memory:"), players=4)
+    session.submit(contract.Start(Card.from_label("red_5"), 0.5, contract.CameraNotes(3)))
+    session.submit({"type": "play", "card": "red_7", "seat": 1}, source="operator")
+    assert seen[-2:] == [contract.Start, dict]
+    with pytest.raises(ObservationError, match="seat out of range"):
+        session.submit(contract.Play(Card.from_label("red_8"), 4, t=1.0, camera=contract.CameraNotes(9)))
+    assert [o["type"] for o in session.export_log()] == ["setup", "start", "play"]

@@ -2,7 +2,10 @@
 
 Each observation type of docs/contract.md (contract 2) becomes a small frozen dataclass of
 :mod:`referee.contract` (re-exported here); unknown extra fields are ignored (forward compatible),
-missing or malformed ones raise :class:`ObservationError` naming the field and the value.
+missing or malformed ones raise :class:`ObservationError` naming the field and the value. The camera's
+additions to a start, play or draw are read back as its :class:`~referee.contract.CameraNotes` (the
+referee judges without them). :func:`checked` holds a typed observation to what the parser would have read
+from its JSON, so the camera's may be judged as they are.
 
 >>> parse_observation({"type": "play", "card": "red_7", "seat": 1, "t": 3.2})
 Play(card=Card.from_label('red_7'), seat=1, color=None, target=None, t=3.2)
@@ -21,6 +24,7 @@ from referee.contract import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     OBSERVATION_TYPES,
+    CameraNotes,
     Challenge,
     ColorNamed,
     Draw,
@@ -31,6 +35,7 @@ from referee.contract import (
     Setup,
     Start,
     Uno,
+    observation_json,
 )
 
 __all__ = [
@@ -47,7 +52,9 @@ __all__ = [
     "Setup",
     "Start",
     "Uno",
+    "camera_notes",
     "card_from_label",
+    "checked",
     "draw_fields",
     "intern_card",
     "parse_observation",
@@ -218,20 +225,20 @@ def _parse_setup(obj: Mapping[str, Any], players: int | None) -> Setup:
 def _parse_play(obj: Mapping[str, Any], players: int | None) -> Play:
     fields = play_fields(obj, players or MAX_PLAYERS)
     if fields is not None:
-        return Play(*fields)
+        return Play(*fields, camera_notes(obj))
     card = card_from_label(_required(obj, "card", "play"))
     colour = obj.get("color")
     named = _colour(colour, "color") if colour is not None else None
     target = _seat(obj, players, "target") if "target" in obj else None
-    return Play(card, _seat(obj, players), named, target, _time(obj))
+    return Play(card, _seat(obj, players), named, target, _time(obj), camera_notes(obj))
 
 
 def _parse_draw(obj: Mapping[str, Any], players: int | None) -> Draw:
     fields = draw_fields(obj, players or MAX_PLAYERS)
     if fields is not None:
-        return Draw(*fields)
+        return Draw(*fields, camera_notes(obj))
     count = _int(obj.get("count", 1), "count", low=1, high=MAX_DRAW_COUNT)
-    return Draw(_seat(obj, players), count, _time(obj))
+    return Draw(_seat(obj, players), count, _time(obj), camera_notes(obj))
 
 
 def _parse_seat_only(cls: type[Pass | Uno | Challenge]) -> Callable[[Mapping[str, Any], int | None], Observation]:
@@ -272,7 +279,7 @@ def _parse_colour_named(obj: Mapping[str, Any], players: int | None) -> ColorNam
 
 
 def _parse_start(obj: Mapping[str, Any], players: int | None) -> Start:
-    return Start(card_from_label(_required(obj, "card", "start")), _time(obj))
+    return Start(card_from_label(_required(obj, "card", "start")), _time(obj), camera_notes(obj))
 
 
 #: observation type -> its parser (what :func:`parse_observation` dispatches to)
@@ -287,3 +294,56 @@ PARSERS: dict[str, Callable[[Mapping[str, Any], int | None], Observation]] = {
     "challenge": _parse_seat_only(Challenge),
     "reveal": _parse_reveal,
 }
+
+
+# -- the camera's notes, and typed observations held to the parser ------------------------------------
+
+
+def camera_notes(obj: Mapping[str, Any]) -> CameraNotes | None:
+    """What the camera added to a ``start``, ``play`` or ``draw`` (contract 2's camera additions), read
+    back from its JSON: ``None`` without an integer ``frame_index`` (no camera saw it). The referee judges
+    without them, so a note of the wrong kind is left out, never refused."""
+    frame_index = obj.get("frame_index")
+    if type(frame_index) is not int:
+        return None
+    alternatives = obj.get("alternatives")
+    confidence = obj.get("confidence")
+    return CameraNotes(
+        frame_index, _text(obj.get("corrected_from")), _text(obj.get("reason")),
+        tuple(a for a in alternatives if isinstance(a, str)) if isinstance(alternatives, list | tuple) else (),
+        confidence if type(confidence) in (float, int) else None, _text(obj.get("unsure")),
+    )
+
+
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _at_table(seat: int | None, players: int) -> bool:
+    return seat is None or (type(seat) is int and 0 <= seat < players)
+
+
+def _seconds(t: float | None) -> bool:
+    return t is None or (type(t) is float and -_INF < t < _INF)
+
+
+def checked(obs: Observation, players: int | None = None) -> Observation:
+    """``obs`` as :func:`parse_observation` reads its JSON (:func:`~referee.contract.observation_json`),
+    ``players`` (when known) bounding the seats: ``obs`` itself when its values are the well-formed ones the
+    parser's cheap checks pass (a start, play, draw, pass, uno or challenge: seats at the table, ``t`` a
+    finite float, a draw's count in bounds), else its JSON parsed (a seat out of bounds refused with the
+    parser's error, a whole ``t`` made seconds). A typed observation so held is judged as its JSON would be."""
+    high = players or MAX_PLAYERS
+    match obs:
+        case Play(seat=seat, target=target, t=t):
+            well_formed = _at_table(seat, high) and _at_table(target, high) and _seconds(t)
+        case Draw(seat=seat, count=count, t=t):
+            well_formed = (_at_table(seat, high) and type(count) is int and 1 <= count <= MAX_DRAW_COUNT
+                           and _seconds(t))
+        case Start(t=t):
+            well_formed = _seconds(t)
+        case Pass(seat=seat, t=t) | Uno(seat=seat, t=t) | Challenge(seat=seat, t=t):
+            well_formed = _at_table(seat, high) and _seconds(t)
+        case _:
+            well_formed = False
+    return obs if well_formed else parse_observation(observation_json(obs), players)

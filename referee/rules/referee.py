@@ -52,7 +52,8 @@ something that fits, ``quote`` verbatim with ``quote_en``). Messages name seats 
 
 Beyond contract 2, a ``play`` of a 7 under seven-zero may carry ``target`` (the seat it swaps hands
 with); without it the hand counts become unknown. ``observe`` also accepts already parsed
-observations (:mod:`referee.rules.observations`); those are trusted (seats are not range-checked).
+observations (:mod:`referee.rules.observations`); those are trusted (seats are not range-checked: hold one
+that comes from outside to the parser with :func:`~referee.rules.observations.checked` first).
 
 The parts, one concept a module: the state between observations (:mod:`referee.rules.state`:
 :class:`~referee.rules.state.MatchState`, :class:`~referee.rules.state.RoundState`), one judging
@@ -68,7 +69,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from referee.contract import OutputLine
+from referee.contract import OutputLine, observation_type
 from referee.rules.actions import judge_color, judge_draw, judge_pass, judge_start, judge_uno
 from referee.rules.challenge import judge_challenge, judge_reveal
 from referee.rules.observations import (
@@ -224,8 +225,7 @@ class Referee:
         if type(parsed) is Setup:
             return self._setup(parsed)
         if not players:
-            kind = obs.get("type") if isinstance(obs, dict) else type(obs).__name__
-            raise ObservationError(f"{kind!r} observation before any setup")
+            raise ObservationError(f"{observation_type(parsed)!r} observation before any setup")
         self.state.t = parsed.t
         out = []
         _HANDLERS[type(parsed)](self.state, parsed, out)

@@ -6,14 +6,28 @@ error messages and the final state must be the same.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import pytest
 
 import referee.rules.referee as referee_module
-from referee.cards import Colour
+from referee.cards import Card, Colour
+from referee.contract import CameraNotes, observation_json
 from referee.rules import Referee
-from referee.rules.observations import ObservationError
+from referee.rules.observations import (
+    Challenge,
+    ColorNamed,
+    Draw,
+    Observation,
+    ObservationError,
+    Pass,
+    Play,
+    Reveal,
+    Start,
+    Uno,
+    checked,
+)
 from referee.rules.simulate import ALERT_CODES, SIM_PRESETS, simulate_game
 
 Outcome = tuple[list[Any], dict[str, Any]]
@@ -140,3 +154,60 @@ def test_well_formed_dicts_skip_the_parser(monkeypatch: pytest.MonkeyPatch) -> N
     ):
         ref.observe(obs)
     assert ref.snapshot()["turn"] == 1
+
+
+def _card(label: str) -> Card:
+    return Card.from_label(label)
+
+
+#: Typed observations as a camera (or any caller) may make them: the dataclasses check nothing themselves.
+TYPED: list[Observation] = [
+    Play(_card("blue_5"), 1, t=2.5, camera=CameraNotes(40, alternatives=("blue_6",), confidence=0.9, unsure="why")),
+    Play(_card("blue_5"), 4),
+    Play(_card("blue_5"), -1),
+    Play(_card("blue_5"), None, t=3),  # a whole t
+    Play(_card("blue_5"), 1, t=math.nan),
+    Play(_card("wild"), 1, Colour.BLUE),
+    Play(_card("red_7"), 1, target=2),
+    Play(_card("red_7"), 1, target=4),
+    Start(_card("green_9"), 3),  # a whole t
+    Draw(1, 2, 1.0, CameraNotes(12)),
+    Draw(1, 0),
+    Draw(1, 201),
+    Draw(7),
+    Pass(4),
+    Pass(None, 4),
+    Uno(1, 0.5),
+    Challenge(2),
+    ColorNamed(Colour.GREEN, 1),
+    Reveal(1, (_card("red_1"),)),
+]
+
+
+@pytest.mark.parametrize("obs", TYPED, ids=repr)
+def test_typed_observations_held_to_the_parser_are_judged_as_their_json(obs: Observation) -> None:
+    """:func:`checked` holds a typed observation to the parser (a seat off the table refused, a whole ``t``
+    made seconds): it is judged as its JSON would be, lines, errors and final state alike."""
+    opening: list[Any] = [
+        {"type": "setup", "players": 4, "dealer": 0, "rules": "house", "options": {"seven_zero": True}},
+        {"type": "start", "card": "red_5"},
+    ]
+    after = {"type": "play", "card": "red_3", "seat": 2}
+    as_json = judge_all([*opening, observation_json(obs), after])
+    ref = Referee()
+    results: list[Any] = [ref.observe(o) for o in opening]
+    try:
+        results.append(ref.observe(checked(obs, ref.players or None)))
+    except ObservationError as exc:
+        results.append(f"ObservationError: {exc}")
+    results.append(ref.observe(dict(after)))
+    assert repr((results, ref.snapshot())) == repr(as_json)
+
+
+def test_a_well_formed_typed_observation_is_judged_as_it_is() -> None:
+    play = Play(_card("blue_5"), 1, t=2.5, camera=CameraNotes(40, unsure="seats a guess"))
+    assert checked(play, 4) is play
+    assert checked(Play(_card("blue_5"), 1, t=3), 4) == Play(_card("blue_5"), 1, t=3.0)
+    with pytest.raises(ObservationError, match="before any setup"):
+        Referee().observe(checked(play))
+    assert judge_all([observation_json(play)])[0] == ["ObservationError: 'play' observation before any setup"]
