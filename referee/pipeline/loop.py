@@ -243,6 +243,9 @@ class Pipeline:
             if isinstance(event, Start | Play):
                 self._note_landed()
             outputs.extend(self.submit(event, frame))
+        if self.finder is not None and (left := self.finder.cut_short()) is not None:
+            # A hand at the stock as the camera was knocked drew: the motion detector's draw was lost with the view.
+            outputs.extend(self.submit(Draw(None, left, frame.frame_index), frame))
         self._last_detections = detections
         self._keep_time(frame)
         if self.stats.frames % self._stream_every == 0:

@@ -1,12 +1,14 @@
 """The arms seen in the last seconds of footage (part of :mod:`referee.vision.table_finder`): where the arm
 that laid a card on the pile, or reached to the stock, comes into the view. An arm comes in from outside the
 view by its player's shoulder, however near the pile or the stock the player sits. And the hands that came to
-the pile (:class:`PileVisits`): an arm reaching across it to the stock lays no card."""
+the pile (:class:`PileVisits`): an arm reaching across it to the stock lays no card. And the hands at the stock
+(:class:`StockVisits`): one there as the camera was knocked is a draw the knock cut short."""
 
 from __future__ import annotations
 
 import math
 from collections import deque
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -15,7 +17,8 @@ from referee.vision.calibration import CalibrationProfile, Point, Quad
 from referee.vision.table_seats import angle
 from referee.vision.tracking.motion import blob_touching, passed_on
 
-__all__ = ["ARM_HISTORY_S", "ARM_WINDOW", "DRAW_ARM_S", "DRAW_WINDOW", "ArmHistory", "PileVisits"]
+__all__ = ["ARM_HISTORY_S", "ARM_WINDOW", "CUT_HELD_S", "CUT_QUIET_S", "DRAW_ARM_S", "DRAW_WINDOW", "ArmHistory",
+           "PileVisits", "StockVisits"]
 
 #: Seconds of foreground masks kept to find the arm that laid a card.
 ARM_HISTORY_S = 3.0
@@ -25,6 +28,14 @@ ARM_WINDOW = (0.7, 0.5)
 DRAW_WINDOW = (0.6, 0.3)
 #: Seconds before and after a draw's time in which an arm over the pile is the drawing arm, on its way.
 DRAW_ARM_S = (1.0, 0.3)
+#: Seconds an arm must have held at the stock, the camera still, for a hand there as it was knocked to have drawn
+#: (a hand that draws dwells there; the motion detector's own least, 0.25 s)...
+CUT_HELD_S = 0.25
+#: ...and the seconds with no arm at the stock, once the camera is followed, before that draw is said (longer than
+#: the motion detector takes to judge a draw whose hand is seen leaving the stock in the followed view).
+CUT_QUIET_S = 0.6
+#: Frames an arm over the stock had its hand at the pile for it to have been on its way there (no draw).
+CUT_PASSED = 2
 
 
 class PileVisits:
@@ -129,3 +140,85 @@ class ArmHistory:
         cx, cy = float(zx.mean()), float(zy.mean())
         far = int(np.argmax((xs - cx) ** 2 + (ys - cy) ** 2))
         return float(xs[far]) / self.scale, float(ys[far]) / self.scale
+
+
+class StockVisits:
+    """The arm at the stock while the camera held still, and a draw a knock cut short. The motion detector judges
+    a draw as its hand leaves the stock; the pipeline judges none through a moving view, and the detector made for
+    the followed view starts with no hand in sight. So a hand that had held at the stock (:data:`CUT_HELD_S`, its
+    hand not going on to the pile) when the camera began to move, or had just left it, and whose draw was not
+    judged, drew: said once the view is followed and no arm has been at the stock for :data:`CUT_QUIET_S` (a hand
+    still there is the motion detector's to judge), unless a draw is judged meanwhile. Dev game 15007: a hand left
+    the stock as the camera was knocked, and its draw was lost."""
+
+    def __init__(self) -> None:
+        #: The visit going on (or just ended): footage times an arm was at the stock, where it came in (the
+        #: farthest from the stock seen), and the frames its hand was at the pile.
+        self._run: list[float] = []
+        self._root: Point = (0.0, 0.0)
+        self._far = -1.0
+        self._passed = 0
+        #: A draw cut short by a knock: (when the camera began to move, where its arm comes in, when its hand
+        #: came), and whether the view has been followed since; the last time an arm was seen at the stock.
+        self._cut: tuple[float, Point, float] | None = None
+        self._followed = False
+        self._seen = 0.0
+        self._moving = False
+
+    def update(self, t: float, profile: CalibrationProfile, foreground: npt.NDArray[np.bool_], arms: ArmHistory, *,
+               moving: bool, drawn: Sequence[float], fps: float) -> None:
+        """One frame: the arm reaching into the stock now, if any (``arms``' :meth:`ArmHistory.root`), and
+        whether its hand is at the pile; ``moving``: the camera is moving (the foreground shows the view moving,
+        not arms: the frame it begins, :meth:`knocked`). A view that stopped moving with no follow (taken as it
+        is) drops a waiting draw."""
+        if moving and not self._moving:
+            self.knocked(t, fps, drawn)
+        self._moving = moving
+        if moving or profile.stock is None or profile.is_whole_frame:
+            return
+        if self._cut is not None and not self._followed:
+            self._cut = None
+        shape = foreground.shape
+        stock = profile.mask(profile.stock, shape)
+        if (root := arms.root(foreground, stock)) is None:
+            return
+        passed = passed_on(foreground, stock, profile.mask(profile.pile, shape))
+        sx, sy = np.mean(np.array(profile.stock, np.float64), axis=0)
+        far = math.hypot(root[0] - sx, root[1] - sy)
+        self._seen = t
+        if self._run and t - self._run[-1] > CUT_QUIET_S:
+            self._run, self._far, self._passed = [], -1.0, 0  # a new visit
+        self._run.append(t)
+        self._passed += passed
+        if far > self._far:
+            self._root, self._far = root, far
+
+    def knocked(self, t: float, fps: float, drawn: Sequence[float]) -> None:
+        """The camera began to move at ``t``: a hand at the stock, or that left it just now (its draw not judged
+        yet), that held there long enough drew, unless a draw was judged since it came."""
+        if self._run and t - self._run[-1] <= CUT_HELD_S and self._cut is None \
+                and len(self._run) >= max(2, round(CUT_HELD_S * fps)) and self._passed < CUT_PASSED \
+                and not any(d >= self._run[0] for d in drawn):
+            self._cut, self._followed = (t, self._root, self._run[0]), False
+        self._run, self._far, self._passed = [], -1.0, 0
+
+    def moved(self, move: Callable[[Point], Point]) -> None:
+        """The camera was followed: where the waiting draw's arm comes in moves with it."""
+        self._run, self._far, self._passed = [], -1.0, 0
+        if self._cut is not None:
+            left, root, came = self._cut
+            self._cut, self._followed = (left, move(root), came), True
+
+    def cut_short(self, t: float, drawn: Sequence[float]) -> tuple[float, Point] | None:
+        """The draw a knock cut short, once it is to be said: (when the camera began to move, where its arm comes
+        in); else ``None``. Dropped when a draw was judged since its hand came."""
+        if self._cut is None:
+            return None
+        left, root, came = self._cut
+        if any(d >= came for d in drawn):
+            self._cut = None
+            return None
+        if not self._followed or t - max(self._seen, left) < CUT_QUIET_S:
+            return None
+        self._cut = None
+        return left, root

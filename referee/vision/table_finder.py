@@ -24,8 +24,9 @@ and watches the game itself:
   zones and seats move with it (the cards on the pile stay where they were in the pile view: nothing lost
   or seen twice; the card last laid, seen again about the bump with no hand at the pile since, is not
   played again: :meth:`TableFinder.seen_again`; an arm that reached on past the pile to the stock, or came
-  about a draw judged, laid no card). A run given a calibration gets a finder given its profile,
-  which does this alone (``referee run --calibration``).
+  about a draw judged, laid no card; a hand at the stock as the camera was knocked drew, its draw said once
+  the view is followed: :meth:`TableFinder.cut_short`). A run given a calibration gets a finder given its
+  profile, which does this alone (``referee run --calibration``).
 * **the table's plane** (:mod:`referee.vision.table_plane`): the start card's four corners, once no hand
   hides it. A card seen as a rectangle (a webcam looking down) keeps the pile zone an upright square of
   camera pixels; one seen as a trapezoid (a phone held low) makes it the table's square round the card
@@ -50,8 +51,8 @@ import numpy.typing as npt
 from referee.vision.calibration import CalibrationProfile, Point, Quad
 from referee.vision.camera_follower import BUMP_PX, CameraFollower
 from referee.vision.detections import Detections
-from referee.vision.table_arms import DRAW_ARM_S, ArmHistory, PileVisits
-from referee.vision.table_plane import card_height, card_quad, pile_on_plane, tilt
+from referee.vision.table_arms import DRAW_ARM_S, ArmHistory, PileVisits, StockVisits
+from referee.vision.table_plane import card_height, card_quad, clamped_square, pile_on_plane, stock_seen, tilt
 from referee.vision.table_seats import DRAW_PLAIN, SAME_SEAT, SeatFinder, along_edge
 
 log = logging.getLogger(__name__)
@@ -91,19 +92,6 @@ class Change:
         return self.camera is not None
 
 
-def _square(centre: Point, half: float) -> Quad:
-    cx, cy = centre
-    return ((cx - half, cy - half), (cx + half, cy - half), (cx + half, cy + half), (cx - half, cy + half))
-
-
-def _clamped_square(centre: Point, half: float, size: tuple[int, int]) -> Quad:
-    """An upright square around ``centre`` moved (not shrunk) to lie in the frame where it fits."""
-    w, h = size
-    cx = min(max(centre[0], half), w - half) if 2 * half <= w else w / 2
-    cy = min(max(centre[1], half), h - half) if 2 * half <= h else h / 2
-    return _square((cx, cy), half)
-
-
 class TableFinder:
     """The table of one camera, found from its footage (see the module docstring). The pipeline calls
     :meth:`observe` each frame, :meth:`landed` for each card believed, :meth:`played` with the seat each
@@ -141,6 +129,9 @@ class TableFinder:
         #: a hand, so the card last laid seen again about a bump is a new one only when a hand came to the pile
         #: after it was laid (an arm reaching to the stock lays no card on the way).
         self.visits = PileVisits()
+        #: The arm at the stock, and a draw a knock cut short: (footage time, where its arm came in) once said.
+        self.stock_visits = StockVisits()
+        self._cut: tuple[float, Point] | None = None
         #: A bump moved the found pile zone out past the view's edge: it is put back in view next frame.
         self._into_view = False
         self._t = 0.0
@@ -256,6 +247,16 @@ class TableFinder:
         self.visits.update(t, profile, foreground, busy and bumped is None and not self._follow.moving)
         if bumped is not None:
             self._bumped(profile, bumped)
+        self.stock_visits.update(t, profile, foreground, self._arms, moving=self._follow.moving, drawn=self.drawn,
+                                 fps=self.fps)
+
+    def cut_short(self) -> float | None:
+        """A draw the camera's knock cut short (:class:`~referee.vision.table_arms.StockVisits`), to be said now:
+        about when its hand left the stock (its seat: :meth:`draw_seat` at that time); ``None``: none."""
+        self._cut = self.stock_visits.cut_short(self._t, self.drawn)
+        if self._cut is not None:
+            log.info("a hand at the stock as the camera was knocked (%.1f s) drew: its draw said", self._cut[0])
+        return None if self._cut is None else self._cut[0]
 
     def _look_at_start_card(self, image: npt.NDArray[np.uint8], t: float) -> None:
         """The start card alone on the table, once no hand hides part of it: its quad gives the table's plane
@@ -289,23 +290,13 @@ class TableFinder:
             corners = profile.pile_to_image(np.array([(box[0], box[1]), (box[2], box[3])], np.float32))
             (x1, y1), (x2, y2) = corners
             self._backs.append(((x1 + x2) / 2, (y1 + y2) / 2, max(x2 - x1, y2 - y1)))
-        if len(self._backs) < STOCK_SIGHTINGS:
+        if (seen := stock_seen(self._backs[-64:], STOCK_SIGHTINGS)) is None:
             return
-        pts = np.array(self._backs[-64:], np.float64)
-        best: tuple[int, int] = (0, -1)
-        for i, (x, y, size) in enumerate(pts):
-            near = int((np.hypot(pts[:, 0] - x, pts[:, 1] - y) < 0.3 * size).sum())
-            best = max(best, (near, i))
-        near, i = best
-        if near < STOCK_SIGHTINGS:
-            return
-        x, y, size = pts[i]
-        close = pts[np.hypot(pts[:, 0] - x, pts[:, 1] - y) < 0.3 * size]
-        cx, cy = float(np.median(close[:, 0])), float(np.median(close[:, 1]))
+        cx, cy, size = seen
         if any(math.hypot(cx - px, cy - py) < 1.5 * size for px, py in self._landed):
             return  # a back on the pile is no stock
-        self.card_h = float(np.median(close[:, 2]))  # a stock lies about square to its table: its box's long side
-        stock = _clamped_square((cx, cy), STOCK_HALF * self.card_h, profile.image_size)
+        self.card_h = size
+        stock = clamped_square((cx, cy), STOCK_HALF * self.card_h, profile.image_size)
         self.stock_found = True
         self.found_at["stock"] = t
         log.info("stock found at (%.0f, %.0f): cards %.0f px tall", cx, cy, self.card_h)
@@ -321,7 +312,7 @@ class TableFinder:
         h = self.card_h or 120.0
         cx = float(np.median([p[0] for p in self._landed]))
         cy = float(np.median([p[1] for p in self._landed]))
-        pile = _clamped_square((cx, cy), PILE_HALF * h, base.image_size)
+        pile = clamped_square((cx, cy), PILE_HALF * h, base.image_size)
         pile_size = (0, 0)  # the zone's own
         on_plane = None if self._card_quad is None else pile_on_plane(self._card_quad, PILE_HALF, base.image_size)
         if on_plane is not None and why != "pile moved":
@@ -412,10 +403,13 @@ class TableFinder:
         are sure, placed from the dealer's side) nearest along the view's edge, when plainly nearer than the
         next. ``None``: not plain (the motion detector's seat stands; before the seats are found, the seat
         that owes the draw)."""
-        profile = self.profile
-        if self.given is not None or profile is None or profile.is_whole_frame \
-                or (root := self._arms.at_stock(profile, t)) is None:
+        profile, cut = self.profile, self._cut
+        root = cut[1] if cut is not None and cut[0] == t else None  # a draw cut short: its arm as it was
+        if profile is None or profile.is_whole_frame or (root is None and (
+                self.given is not None or (root := self._arms.at_stock(profile, t)) is None)):
             return None  # a given profile's seats: the motion detector's seat stands, as with no finder
+        if self.given is not None:
+            return profile.seat_towards(root, tuple(np.mean(np.array(profile.stock or profile.pile), axis=0)))
         if self.seats_sure and self.seat_finder.seats is not None:
             entries = dict(enumerate(self.seat_finder.seats))
         else:
@@ -481,6 +475,7 @@ class TableFinder:
         self._backs = [(*move((x, y)), s) for x, y, s in self._backs]
         self._landed = deque((move(p) for p in self._landed), maxlen=self._landed.maxlen)
         self.seat_finder.moved(move)
+        self.stock_visits.moved(move)
         self._arms.clear()
         self.bumps.append(self._t)
         turn = math.degrees(math.atan2(matrix[1, 0], matrix[0, 0]))

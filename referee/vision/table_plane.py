@@ -15,9 +15,10 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from referee.vision.calibration import PILE_SIDE, Quad
+from referee.vision.calibration import PILE_SIDE, Point, Quad
 
-__all__ = ["CARD_ASPECT", "MIN_CONTRAST", "MIN_TILT", "card_height", "card_quad", "pile_on_plane", "tilt"]
+__all__ = ["CARD_ASPECT", "MIN_CONTRAST", "MIN_TILT", "card_height", "card_quad", "clamped_square", "pile_on_plane",
+           "stock_seen", "tilt"]
 
 #: A card's width over its height.
 CARD_ASPECT = 200 / 310
@@ -34,6 +35,32 @@ def card_height(box: tuple[float, float, float, float]) -> float:
     add up to between one and 1.41 times the card's height plus width; taken at 1.15."""
     w, h = float(box[2] - box[0]), float(box[3] - box[1])
     return (w + h) / (1 + CARD_ASPECT) / 1.15
+
+
+def clamped_square(centre: Point, half: float, size: tuple[int, int]) -> Quad:
+    """An upright square around ``centre`` moved (not shrunk) to lie in the frame where it fits."""
+    w, h = size
+    cx = min(max(centre[0], half), w - half) if 2 * half <= w else w / 2
+    cy = min(max(centre[1], half), h - half) if 2 * half <= h else h / 2
+    return ((cx - half, cy - half), (cx + half, cy - half), (cx + half, cy + half), (cx - half, cy + half))
+
+
+def stock_seen(backs: list[tuple[float, float, float]], sightings: int) -> tuple[float, float, float] | None:
+    """Where face-down cards were seen in one place ``sightings`` times at least, of ``backs`` (centre and box's
+    long side, camera pixels): that place's centre and a card's height (a stock lies about square to its table:
+    its box's long side); ``None`` when no place was."""
+    if len(backs) < sightings:
+        return None
+    pts = np.array(backs, np.float64)
+    best: tuple[int, int] = (0, -1)
+    for i, (x, y, size) in enumerate(pts):
+        best = max(best, (int((np.hypot(pts[:, 0] - x, pts[:, 1] - y) < 0.3 * size).sum()), i))
+    near, i = best
+    if near < sightings:
+        return None
+    x, y, size = pts[i]
+    close = pts[np.hypot(pts[:, 0] - x, pts[:, 1] - y) < 0.3 * size]
+    return float(np.median(close[:, 0])), float(np.median(close[:, 1])), float(np.median(close[:, 2]))
 
 
 def _clockwise(quad: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
