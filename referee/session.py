@@ -24,12 +24,15 @@ import logging
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, NotRequired, TypedDict
+from typing import Any, NotRequired, TypedDict, Unpack
 
 from referee.contract import Observation, ObservationDict, OutputLine
 from referee.rules import ObservationError, Referee
 from referee.session_game import (
     Game,
+    GameState,
+    LiveState,
+    PipelineStatus,
     RefereeFailure,
     check_colour,
     check_observation,
@@ -60,7 +63,7 @@ class Event(TypedDict):
     observation: NotRequired[ObservationDict]
     outputs: NotRequired[list[OutputLine]]
     undone_seq: NotRequired[int]
-    state: dict[str, Any]
+    state: GameState
     id: NotRequired[int]
 
 
@@ -76,7 +79,7 @@ SNAPSHOT_ALERTS = 50
 class _View:
     """The match as of the last committed change: what readers see, without the session's lock."""
 
-    state: dict[str, Any]
+    state: GameState
     alerts: tuple[dict[str, Any], ...]
     observations: tuple[StoredObservation, ...]
     outputs: tuple[dict[str, Any], ...]
@@ -105,7 +108,7 @@ class MatchSession:
         self.store = store
         self._lock = threading.RLock()
         self._listeners: list[Listener] = []
-        self._status: dict[str, Any] = {}
+        self._status: PipelineStatus = {}
         self._frame: bytes | None = None
         self._frame_index = 0
         self._frame_cond = threading.Condition()
@@ -388,7 +391,7 @@ class MatchSession:
         return rebuild(observations, f"match {self._match_id}")
 
     # Views.
-    def _viewed(self, state: dict[str, Any] | None = None) -> _View:
+    def _viewed(self, state: GameState | None = None) -> _View:
         """The view of the match as it stands (call with the lock held, after a commit); ``state``:
         the one just computed for the change's event."""
         game = self._game
@@ -401,16 +404,16 @@ class MatchSession:
             names=tuple(self._names),
         )
 
-    def snapshot(self) -> dict[str, Any]:
+    def snapshot(self) -> LiveState:
         """Referee.snapshot() plus names, rounds, recent alerts, last event id and pipeline status,
         as of the last committed change (no lock: it never waits for a write)."""
         view = self._view
         state = copy.deepcopy(view.state)
-        state["alerts"] = [dict(a) for a in view.alerts]
-        state["event_id"] = self._published_id
+        alerts = [dict(a) for a in view.alerts]
+        event_id = self._published_id
         with self._status_lock:
-            state["status"] = dict(self._status)
-        return state
+            status = self._status.copy()
+        return {**state, "alerts": alerts, "event_id": event_id, "status": status}
 
     def events_since(self, event_id: int) -> list[dict[str, Any]]:
         """Every event after ``event_id`` as the store holds it (JSON, the shape of :class:`Event`), oldest
@@ -427,7 +430,7 @@ class MatchSession:
         and no record, so a health check answers at once even while a write waits on the file."""
         return self._published_id
 
-    def export_log(self) -> list[dict[str, Any]]:
+    def export_log(self) -> list[ObservationDict]:
         """The match's observation log (contract 2, undone lines left out): ``referee replay`` input."""
         return [copy.deepcopy(s.observation) for s in self._view.observations]
 
@@ -448,7 +451,7 @@ class MatchSession:
         with self._frame_cond:
             return self._frame_index, self._frame
 
-    def set_status(self, **fields: Any) -> None:
+    def set_status(self, **fields: Unpack[PipelineStatus]) -> None:
         """Pipeline health (fps, camera state, detections...), shown in ``/api/state``."""
         with self._status_lock:
             self._status.update(fields)

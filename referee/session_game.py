@@ -10,7 +10,7 @@ import json
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from referee.cards import Colour
 from referee.contract import (
@@ -29,10 +29,12 @@ from referee.contract import (
 )
 from referee.rules import ObservationError, Referee
 from referee.rules.observations import checked
+from referee.rules.referee import RefereeSnapshot
 from referee.store import Store, StoredObservation
 
-__all__ = ["MAX_SOURCE_LENGTH", "Game", "RefereeFailure", "check_colour", "check_observation", "check_source",
-           "default_names", "game_state", "judge", "rebuild", "replay", "seat_names"]
+__all__ = ["MAX_SOURCE_LENGTH", "Game", "GameState", "LiveState", "PipelineStatus", "RefereeFailure", "check_colour",
+           "check_observation", "check_source", "default_names", "game_state", "judge", "rebuild", "replay",
+           "seat_names"]
 
 log = logging.getLogger(__name__)
 
@@ -153,17 +155,67 @@ def judge(referee: Referee, obs: Observation | Mapping[str, Any]) -> list[Output
                              "observation not recorded") from exc
 
 
-def game_state(match_id: int, names: Sequence[str], game: Game) -> dict[str, Any]:
+class GameState(RefereeSnapshot):
+    """The referee's snapshot with the match's id, the seats' names, its rounds so far (``number``,
+    ``setup_seq``, ``winner``, ``points``, ``scores``), the newest observation's ``seq`` and what the pages
+    show of the round (the seat of the last play, the match's language, the hand size dealt)."""
+
+    match_id: int
+    names: list[str]
+    rounds: list[dict[str, Any]]
+    seq: int
+    last_play_seat: int | None
+    lang: str | None
+    hand_size: int
+
+
+class PipelineStatus(TypedDict, total=False):
+    """The pipeline's health as the session shows it (``status`` in ``/api/state``): the capture's
+    (:meth:`~referee.vision.capture.CaptureStatus.as_dict`), the frame loop's (``Pipeline.status``) and
+    a phone's link (``phone``), each set as it comes."""
+
+    source: str
+    camera: str
+    frames_read: int
+    delivered: int
+    dropped: int
+    corrupt: int
+    reconnects: int
+    source_fps: float | None
+    camera_message: str
+    late_s: float
+    fps: float | None
+    warning: str | None
+    frames: int
+    detections: int
+    observations: int
+    refused: int
+    pile: list[str]
+    table: str
+    phone: dict[str, Any]
+
+
+class LiveState(GameState):
+    """``/api/state``: the game's state with its recent alerts (each with its ``seq``), the newest event's
+    id and the pipeline's status."""
+
+    alerts: list[dict[str, Any]]
+    event_id: int
+    status: PipelineStatus
+
+
+def game_state(match_id: int, names: Sequence[str], game: Game) -> GameState:
     """The referee's snapshot with the match's id, names, rounds and what the pages show of the round."""
-    state = dict(game.referee.snapshot())
-    state["match_id"] = match_id
-    state["names"] = list(names)
-    state["rounds"] = copy.deepcopy(game.rounds)
-    state["seq"] = game.observations[-1].seq if game.observations else 0
-    state["last_play_seat"] = _last_play_seat(game)
-    state["lang"] = _language(game)
-    state["hand_size"] = _hand_size(game)
-    return state
+    return {
+        **game.referee.snapshot(),
+        "match_id": match_id,
+        "names": list(names),
+        "rounds": copy.deepcopy(game.rounds),
+        "seq": game.observations[-1].seq if game.observations else 0,
+        "last_play_seat": _last_play_seat(game),
+        "lang": _language(game),
+        "hand_size": _hand_size(game),
+    }
 
 
 def _hand_size(game: Game) -> int:

@@ -291,10 +291,8 @@ class TablePublisher:
             self._acked = max(self._acked, reach)
 
     def _publish_state(self, now: float) -> None:
-        snapshot = self.session.snapshot()
-        snapshot["table"] = self.table
-        snapshot["record"] = self.record
-        snapshot["sent_at"] = time.time()
+        snapshot: dict[str, Any] = {**self.session.snapshot(), "table": self.table, "record": self.record,
+                                    "sent_at": time.time()}
         self._state_id = int(snapshot.get("event_id") or 0)
         self._client.publish(self.topics.of(self.table, "state"), self._signed("state", _dumps(snapshot)), qos=1,
                              retain=True)

@@ -67,7 +67,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypedDict
 
 from referee.contract import OutputLine, observation_type
 from referee.rules.actions import judge_color, judge_draw, judge_pass, judge_start, judge_uno
@@ -97,9 +97,33 @@ from referee.rules.report import info, who
 from referee.rules.scoring import missing_reveals
 from referee.rules.state import MatchState, RoundState
 
-__all__ = ["Referee"]
+__all__ = ["Referee", "RefereeSnapshot"]
 
 log = logging.getLogger(__name__)
+
+
+class RefereeSnapshot(TypedDict):
+    """What the referee knows now, as JSON (:meth:`Referee.snapshot`; the start of ``/api/state``)."""
+
+    preset: str
+    players: int
+    dealer: int
+    round: int
+    turn: int | None  # the seat that should act (None: no round going on)
+    direction: int  # 1 clockwise, -1 the other way
+    colour: str | None  # the colour to follow (None: none yet, or a wild's not named)
+    top_card: str | None
+    hand_counts: list[int | None]  # None each while the counts are not known
+    pending_draw: int
+    pending_skip: bool
+    scores: list[int]
+    target: int
+    round_over: bool
+    match_over: bool
+    winner: int | None  # the round's
+    match_winner: int | None
+    eliminated: list[int]
+    options: dict[str, Any]  # the rules in force, by option name
 
 
 class Referee:
@@ -153,7 +177,7 @@ class Referee:
             return None
         return self.state.turn
 
-    def snapshot(self) -> dict[str, Any]:
+    def snapshot(self) -> RefereeSnapshot:
         """JSON-able live state (see the agreed API)."""
         match, state = self.match, self.state
         return {

@@ -107,7 +107,7 @@ def _register_live_views(app: FastAPI, session: MatchSession, hub: Fanout, asset
 
     @app.get("/api/state")
     def state() -> dict[str, Any]:
-        return session.snapshot()
+        return {**session.snapshot()}
 
     @app.get("/api/meta")
     def meta() -> dict[str, Any]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from typing import TypedDict
 
 
 class CameraState(enum.StrEnum):
@@ -27,6 +28,21 @@ class CameraState(enum.StrEnum):
 
 #: The states a capture does not leave: no frame comes after them.
 FINAL_STATES = (CameraState.ENDED, CameraState.FAILED, CameraState.STOPPED)
+
+
+class CameraStatus(TypedDict):
+    """:class:`CaptureStatus` as the session shows it (part of the pipeline's status in ``/api/state``)."""
+
+    source: str
+    camera: str  # the CameraState's value
+    frames_read: int
+    delivered: int
+    dropped: int
+    corrupt: int
+    reconnects: int
+    source_fps: float | None
+    camera_message: str
+    late_s: float
 
 
 @dataclass(frozen=True)
@@ -45,7 +61,7 @@ class CaptureStatus:
     #: a paced file: how far the frames handed over trail the footage's own clock, seconds
     late_s: float = 0.0
 
-    def as_dict(self) -> dict[str, object]:
+    def as_dict(self) -> CameraStatus:
         return {
             "source": self.source,
             "camera": self.state.value,
