@@ -3,9 +3,11 @@
     python benchmarks/e2e_eval.py [--games 4] [--seconds 60] [--first-seed 2000] [--oracle] [--jobs 1]
 
 Each game is a video from :mod:`referee.synth.video` (seeds ``--first-seed`` onwards). Seeds 15000+ are
-kept for this evaluation (the next held-out hour is 15000-15059; 13000-13059 was held out in sessions 35-36,
-14000+ are the games filmed with unseen printings, 12000-12029 the photo-cut games): never trace or tune the
-tracker on them. The demo is seed
+kept for held-out sets, each run once at a final commit and never traced or tuned on while held out: 15000-15017
+are dev games now (traced after their first run), 15018-15029 were held out and run once each, and a fresh set
+takes the next seeds no run has used (docs/e2e-results.md's seeds table says which seeds were run, at which commit, and
+which were traced since). 13000-13059 was held out in sessions 35-36, 14000+ are the games filmed with unseen
+printings, 12000-12029 the photo-cut games. The demo is seed
 185 (a dev seed; four players dealt 4 cards each; seed 11 before), the tests use single digits, and the
 dev games the tracker is tuned on are 101-739, 1000-1059, 2000-2059, ..., 10000-10059 and 11000-11059
 (each the held-out hour in its day, traced once the next one was made) and 1100-1159. Every frame goes through
