@@ -26,8 +26,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NotRequired, TypedDict, Unpack
 
-from referee.contract import Observation, ObservationDict, OutputLine
-from referee.rules import ObservationError, Referee
+from referee.contract import Observation, ObservationDict, OutputLine, Play, Start
+from referee.rules import ObservationError, Referee, parse_observation
 from referee.session_game import (
     Game,
     GameState,
@@ -321,14 +321,17 @@ class MatchSession:
             self._publish(event)
             log.info("match %d: observation %d undone", self._match_id, dropped.seq)
 
-    def last_play(self, *, start: bool = False) -> tuple[int, dict[str, Any]] | None:
+    def last_play(self, *, start: bool = False) -> tuple[int, Play | Start] | None:
         """``(seq, observation)`` of the newest active ``play`` (with ``start``, or the round's
-        ``start`` card when no play came after it), or ``None``."""
+        ``start`` card when no play came after it), or ``None``. The observation is typed, read from the
+        record (the camera's notes with it)."""
         kinds = ("play", "start") if start else ("play",)
         with self._lock:
             for stored in reversed(self._game.observations):
                 if stored.observation.get("type") in kinds:
-                    return stored.seq, copy.deepcopy(stored.observation)
+                    found = parse_observation(stored.observation)  # accepted when recorded: it parses
+                    assert isinstance(found, Play | Start)
+                    return stored.seq, found
             return None
 
     def correct(self, card: str, color: str | None = None, source: str = "operator", *,

@@ -32,9 +32,9 @@ from referee.rules.observations import checked
 from referee.rules.referee import RefereeSnapshot
 from referee.store import Store, StoredObservation
 
-__all__ = ["MAX_SOURCE_LENGTH", "Game", "GameState", "LiveState", "PipelineStatus", "RefereeFailure", "check_colour",
-           "check_observation", "check_source", "default_names", "game_state", "judge", "rebuild", "replay",
-           "seat_names"]
+__all__ = ["MAX_SOURCE_LENGTH", "Game", "GameState", "LiveState", "PipelineStatus", "RefereeFailure", "RoundSummary",
+           "check_colour", "check_observation", "check_source", "default_names", "game_state", "judge", "rebuild",
+           "replay", "seat_names"]
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +49,17 @@ class RefereeFailure(ObservationError):
     """
 
 
+class RoundSummary(TypedDict):
+    """A round of the match as the record keeps it: its ``number`` (from 1), the ``seq`` of the setup that
+    started it, and once the referee said so its ``winner``, ``points`` and the ``scores`` after it."""
+
+    number: int
+    setup_seq: int
+    winner: int | None
+    points: int | None
+    scores: list[int] | None
+
+
 @dataclass
 class Game:
     """What replaying a match's observations gives: the referee and what it said."""
@@ -56,7 +67,7 @@ class Game:
     referee: Referee
     observations: list[StoredObservation] = field(default_factory=list)
     outputs: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
-    rounds: list[dict[str, Any]] = field(default_factory=list)
+    rounds: list[RoundSummary] = field(default_factory=list)
     match_winner: int | None = None
 
     def apply(self, stored: StoredObservation, outputs: Sequence[Mapping[str, Any]]) -> None:
@@ -156,13 +167,13 @@ def judge(referee: Referee, obs: Observation | Mapping[str, Any]) -> list[Output
 
 
 class GameState(RefereeSnapshot):
-    """The referee's snapshot with the match's id, the seats' names, its rounds so far (``number``,
-    ``setup_seq``, ``winner``, ``points``, ``scores``), the newest observation's ``seq`` and what the pages
-    show of the round (the seat of the last play, the match's language, the hand size dealt)."""
+    """The referee's snapshot with the match's id, the seats' names, its rounds so far, the newest
+    observation's ``seq`` and what the pages show of the round (the seat of the last play, the match's
+    language, the hand size dealt)."""
 
     match_id: int
     names: list[str]
-    rounds: list[dict[str, Any]]
+    rounds: list[RoundSummary]
     seq: int
     last_play_seat: int | None
     lang: str | None

@@ -178,8 +178,9 @@ def test_undo_of_an_earlier_observation_replays_the_ones_after_it() -> None:
     session.submit({"type": "start", "card": "red_5"})
     session.submit({"type": "play", "card": "blue_7", "seat": 1})  # illegal, then seat 2 draws
     session.submit({"type": "draw", "seat": 2, "count": 1})
-    seq, play = session.last_play() or (0, {})
-    assert play["card"] == "blue_7"
+    found = session.last_play()
+    assert found is not None and found[1].card.label == "blue_7"
+    seq = found[0]
     session.undo(seq)
     assert [o["type"] for o in session.export_log()] == ["setup", "start", "draw"]
     assert session.snapshot()["top_card"] == "red_5" and session.snapshot()["alerts"] == []
@@ -348,3 +349,18 @@ def test_the_referee_judges_a_typed_observation_as_it_is(monkeypatch: pytest.Mon
     with pytest.raises(ObservationError, match="seat out of range"):
         session.submit(contract.Play(Card.from_label("red_8"), 4, t=1.0, camera=contract.CameraNotes(9)))
     assert [o["type"] for o in session.export_log()] == ["setup", "start", "play"]
+
+
+def test_the_last_play_is_read_back_typed_with_the_cameras_notes() -> None:
+    from referee import contract
+    from referee.cards import Card
+
+    session = MatchSession(Store(":memory:"), players=4)
+    start = contract.Start(Card.from_label("red_5"), 0.5, contract.CameraNotes(3, confidence=0.9))
+    session.submit(start)
+    assert session.last_play() is None and session.last_play(start=True) == (2, start)
+    play = contract.Play(Card.from_label("red_7"), 1, t=1.5, camera=contract.CameraNotes(
+        40, alternatives=("red_1",), confidence=0.8, unsure="seats a guess"))
+    session.submit(play)
+    session.submit({"type": "draw", "seat": 2}, source="operator")
+    assert session.last_play() == session.last_play(start=True) == (3, play)

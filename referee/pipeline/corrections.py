@@ -20,10 +20,10 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 
-from referee.contract import OutputLine
+from referee.contract import OutputLine, Play
 from referee.pipeline.session_protocol import Session
 from referee.rules import ObservationError
-from referee.vision.tracking import Reread, TakeBack, alternatives_of
+from referee.vision.tracking import Reread, TakeBack
 
 log = logging.getLogger(__name__)
 
@@ -36,8 +36,8 @@ def reread_by_seat(session: Session, seat: int) -> None:
     if session.expected_seat() in (None, seat) or (found := session.last_play()) is None:
         return
     last = found[1]
-    alternatives = alternatives_of(last)
-    if not alternatives or last.get("seat") == seat:
+    alternatives = last.camera.alternatives if last.camera is not None else ()
+    if not alternatives or (isinstance(last, Play) and last.seat == seat):
         return
     # A what-if answers None unless the newest play is also the last observation.
     fits = [label for label in alternatives if session.expected_seat_if_last_were(label) == seat]
@@ -46,10 +46,10 @@ def reread_by_seat(session: Session, seat: int) -> None:
     try:
         session.correct(fits[0], source="camera")
     except ObservationError as exc:
-        log.warning("re-read of %s as %s refused: %s", last.get("card"), fits[0], exc)
+        log.warning("re-read of %s as %s refused: %s", last.card.label, fits[0], exc)
         return
     log.info("%s re-read as %s: Player %d plays next, which only that read explains",
-             last.get("card"), fits[0], seat + 1)  # people count players from 1
+             last.card.label, fits[0], seat + 1)  # people count players from 1
 
 
 def reread(session: Session, reread: Reread) -> list[OutputLine]:
@@ -58,7 +58,7 @@ def reread(session: Session, reread: Reread) -> list[OutputLine]:
     withdrawn), while it is still the last observation. Once anything came after it the record is
     left as it is; the operator can still correct it."""
     found = session.last_play(start=True)
-    if found is None or found[1].get("card") != reread.was:
+    if found is None or found[1].card.label != reread.was:
         log.info("%s re-read as %s, but it is not the newest play: left as is", reread.was, reread.card)
         return []
     try:
@@ -75,7 +75,7 @@ def take_back(session: Session, taken: TakeBack) -> list[OutputLine]:
     """A card taken back off the pile (the top card, so the newest play): its play is undone,
     even when draws or operator lines came after it (a ghost read seen to vanish later)."""
     found = session.last_play()
-    if found is None or found[1].get("card") != taken.card:
+    if found is None or found[1].card.label != taken.card:
         log.info("%s taken back, but it is not the newest play: left as is", taken.card)
         return []
     try:

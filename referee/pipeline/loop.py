@@ -379,7 +379,7 @@ class Pipeline:
         (:class:`~referee.vision.teaching.GameTeacher`)."""
         assert self.teacher is not None and self.classifier is not None
         found = self.session.last_play(start=True)
-        newest = (str(found[1].get("card")), float(found[1].get("t") or 0.0)) if found is not None else None
+        newest = (found[1].card.label, float(found[1].t or 0.0)) if found is not None else None
         if (matcher := self.teacher.confirm(newest)) is not None:
             self.classifier.game = matcher
             log.debug("the game taught the reader: %s", self.teacher.faces_learned)

@@ -26,7 +26,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from referee.contract import Observation, observation_json
+from referee import contract
+from referee.contract import Observation, ObservationDict, observation_json
 from referee.pipeline.session_protocol import Session
 from referee.vision.table_finder import TableFinder
 from referee.vision.tracking import Draw, Play, Start, TrackerEvent
@@ -57,11 +58,16 @@ class Seating:
 def seen_again(finder: TableFinder, session: Session, event: TrackerEvent) -> bool:
     """``event`` is a play of the card laid just before the camera moved, seen again through the moved view
     (:meth:`TableFinder.seen_again`): it is not played twice (logged)."""
-    if isinstance(event, Play) and finder.seen_again(event.card, event.t, session.last_play(start=True)):
+    if isinstance(event, Play) and finder.seen_again(event.card, event.t, _as_recorded(session.last_play(start=True))):
         log.info("%s at %.1f s: the card laid just before the camera moved, seen again through the moved "
                  "view: not played twice", event.card, event.t)
         return True
     return False
+
+
+def _as_recorded(found: tuple[int, contract.Play | contract.Start] | None) -> tuple[int, ObservationDict] | None:
+    """The session's newest play as the finder reads it: ``(seq, its contract-2 JSON)``."""
+    return None if found is None else (found[0], observation_json(found[1]))
 
 
 def seat(finder: TableFinder, session: Session, event: TrackerEvent) -> Seating:

@@ -29,7 +29,6 @@ from referee.vision.tracking.events import (
     Start,
     TakeBack,
     TrackerEvent,
-    alternatives_of,
     noted,
 )
 from referee.vision.tracking.motion import MotionDetector, MotionSample
@@ -57,7 +56,6 @@ __all__ = [
     "TakeBack",
     "TrackerConfig",
     "TrackerEvent",
-    "alternatives_of",
     "closer_label",
     "containment",
     "iou",

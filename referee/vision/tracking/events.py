@@ -19,22 +19,12 @@ frame_index, confidence=...)``); :func:`dataclasses.replace` gives them whole (`
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import TypeVar
 
 from referee import contract
 from referee.cards import Card
 from referee.contract import CameraNotes, ObservationDict, observation_json
-
-
-def alternatives_of(obs: Mapping[str, object]) -> tuple[str, ...]:
-    """The other readings a recorded ``start`` or ``play`` carries (``()``: none): what :meth:`Play.as_dict`
-    wrote as ``alternatives``, read back from the record."""
-    found = obs.get("alternatives")
-    if not isinstance(found, list | tuple):
-        return ()
-    return tuple(label for label in found if isinstance(label, str))
 
 
 def _notes(frame_index: int | None, camera: CameraNotes | None, flat: CameraNotes) -> CameraNotes:
