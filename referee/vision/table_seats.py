@@ -186,9 +186,10 @@ class SeatFinder:
 
     def _last_side(self, origin: Point, root: Point, groups: list[list[int]], dealer_group: list[int],
                    dealer: int) -> int | None:
-        """An arm from a side not seen yet when every other seat's side is placed (the dealer's, and the
-        others plainly): the one seat left, if the arm comes in between its neighbours' sides (the seats go
-        round clockwise). ``None`` otherwise."""
+        """An arm from a side not seen yet when every other seat's side is placed (the dealer's, the others
+        plainly or by the seat their cards were judged: one side, one seat): the one seat left, if the arm comes
+        in between its neighbours' sides (the seats go round clockwise, and so must the sides placed), apart
+        from each by :data:`SAME_SIDE` of an even gap. ``None`` otherwise."""
         n = self.players
         if len(groups) != n - 1 or any(math.hypot(*np.subtract(self._centre(g), root)) < self.reach for g in groups):
             return None
@@ -199,17 +200,27 @@ class SeatFinder:
             steps = ((self._angle(origin, g) - base) % (2 * math.pi)) / gap
             k = 0 if g is dealer_group else round(steps)
             if g is not dealer_group and (abs(steps - k) >= PLAIN_SHARE or not 0 < k < n):
+                # Not an even step round: placed by its cards' seat (dev game 15034: the next player's side,
+                # 1.32 steps round, given the turn's seat; the last seat's first card, out of turn, then went to
+                # the turn's seat).
+                if (judged := self._judged(g)) is None or (judged - dealer) % n == 0:
+                    return None
+                k = (judged - dealer) % n
+            if k in placed:
                 return None
             placed[k] = steps
         missing = [k for k in range(n) if k not in placed]
-        if len(placed) != n - 1 or len(missing) != 1:
+        if len(placed) != n - 1 or len(missing) != 1 or sorted(placed, key=lambda k: placed[k]) != sorted(placed):
             return None
         k = missing[0]
         here = ((self.around(origin, root) - base) % (2 * math.pi)) / gap
         before, after = placed.get((k - 1) % n, 0.0), placed.get((k + 1) % n, float(n))
         if (k + 1) % n == 0:
             after = float(n)
-        return (dealer + k) % n if before < here < after else None
+        # Apart from each neighbour by SAME_SIDE of a gap at least: an arm coming in next to a placed side is that
+        # seat's at a corner of the view (dev game 15031: the dealer's draw came in at the corner, 8 degrees round
+        # from its plays' side, and was taken for the last seat's, the seats solved wrong with it).
+        return (dealer + k) % n if before + SAME_SIDE < here < after - SAME_SIDE else None
 
     def solve(self) -> tuple[Point, ...] | None:
         """The seats' points when sure (else ``None``, and :attr:`why` says what is missing)."""

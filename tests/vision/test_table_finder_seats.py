@@ -186,3 +186,36 @@ def test_an_arm_from_a_side_whose_card_was_given_a_seat_is_that_seats_when_its_t
     assert seats.plainly(pile, (741.0, 715.0)) == 2
     assert seats.placed_entries()[2] == (747.0, 715.0)  # a draw's arm from there is seat 2's too
     assert seats.plainly(pile, (520.0, 715.0)) is None  # farther along the bottom edge: no seat plainly
+
+
+def test_an_arm_next_to_a_placed_side_is_not_the_last_seat_left() -> None:
+    # Dev game 15031: the dealer (seat 0) lays from the top edge at x 165-176; its draw's arm (the stock far to
+    # the right) came in at the top left corner, 8 degrees round from there. With seats 1 and 2 placed, it was
+    # taken for the last side left (seat 3, which sits at the lower left), and the seats were solved with it:
+    # every draw of the dealer's given to seat 3.
+    pile = (391.0, 398.0)
+    seats = finder()
+    seats.add(pile, (165.0, 0.0), 0, start=True)
+    seats.add(pile, (1131.0, 0.0), 1)
+    seats.add(pile, (1275.0, 683.0), 2)
+    seats.add(pile, (176.0, 0.0), 0)
+    assert seats.plainly(pile, (0.0, 0.0)) is None
+    assert seats.plainly(pile, (0.0, 661.0)) == 3  # seat 3's own side, well apart from both neighbours
+
+
+def test_the_last_side_left_is_found_between_sides_placed_by_their_cards_seats() -> None:
+    # Dev game 15034: the dealer at the left edge; seat 1's side (top right) 1.32 even steps round and seat 3's
+    # (lower left corner) 3.4, neither plain, each given the turn's seat. Seat 2's first card, out of turn, came
+    # in at the lower right corner: given the turn's seat (1), its alert was missed and a false one raised.
+    pile = (711.0, 225.0)
+    seats = finder()
+    seats.add(pile, (0.0, 299.0), 0, start=True)
+    seats.add(pile, (1147.0, 0.0), 1)
+    assert seats.plainly(pile, (1275.0, 715.0)) is None  # two sides unseen: seat 2's or 3's
+    seats.add(pile, (0.0, 715.0), 3)
+    assert seats.plainly(pile, (1275.0, 715.0)) == 2
+    swapped = finder()  # sides placed out of clockwise order (a guess gone wrong): no last side
+    swapped.add(pile, (0.0, 299.0), 0, start=True)
+    swapped.add(pile, (1147.0, 0.0), 3)
+    swapped.add(pile, (0.0, 715.0), 1)
+    assert swapped.plainly(pile, (1275.0, 715.0)) is None
