@@ -33,6 +33,7 @@ from referee.session_game import (
     GameState,
     LiveState,
     PipelineStatus,
+    RecordedAlert,
     RefereeFailure,
     check_colour,
     check_observation,
@@ -80,9 +81,9 @@ class _View:
     """The match as of the last committed change: what readers see, without the session's lock."""
 
     state: GameState
-    alerts: tuple[dict[str, Any], ...]
+    alerts: tuple[RecordedAlert, ...]
     observations: tuple[StoredObservation, ...]
-    outputs: tuple[dict[str, Any], ...]
+    outputs: tuple[OutputLine, ...]
     names: tuple[str, ...]
 
 
@@ -398,7 +399,7 @@ class MatchSession:
         """The view of the match as it stands (call with the lock held, after a commit); ``state``:
         the one just computed for the change's event."""
         game = self._game
-        alerts = [dict(out, seq=seq) for seq, out in game.outputs if out.get("type") == "alert"]
+        alerts: list[RecordedAlert] = [{**out, "seq": seq} for seq, out in game.outputs if out["type"] == "alert"]
         return _View(
             state=copy.deepcopy(state) if state is not None else game_state(self._match_id, self._names, game),
             alerts=tuple(alerts[-SNAPSHOT_ALERTS:]),
@@ -412,7 +413,7 @@ class MatchSession:
         as of the last committed change (no lock: it never waits for a write)."""
         view = self._view
         state = copy.deepcopy(view.state)
-        alerts = [dict(a) for a in view.alerts]
+        alerts = [a.copy() for a in view.alerts]
         event_id = self._published_id
         with self._status_lock:
             status = self._status.copy()
@@ -437,9 +438,9 @@ class MatchSession:
         """The match's observation log (contract 2, undone lines left out): ``referee replay`` input."""
         return [copy.deepcopy(s.observation) for s in self._view.observations]
 
-    def outputs(self) -> list[dict[str, Any]]:
+    def outputs(self) -> list[OutputLine]:
         """Every referee output line of the match so far, in order."""
-        return [dict(out) for out in self._view.outputs]
+        return [out.copy() for out in self._view.outputs]
 
     # The pipeline's side.
     def set_frame(self, jpeg: bytes) -> None:

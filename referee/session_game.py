@@ -14,6 +14,7 @@ from typing import Any, TypedDict
 
 from referee.cards import Colour
 from referee.contract import (
+    AlertLine,
     Challenge,
     ColorNamed,
     Draw,
@@ -32,7 +33,8 @@ from referee.rules.observations import checked
 from referee.rules.referee import RefereeSnapshot
 from referee.store import Store, StoredObservation
 
-__all__ = ["MAX_SOURCE_LENGTH", "Game", "GameState", "LiveState", "PipelineStatus", "RefereeFailure", "RoundSummary",
+__all__ = ["MAX_SOURCE_LENGTH", "Game", "GameState", "LiveState", "PipelineStatus", "RecordedAlert", "RefereeFailure",
+           "RoundSummary",
            "check_colour", "check_observation", "check_source", "default_names", "game_state", "judge", "rebuild",
            "replay", "seat_names"]
 
@@ -66,11 +68,11 @@ class Game:
 
     referee: Referee
     observations: list[StoredObservation] = field(default_factory=list)
-    outputs: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    outputs: list[tuple[int, OutputLine]] = field(default_factory=list)
     rounds: list[RoundSummary] = field(default_factory=list)
     match_winner: int | None = None
 
-    def apply(self, stored: StoredObservation, outputs: Sequence[Mapping[str, Any]]) -> None:
+    def apply(self, stored: StoredObservation, outputs: Sequence[OutputLine]) -> None:
         """Account for an observation the referee has accepted and the lines it produced."""
         self.observations.append(stored)
         if stored.observation.get("type") == "setup":
@@ -79,15 +81,14 @@ class Game:
                  "points": None, "scores": None}
             )
         for out in outputs:
-            line = dict(out)
+            line = out.copy()
             self.outputs.append((stored.seq, line))
-            kind = line.get("type")
-            if kind == "round_end" and self.rounds:
+            if line["type"] == "round_end" and self.rounds:
                 self.rounds[-1]["winner"] = line.get("winner")
                 self.rounds[-1]["points"] = line.get("points")
-            elif kind == "scores" and self.rounds:
+            elif line["type"] == "scores" and self.rounds:
                 self.rounds[-1]["scores"] = line.get("scores")
-            elif kind == "match_end":
+            elif line["type"] == "match_end":
                 self.match_winner = line.get("winner")
 
     @property
@@ -206,11 +207,17 @@ class PipelineStatus(TypedDict, total=False):
     phone: dict[str, Any]
 
 
+class RecordedAlert(AlertLine):
+    """An alert as the pages list it: the line and the ``seq`` of the observation it was said on."""
+
+    seq: int
+
+
 class LiveState(GameState):
     """``/api/state``: the game's state with its recent alerts (each with its ``seq``), the newest event's
     id and the pipeline's status."""
 
-    alerts: list[dict[str, Any]]
+    alerts: list[RecordedAlert]
     event_id: int
     status: PipelineStatus
 
