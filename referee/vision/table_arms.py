@@ -162,6 +162,7 @@ class StockVisits:
         #: came), and whether the view has been followed since; the last time an arm was seen at the stock.
         self._cut: tuple[float, Point, float] | None = None
         self._followed = False
+        self._held = False
         self._seen = 0.0
         self._moving = False
 
@@ -195,19 +196,25 @@ class StockVisits:
 
     def knocked(self, t: float, fps: float, drawn: Sequence[float]) -> None:
         """The camera began to move at ``t``: a hand at the stock, or that left it just now (its draw not judged
-        yet), that held there long enough drew, unless a draw was judged since it came."""
-        if self._run and t - self._run[-1] <= CUT_HELD_S and self._cut is None \
-                and len(self._run) >= max(2, round(CUT_HELD_S * fps)) and self._passed < CUT_PASSED \
+        yet), that held there long enough drew, unless a draw was judged since it came. One that came just before
+        and was still there may have drawn through the knock: it did if it had come :data:`CUT_HELD_S` before
+        the view was followed (:meth:`moved`; dev game 15039: a hand came to the stock one frame before the knock
+        and drew while the view moved)."""
+        if self._run and t - self._run[-1] <= CUT_HELD_S and self._cut is None and self._passed < CUT_PASSED \
                 and not any(d >= self._run[0] for d in drawn):
-            self._cut, self._followed = (t, self._root, self._run[0]), False
+            held = len(self._run) >= max(2, round(CUT_HELD_S * fps))
+            if held or t - self._run[-1] <= 1.5 / fps:
+                self._cut, self._followed, self._held = (t, self._root, self._run[0]), False, held
         self._run, self._far, self._passed = [], -1.0, 0
 
-    def moved(self, move: Callable[[Point], Point]) -> None:
-        """The camera was followed: where the waiting draw's arm comes in moves with it."""
+    def moved(self, move: Callable[[Point], Point], t: float) -> None:
+        """The camera was followed at ``t``: where the waiting draw's arm comes in moves with it (a hand there as
+        the camera began to move that came less than :data:`CUT_HELD_S` before this drew nothing sure)."""
         self._run, self._far, self._passed = [], -1.0, 0
         if self._cut is not None:
             left, root, came = self._cut
-            self._cut, self._followed = (left, move(root), came), True
+            held = self._held or t - came >= CUT_HELD_S
+            self._cut, self._followed = ((left, move(root), came), True) if held else (None, False)
 
     def cut_short(self, t: float, drawn: Sequence[float]) -> tuple[float, Point] | None:
         """The draw a knock cut short, once it is to be said: (when the camera began to move, where its arm comes

@@ -247,8 +247,8 @@ class TableFinder:
         self.visits.update(t, profile, foreground, busy and bumped is None and not self._follow.moving)
         if bumped is not None:
             self._bumped(profile, bumped)
-        self.stock_visits.update(t, profile, foreground, self._arms, moving=self._follow.moving, drawn=self.drawn,
-                                 fps=self.fps)
+        self.stock_visits.update(t, profile, foreground, self._arms, moving=self._follow.moving or bumped is not None,
+                                 drawn=self.drawn, fps=self.fps)  # the frame followed: the foreground not yet
 
     def cut_short(self) -> float | None:
         """A draw the camera's knock cut short (:class:`~referee.vision.table_arms.StockVisits`), to be said now:
@@ -475,7 +475,7 @@ class TableFinder:
         self._backs = [(*move((x, y)), s) for x, y, s in self._backs]
         self._landed = deque((move(p) for p in self._landed), maxlen=self._landed.maxlen)
         self.seat_finder.moved(move)
-        self.stock_visits.moved(move)
+        self.stock_visits.moved(move, self._t)
         self._arms.clear()
         self.bumps.append(self._t)
         turn = math.degrees(math.atan2(matrix[1, 0], matrix[0, 0]))

@@ -261,9 +261,11 @@ def test_a_jolted_view_is_checked_at_once_whatever_the_schedule() -> None:
     assert follower.moving
 
 
-def _knocked_at_the_stock(after: list[bool], drawn_at: float | None = None) -> tuple[TableFinder, float | None]:
-    """Dev game 15007's table: seat 2's hand held at the stock (23.53-24.07 s), the camera was knocked at 24.13 s
-    as it left, and followed at 24.4 s; then ``after``: an arm at the stock or not, frame by frame."""
+def _knocked_at_the_stock(after: list[bool], drawn_at: float | None = None, *, before: int = 9,
+                          moving: int = 4) -> tuple[TableFinder, float | None]:
+    """Dev game 15007's table: seat 2's hand held at the stock (``before`` frames up to 24.07 s), the camera was
+    knocked at 24.13 s as it left, and followed ``moving`` frames later; then ``after``: an arm at the stock or
+    not, frame by frame."""
     from referee.vision.calibration import CalibrationProfile
 
     pile = ((640.0, 110.0), (1000.0, 110.0), (1000.0, 470.0), (640.0, 470.0))
@@ -281,9 +283,9 @@ def _knocked_at_the_stock(after: list[bool], drawn_at: float | None = None) -> t
         finder._t = t
         finder.stock_visits.update(t, profile, fg, finder._arms, moving=moving, drawn=finder.drawn, fps=15.0)
 
-    for k in range(9):
-        frame(23.53 + k / 15, arm, False)
-    for k in range(4):
+    for k in range(before):
+        frame(24.07 - (before - 1 - k) / 15, arm, False)
+    for k in range(moving):
         frame(24.13 + k / 15, arm if k < 2 else none, True)  # the view moving: what it shows is no arm
     if drawn_at is not None:
         finder.judged({"type": "draw", "seat": 2, "count": 1, "t": drawn_at}, [])
@@ -310,4 +312,14 @@ def test_no_draw_is_said_for_a_knock_when_the_motion_detector_judges_it() -> Non
     _, said = _knocked_at_the_stock([True] * 6 + [False] * 8)
     assert said is None
     _, said = _knocked_at_the_stock([False] * 12, drawn_at=24.2)  # its draw judged after all (a late one)
+    assert said is None
+
+
+def test_a_hand_come_to_the_stock_just_as_the_camera_is_knocked_drew_through_the_knock() -> None:
+    """Dev game 15039: a hand came to the stock one frame before the camera was knocked and drew while the view
+    moved (the follow 0.33 s later); the motion detector made for the followed view saw it no more. A hand there as
+    the camera began to move drew if it had come :data:`CUT_HELD_S` before the view was followed."""
+    finder, said = _knocked_at_the_stock([False] * 12, before=1, moving=5)
+    assert said == 24.13 and finder.draw_seat(24.13) == 2
+    _, said = _knocked_at_the_stock([False] * 12, before=1, moving=2)  # followed 0.13 s after it came: unsure
     assert said is None
