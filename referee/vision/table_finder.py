@@ -132,6 +132,8 @@ class TableFinder:
         #: The arm at the stock, and a draw a knock cut short: (footage time, where its arm came in) once said.
         self.stock_visits = StockVisits()
         self._cut: tuple[float, Point] | None = None
+        #: The cards the camera saw laid last (the pile's top few), newest last.
+        self._laid: deque[str] = deque(maxlen=3)
         #: A bump moved the found pile zone out past the view's edge: it is put back in view next frame.
         self._into_view = False
         self._t = 0.0
@@ -173,13 +175,14 @@ class TableFinder:
 
     def seen_again(self, card: str, t: float, last: tuple[int, Mapping[str, Any]] | None) -> bool:
         """A play of ``card`` come to rest at ``t`` is the card last laid (``last``: the session's newest play,
-        ``(seq, observation)``) seen again: ``t`` within :data:`BUMP_UNSURE_S` of a bump followed (the pile
+        ``(seq, observation)``), or one of the two laid before it (dev game 15033: the card under the top one,
+        seen through the moved view), seen again: ``t`` within :data:`BUMP_UNSURE_S` of a bump followed (the pile
         view showed the cards elsewhere while the camera moved, and the tracker may take one for a new card
         before or once the view is followed), and no arm came over the pile between the last card's laying
         hand leaving (:data:`LAID_ARM_S`) and ``t``: a second card of the same face had its hand there (an arm
         reaching to the stock for a draw lays none: about a draw judged, :data:`DRAW_ARM_S`, or one whose hand
         went on past the pile to the stock, :class:`~referee.vision.table_arms.PileVisits`)."""
-        if last is None or last[1].get("card") != card:
+        if last is None or (last[1].get("card") != card and card not in self._laid):
             return False
         laid = float(last[1].get("t") or 0.0)
         if laid >= t or not any(abs(t - b) <= BUMP_UNSURE_S for b in self.bumps):
@@ -367,6 +370,8 @@ class TableFinder:
         (its next draws, :meth:`owing`), and a draw pays off what its seat owed."""
         if observation.get("type") == "draw":
             self.drawn.append(float(observation.get("t") or self._t))
+        if observation.get("type") in ("start", "play"):
+            self._laid.append(str(observation.get("card")))
         if observation.get("type") == "draw" and (seat := observation.get("seat")) in self._owed:
             left = self._owed.pop(seat) - int(observation.get("count") or 1)
             if left > 0:

@@ -323,3 +323,20 @@ def test_a_hand_come_to_the_stock_just_as_the_camera_is_knocked_drew_through_the
     assert said == 24.13 and finder.draw_seat(24.13) == 2
     _, said = _knocked_at_the_stock([False] * 12, before=1, moving=2)  # followed 0.13 s after it came: unsure
     assert said is None
+
+
+def test_the_card_under_the_top_one_seen_through_a_moved_view_is_not_played_again() -> None:
+    """Dev game 15033: a blue reverse laid at 17.2 s, a blue 0 on it at 19.2 s, the camera knocked at 19.8 s; the
+    blue reverse, seen again through the moved view at 20.3 s with no hand at the pile since, was played again
+    (calibrated or not), and the turn order thrown off: 7 false alerts."""
+    finder = TableFinder(4)
+    for card, t in (("red_reverse", 13.93), ("blue_reverse", 17.22), ("blue_0", 19.17)):
+        finder.judged({"type": "play", "card": card, "seat": 1, "t": t}, [])
+    finder.bumps.append(20.13)
+    last = (9, {"type": "play", "card": "blue_0", "seat": 2, "t": 19.17})
+    finder.pile_visits.extend([19.0, 19.9])  # the blue 0's own hand, leaving
+    assert finder.seen_again("blue_reverse", 20.27, last)
+    assert finder.seen_again("red_reverse", 20.27, last)
+    assert not finder.seen_again("green_7", 20.27, last)  # no card on the pile's top
+    finder.pile_visits.append(20.2)  # a hand at the pile after the blue 0 was laid: a card of it is new
+    assert not finder.seen_again("blue_reverse", 20.27, last)
