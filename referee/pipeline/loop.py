@@ -45,6 +45,7 @@ from referee.pipeline.status import PipelineStats, publish_frame
 from referee.pipeline.table_view import TableView
 from referee.rules import ObservationError
 from referee.session import Event
+from referee.session_game import PipelineStatus
 from referee.vision.calibration import CalibrationProfile, Quad
 from referee.vision.capture import Capture, Frame
 from referee.vision.classify import ACROSS_KINDS_CONFIDENCE, SECOND_LOOK_CONFIDENCE, FaceClassifier
@@ -391,10 +392,11 @@ class Pipeline:
         self.teacher.consider(event.card, round(event.t, 3), look, corrected=event.camera.corrected_from is not None,
                               unsure=self.keeping_up.warning is not None)
 
-    def status(self) -> dict[str, Any]:
+    def status(self) -> PipelineStatus:
+        """The frame loop's part of the pipeline's status (the session's ``status``; the capture's is its own)."""
         times = self._frame_times
         fps = (len(times) - 1) / (times[-1] - times[0]) if len(times) > 1 and times[-1] > times[0] else None
-        return {
+        status: PipelineStatus = {
             "fps": None if fps is None else round(fps, 1),
             "warning": self.keeping_up.warning,
             "frames": self.stats.frames,
@@ -402,8 +404,14 @@ class Pipeline:
             "observations": self.stats.observations,
             "refused": self.stats.refused,
             "pile": [c.label for c in self.tracker.pile[-3:]],
-            **({"table": self.finder.unsure or "found"} if self.finder is not None else {}),
         }
+        if self.finder is not None:
+            status["table"] = self.finder.unsure or "found"
+        return status
+
+    def _status_with(self, capture: Capture) -> PipelineStatus:
+        """The pipeline's whole status: the capture's, then the frame loop's."""
+        return {**capture.status().as_dict(), **self.status()}
 
     def run(self, capture: Capture, stop: threading.Event | None = None, *, progress_every: float | None = None
             ) -> PipelineStats:
@@ -429,14 +437,14 @@ class Pipeline:
                                  frame.t, self.stats.observations)
                         last_report = frame.captured_at
                 if self.stats.frames % self._status_every == 0:
-                    self.session.set_status(**{**capture.status().as_dict(), **self.status()})
+                    self.session.set_status(**self._status_with(capture))
             if not stop.is_set():
                 self.play_script()  # the end of the footage: what the operator says after it
         finally:
             capture.stop()
             if self.replay is not None:  # a clip waiting for frames after the footage's end takes what there is
                 self.replay.end()
-            self.session.set_status(**{**capture.status().as_dict(), **self.status()})
+            self.session.set_status(**self._status_with(capture))
         return self.stats
 
 

@@ -13,13 +13,13 @@ session, which serves it as ``/stream.mjpg``; the same bytes go to the instant r
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 import cv2
 
 from referee.clips import FrameRing
 from referee.contract import ObservationDict
 from referee.pipeline.session_protocol import Session
+from referee.session_game import PipelineStatus
 from referee.vision.calibration import CalibrationProfile
 from referee.vision.capture import Frame
 from referee.vision.detections import Detections
@@ -41,7 +41,7 @@ class PipelineStats:
 
 
 def publish_frame(session: Session, frame: Frame, detections: Detections, *, profile: CalibrationProfile | None,
-                  status: dict[str, Any], width: int, replay: FrameRing | None) -> None:
+                  status: PipelineStatus, width: int, replay: FrameRing | None) -> None:
     """``frame`` annotated (at most ``width`` pixels wide) to the session's stream and to ``replay``."""
     state = session.snapshot()
     image = frame.image
