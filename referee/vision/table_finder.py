@@ -132,8 +132,8 @@ class TableFinder:
         #: The arm at the stock, and a draw a knock cut short: (footage time, where its arm came in) once said.
         self.stock_visits = StockVisits()
         self._cut: tuple[float, Point] | None = None
-        #: The cards the camera saw laid last (the pile's top few), newest last.
-        self._laid: deque[str] = deque(maxlen=3)
+        self._laid: deque[str] = deque(maxlen=3)  # the cards the camera saw laid last (the pile's top), newest last
+        self._switched: list[float] = []  # footage times the pile view changed on the table (found, moved)
         #: A bump moved the found pile zone out past the view's edge: it is put back in view next frame.
         self._into_view = False
         self._t = 0.0
@@ -178,25 +178,24 @@ class TableFinder:
         ``(seq, observation)``), or one of the two laid before it (dev game 15033: the card under the top one,
         seen through the moved view), seen again: ``t`` within :data:`BUMP_UNSURE_S` of a bump followed (the pile
         view showed the cards elsewhere while the camera moved, and the tracker may take one for a new card
-        before or once the view is followed), and no arm came over the pile between the last card's laying
+        before or once the view is followed) or of the pile view's change on the table (game 15047: the start card,
+        played again 0.27 s after the pile zone was found), and no arm came over the pile between the last card's laying
         hand leaving (:data:`LAID_ARM_S`) and ``t``: a second card of the same face had its hand there (an arm
         reaching to the stock for a draw lays none: about a draw judged, :data:`DRAW_ARM_S`, or one whose hand
         went on past the pile to the stock, :class:`~referee.vision.table_arms.PileVisits`)."""
         if last is None or (last[1].get("card") != card and card not in self._laid):
             return False
         laid = float(last[1].get("t") or 0.0)
-        if laid >= t or not any(abs(t - b) <= BUMP_UNSURE_S for b in self.bumps):
+        if laid >= t or not any(abs(t - b) <= BUMP_UNSURE_S for b in [*self.bumps, *self._switched]):
             return False
         return not self.visits.hand_between(laid + LAID_ARM_S, t)
 
     @property
-    def pile_visits(self) -> deque[float]:
-        """Footage times an arm (no drawing arm) was over the pile while the camera held still."""
+    def pile_visits(self) -> deque[float]:  # footage times an arm (not drawing) was over the pile, the camera still
         return self.visits.visits
 
     @property
-    def drawn(self) -> deque[float]:
-        """Footage times of the draws judged lately."""
+    def drawn(self) -> deque[float]:  # footage times of the draws judged lately
         return self.visits.drawn
 
     @property
@@ -211,6 +210,8 @@ class TableFinder:
 
     def _change(self, change: Change) -> None:
         self._pending = change
+        if change.camera is None and change.why != "seats found":
+            self._switched.append(self._t)
         self.profile = change.profile
         log.info("table %s: pile %s, stock %s, seats %s", change.why,
                  [(round(x), round(y)) for x, y in change.profile.pile],
@@ -361,8 +362,7 @@ class TableFinder:
             self._landed = deque(recent, maxlen=self._landed.maxlen)
             self._switch(profile, "pile moved")
 
-    def guessed(self) -> None:
-        """A play was given the seat whose turn it was (the seats not found yet)."""
+    def guessed(self) -> None:  # a play was given the seat whose turn it was (the seats not found yet)
         self._guessed = True
 
     def judged(self, observation: Mapping[str, Any], outputs: Sequence[Mapping[str, Any]]) -> None:

@@ -340,3 +340,25 @@ def test_the_card_under_the_top_one_seen_through_a_moved_view_is_not_played_agai
     assert not finder.seen_again("green_7", 20.27, last)  # no card on the pile's top
     finder.pile_visits.append(20.2)  # a hand at the pile after the blue 0 was laid: a card of it is new
     assert not finder.seen_again("blue_reverse", 20.27, last)
+
+
+def test_the_start_card_seen_again_as_the_pile_view_changes_is_not_played() -> None:
+    """Game 15047: the pile zone was found as the start card (a yellow reverse) came to rest, the pile view changed
+    from the whole frame to the zone, and 0.27 s later the same card was believed as a play: a reverse, so every
+    later play was judged out of turn (14 sure false alerts). A view changed on the table is as a bump here."""
+    from referee.vision.calibration import CalibrationProfile
+    from referee.vision.table_finder import Change
+
+    pile = ((397.0, 156.0), (755.0, 156.0), (755.0, 514.0), (397.0, 514.0))
+    profile = CalibrationProfile((1280, 720), pile, ((0.0, 0.0),) * 4, method="found")
+    last = (1, {"type": "start", "card": "yellow_reverse", "t": 3.33})
+    finder = TableFinder(4)
+    finder.judged(last[1], [])
+    assert not finder.seen_again("yellow_reverse", 3.6, last)  # no change of the view: a second yellow reverse
+    finder._t = 3.4
+    finder._change(Change(profile, why="seats found"))
+    assert not finder.seen_again("yellow_reverse", 3.6, last)  # the seats alone: the pile view is the same
+    finder._change(Change(profile, why="pile found"))
+    assert finder.seen_again("yellow_reverse", 3.6, last)
+    finder.pile_visits.append(4.5)
+    assert not finder.seen_again("yellow_reverse", 4.8, last)  # a hand at the pile since: a card of its own
