@@ -276,18 +276,8 @@ def train(data: Path, *, epochs: int, batch: int = 128, lr: float = 3e-3, weight
     best: tuple[float, dict[str, Any]] | None = None
     pt_path = out.with_suffix(".pt")
     for epoch in range(1, epochs + 1):
-        order = torch.randperm(len(images), generator=generator)
-        total = 0.0
-        for step in range(len(images) // batch):
-            idx = order[step * batch:(step + 1) * batch].to(device)
-            loss = loss_fn(model(augment(images[idx], generator, camera=camera)), targets[idx])
-            optimizer.zero_grad(set_to_none=True)
-            loss.backward()
-            optimizer.step()
-            schedule.step()
-            total += loss.item()
+        loss_mean = _one_epoch(model, images, targets, batch, generator, camera, (optimizer, schedule, loss_fn))
         metrics = evaluate(model, x_val, y_val, device=device)
-        loss_mean = round(total / (len(images) // batch), 4)
         row = {"epoch": epoch, "seconds": round(time.time() - started), "loss": loss_mean,
                "val_accuracy": metrics["accuracy"], "val_accuracy_half_turn_mean": metrics["accuracy_half_turn_mean"]}
         history.append(row)
@@ -304,6 +294,26 @@ def train(data: Path, *, epochs: int, batch: int = 128, lr: float = 3e-3, weight
     return {"data": str(data), "onnx": str(out), "weights": str(pt_path), "epochs": epochs, "batch": batch,
             "lr": lr, "device": device, "camera": camera, "train_crops": len(x_train), "val_crops": len(x_val),
             "seconds": round(time.time() - started), "history": history, "val": final}
+
+
+def _one_epoch(model: Any, images: Any, targets: Any, batch: int, generator: Any, camera: bool,
+               step_with: tuple[Any, Any, Any]) -> float:
+    """One pass over ``images`` in a shuffled order, a batch at a time, augmented; the mean loss."""
+    import torch
+
+    optimizer, schedule, loss_fn = step_with
+    order = torch.randperm(len(images), generator=generator)
+    total = 0.0
+    steps = len(images) // batch
+    for step in range(steps):
+        idx = order[step * batch:(step + 1) * batch].to(images.device)
+        loss = loss_fn(model(augment(images[idx], generator, camera=camera)), targets[idx])
+        optimizer.zero_grad(set_to_none=True)
+        loss.backward()
+        optimizer.step()
+        schedule.step()
+        total += loss.item()
+    return round(total / steps, 4)
 
 
 def _load_weights(model: Any, weights: Path) -> None:
