@@ -306,9 +306,9 @@ class CameraFollower:
         """Most of the reference's corners (:data:`CORNER_SHAPE`: textured both ways, the cards' own) look the
         same where ``matrix`` puts them now: a streak matches itself wherever along it the view slid, a corner
         only in one place. Corners covered since the reference was taken (a card laid on them: :meth:`_covered`)
-        are left out: held-out game 15016's reference, 11 s old on streaky wood, held mostly the cards' corners,
-        and the cards laid since hid most of them, so the true move was refused at every check. True when the
-        reference holds too few corners to say."""
+        are left out: on a streaky table an old reference's corners are mostly the cards', and once cards laid
+        since hide them the true move would be refused at every check. True when the reference holds too few
+        corners to say."""
         if self._ref is None or self._points is None:
             return True
         which = self._corners & (self._unlike < COVERED_CHECKS)
@@ -326,9 +326,8 @@ class CameraFollower:
 def shifted(ref: npt.NDArray[np.uint8], now: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
     """The shift of the whole picture ``ref`` -> ``now`` (phase correlation), as a 2x3 move to start the alignment
     from when no corners say one. A table whose grain repeats (planks, a weave) matches itself a repeat away:
-    the alignment started from no move can slide there (held-out game 15010: 38 px up for 33 down, refused, and
-    the bump followed only 1.6 s later, a draw lost meanwhile). The cards and everything else move with the true
-    shift, and the correlation's peak is there."""
+    the alignment started from no move can slide there (a repeat up for a move down, refused, and the bump
+    followed late). The cards and everything else move with the true shift, and the correlation's peak is there."""
     h, w = ref.shape[:2]
     (dx, dy), _ = cv2.phaseCorrelate(ref.astype(np.float32), now.astype(np.float32),
                                      cv2.createHanningWindow((w, h), cv2.CV_32F))

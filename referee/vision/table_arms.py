@@ -148,8 +148,7 @@ class StockVisits:
     the followed view starts with no hand in sight. So a hand that had held at the stock (:data:`CUT_HELD_S`, its
     hand not going on to the pile) when the camera began to move, or had just left it, and whose draw was not
     judged, drew: said once the view is followed and no arm has been at the stock for :data:`CUT_QUIET_S` (a hand
-    still there is the motion detector's to judge), unless a draw is judged meanwhile. Dev game 15007: a hand left
-    the stock as the camera was knocked, and its draw was lost."""
+    still there is the motion detector's to judge), unless a draw is judged meanwhile."""
 
     def __init__(self) -> None:
         #: The visit going on (or just ended): footage times an arm was at the stock, where it came in (the
@@ -198,8 +197,8 @@ class StockVisits:
         """The camera began to move at ``t``: a hand at the stock, or that left it just now (its draw not judged
         yet), that held there long enough drew, unless a draw was judged since it came. One that came just before
         and was still there may have drawn through the knock: it did if it had come :data:`CUT_HELD_S` before
-        the view was followed (:meth:`moved`; dev game 15039: a hand came to the stock one frame before the knock
-        and drew while the view moved)."""
+        the view was followed (:meth:`moved`: a hand that came to the stock a frame before the knock can draw
+        while the view moves)."""
         if self._run and t - self._run[-1] <= CUT_HELD_S and self._cut is None and self._passed < CUT_PASSED \
                 and not any(d >= self._run[0] for d in drawn):
             held = len(self._run) >= max(2, round(CUT_HELD_S * fps))

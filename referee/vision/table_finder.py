@@ -175,11 +175,11 @@ class TableFinder:
 
     def seen_again(self, card: str, t: float, last: tuple[int, Mapping[str, Any]] | None) -> bool:
         """A play of ``card`` come to rest at ``t`` is the card last laid (``last``: the session's newest play,
-        ``(seq, observation)``), or one of the two laid before it (dev game 15033: the card under the top one,
+        ``(seq, observation)``), or one of the two laid before it (the card under the top one,
         seen through the moved view), seen again: ``t`` within :data:`BUMP_UNSURE_S` of a bump followed (the pile
         view showed the cards elsewhere while the camera moved, and the tracker may take one for a new card
-        before or once the view is followed) or of the pile view's change on the table (game 15047: the start card,
-        played again 0.27 s after the pile zone was found), and no arm came over the pile between the last card's laying
+        before or once the view is followed) or of the pile view's change on the table (the start card
+        seen again as the pile zone is found), and no arm came over the pile between the last card's laying
         hand leaving (:data:`LAID_ARM_S`) and ``t``: a second card of the same face had its hand there (an arm
         reaching to the stock for a draw lays none: about a draw judged, :data:`DRAW_ARM_S`, or one whose hand
         went on past the pile to the stock, :class:`~referee.vision.table_arms.PileVisits`)."""

@@ -200,9 +200,8 @@ class SeatFinder:
             steps = ((self._angle(origin, g) - base) % (2 * math.pi)) / gap
             k = 0 if g is dealer_group else round(steps)
             if g is not dealer_group and (abs(steps - k) >= PLAIN_SHARE or not 0 < k < n):
-                # Not an even step round: placed by its cards' seat (dev game 15034: the next player's side,
-                # 1.32 steps round, given the turn's seat; the last seat's first card, out of turn, then went to
-                # the turn's seat).
+                # Not an even step round: placed by its cards' seat (else a side a third of a step off is
+                # given the turn's seat, and a later out-of-turn card from the last side with it).
                 if (judged := self._judged(g)) is None or (judged - dealer) % n == 0:
                     return None
                 k = (judged - dealer) % n
@@ -218,8 +217,8 @@ class SeatFinder:
         if (k + 1) % n == 0:
             after = float(n)
         # Apart from each neighbour by SAME_SIDE of a gap at least: an arm coming in next to a placed side is that
-        # seat's at a corner of the view (dev game 15031: the dealer's draw came in at the corner, 8 degrees round
-        # from its plays' side, and was taken for the last seat's, the seats solved wrong with it).
+        # seat's at a corner of the view (an arm coming in a few degrees round from its plays' side, taken for the
+        # last seat's, would solve the seats wrong).
         return (dealer + k) % n if before + SAME_SIDE < here < after - SAME_SIDE else None
 
     def solve(self) -> tuple[Point, ...] | None:
