@@ -23,7 +23,7 @@ and watches the game itself:
   table's features move as a whole; once the view holds still shifted by more than :data:`BUMP_PX` the
   zones and seats move with it (the cards on the pile stay where they were in the pile view: nothing lost
   or seen twice; the card last laid, seen again about the bump with no hand at the pile since, is not
-  played again: :meth:`TableFinder.seen_again`; an arm that reached on past the pile to the stock, or came
+  played again: :mod:`referee.vision.table_again`; an arm that reached on past the pile to the stock, or came
   about a draw judged, laid no card; a hand at the stock as the camera was knocked drew, its draw said once
   the view is followed: :meth:`TableFinder.cut_short`). A run given a calibration gets a finder given its
   profile, which does this alone (``referee run --calibration``).
@@ -51,14 +51,15 @@ import numpy.typing as npt
 from referee.vision.calibration import CalibrationProfile, Point, Quad
 from referee.vision.camera_follower import BUMP_PX, CameraFollower
 from referee.vision.detections import Detections
+from referee.vision.table_again import BUMP_UNSURE_S, PileTop
 from referee.vision.table_arms import DRAW_ARM_S, ArmHistory, PileVisits, StockVisits
 from referee.vision.table_plane import card_height, card_quad, clamped_square, pile_on_plane, stock_seen, tilt
 from referee.vision.table_seats import DRAW_PLAIN, SAME_SEAT, SeatFinder, along_edge
 
 log = logging.getLogger(__name__)
 
-__all__ = ["BUMP_PX", "DRAW_ARM_S", "PILE_HALF", "STOCK_HALF", "CameraFollower", "Change", "SeatFinder",
-           "TableFinder"]
+__all__ = ["BUMP_PX", "BUMP_UNSURE_S", "DRAW_ARM_S", "PILE_HALF", "STOCK_HALF", "CameraFollower", "Change",
+           "SeatFinder", "TableFinder"]
 
 #: Half the pile zone's side, in card heights (as the synthetic calibration draws it).
 PILE_HALF = 1.45
@@ -70,10 +71,6 @@ STOCK_SIGHTINGS = 3
 STOCK_WAIT_S = 4.0
 #: Seconds after the start card came to rest to find its quad in (the hand that laid it gone).
 PLANE_WAIT_S = 3.0
-#: Seconds either side of a bump followed in which a play's or draw's seat is not sure.
-BUMP_UNSURE_S = 1.5
-#: Seconds after a card came to rest within which the hand that laid it is still over the pile.
-LAID_ARM_S = 1.0
 
 
 @dataclass(frozen=True)
@@ -132,8 +129,7 @@ class TableFinder:
         #: The arm at the stock, and a draw a knock cut short: (footage time, where its arm came in) once said.
         self.stock_visits = StockVisits()
         self._cut: tuple[float, Point] | None = None
-        self._laid: deque[str] = deque(maxlen=3)  # the cards the camera saw laid last (the pile's top), newest last
-        self._switched: list[float] = []  # footage times the pile view changed on the table (found, moved)
+        self.pile_top = PileTop()  # the cards laid last, and when the pile view changed: what seen_again goes by
         #: A bump moved the found pile zone out past the view's edge: it is put back in view next frame.
         self._into_view = False
         self._t = 0.0
@@ -174,21 +170,10 @@ class TableFinder:
         return None
 
     def seen_again(self, card: str, t: float, last: tuple[int, Mapping[str, Any]] | None) -> bool:
-        """A play of ``card`` come to rest at ``t`` is the card last laid (``last``: the session's newest play,
-        ``(seq, observation)``), or one of the two laid before it (the card under the top one,
-        seen through the moved view), seen again: ``t`` within :data:`BUMP_UNSURE_S` of a bump followed (the pile
-        view showed the cards elsewhere while the camera moved, and the tracker may take one for a new card
-        before or once the view is followed) or of the pile view's change on the table (the start card
-        seen again as the pile zone is found), and no arm came over the pile between the last card's laying
-        hand leaving (:data:`LAID_ARM_S`) and ``t``: a second card of the same face had its hand there (an arm
-        reaching to the stock for a draw lays none: about a draw judged, :data:`DRAW_ARM_S`, or one whose hand
-        went on past the pile to the stock, :class:`~referee.vision.table_arms.PileVisits`)."""
-        if last is None or (last[1].get("card") != card and card not in self._laid):
-            return False
-        laid = float(last[1].get("t") or 0.0)
-        if laid >= t or not any(abs(t - b) <= BUMP_UNSURE_S for b in [*self.bumps, *self._switched]):
-            return False
-        return not self.visits.hand_between(laid + LAID_ARM_S, t)
+        """A play of ``card`` come to rest at ``t`` is the card last laid (``last``: the session's newest play), or
+        one under it, seen again about a bump or the pile view's change
+        (:meth:`~referee.vision.table_again.PileTop.seen_again`)."""
+        return self.pile_top.seen_again(card, t, last, self.bumps, self.visits)
 
     @property
     def pile_visits(self) -> deque[float]:  # footage times an arm (not drawing) was over the pile, the camera still
@@ -211,7 +196,7 @@ class TableFinder:
     def _change(self, change: Change) -> None:
         self._pending = change
         if change.camera is None and change.why != "seats found":
-            self._switched.append(self._t)
+            self.pile_top.switched.append(self._t)
         self.profile = change.profile
         log.info("table %s: pile %s, stock %s, seats %s", change.why,
                  [(round(x), round(y)) for x, y in change.profile.pile],
@@ -371,7 +356,7 @@ class TableFinder:
         if observation.get("type") == "draw":
             self.drawn.append(float(observation.get("t") or self._t))
         if observation.get("type") in ("start", "play"):
-            self._laid.append(str(observation.get("card")))
+            self.pile_top.laid.append(str(observation.get("card")))
         if observation.get("type") == "draw" and (seat := observation.get("seat")) in self._owed:
             left = self._owed.pop(seat) - int(observation.get("count") or 1)
             if left > 0:
