@@ -22,12 +22,10 @@ each tracker event, in this order (the finder keeps state across these calls, so
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
-from referee import contract
-from referee.contract import Observation, ObservationDict, observation_json
+from referee.contract import Observation, OutputLine
 from referee.pipeline.session_protocol import Session
 from referee.vision.table_finder import TableFinder
 from referee.vision.tracking import Draw, Play, Start, TrackerEvent
@@ -58,16 +56,11 @@ class Seating:
 def seen_again(finder: TableFinder, session: Session, event: TrackerEvent) -> bool:
     """``event`` is a play of the card laid just before the camera moved, seen again through the moved view
     (:meth:`TableFinder.seen_again`): it is not played twice (logged)."""
-    if isinstance(event, Play) and finder.seen_again(event.card, event.t, _as_recorded(session.last_play(start=True))):
+    if isinstance(event, Play) and finder.seen_again(event.card, event.t, session.last_play(start=True)):
         log.info("%s at %.1f s: the card laid just before the camera moved, seen again through the moved "
                  "view: not played twice", event.card, event.t)
         return True
     return False
-
-
-def _as_recorded(found: tuple[int, contract.Play | contract.Start] | None) -> tuple[int, ObservationDict] | None:
-    """The session's newest play as the finder reads it: ``(seq, its contract-2 JSON)``."""
-    return None if found is None else (found[0], observation_json(found[1]))
 
 
 def seat(finder: TableFinder, session: Session, event: TrackerEvent) -> Seating:
@@ -107,11 +100,11 @@ def seat(finder: TableFinder, session: Session, event: TrackerEvent) -> Seating:
 
 
 def tell(finder: TableFinder, session: Session, seating: Seating, obs: Observation,
-         outputs: Sequence[Mapping[str, Any]]) -> None:
+         outputs: Sequence[OutputLine]) -> None:
     """The finder hears what the session judged of ``seating``'s event (``obs``, the referee's ``outputs``),
     and where the card came from tells where its player sits: the start card the dealer's, a play its turn's
     (once the seats are found, only a play from the seat the referee expected)."""
-    finder.judged(observation_json(obs), outputs)  # the finder reads the record's JSON
+    finder.judged(obs, outputs)
     event = seating.event
     if not isinstance(event, Start | Play):
         return

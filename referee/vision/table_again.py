@@ -9,9 +9,9 @@ again (:meth:`PileTop.seen_again`)."""
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Iterable
 
+from referee.contract import Play, Start
 from referee.vision.table_arms import PileVisits
 
 __all__ = ["BUMP_UNSURE_S", "LAID_ARM_S", "PileTop"]
@@ -30,7 +30,7 @@ class PileTop:
         self.laid: deque[str] = deque(maxlen=3)  # the cards the camera saw laid last (the pile's top), newest last
         self.switched: list[float] = []  # footage times the pile view changed on the table (found, moved)
 
-    def seen_again(self, card: str, t: float, last: tuple[int, Mapping[str, Any]] | None, bumps: Iterable[float],
+    def seen_again(self, card: str, t: float, last: tuple[int, Play | Start] | None, bumps: Iterable[float],
                    visits: PileVisits) -> bool:
         """A play of ``card`` come to rest at ``t`` is the card last laid (``last``: the session's newest play,
         ``(seq, observation)``), or one of the two laid before it (the card under the top one,
@@ -41,9 +41,9 @@ class PileTop:
         hand leaving (:data:`LAID_ARM_S`) and ``t``: a second card of the same face had its hand there (an arm
         reaching to the stock for a draw lays none: about a draw judged, :data:`~referee.vision.table_arms.DRAW_ARM_S`,
         or one whose hand went on past the pile to the stock, :class:`~referee.vision.table_arms.PileVisits`)."""
-        if last is None or (last[1].get("card") != card and card not in self.laid):
+        if last is None or (last[1].card.label != card and card not in self.laid):
             return False
-        laid = float(last[1].get("t") or 0.0)
+        laid = float(last[1].t or 0.0)
         if laid >= t or not any(abs(t - b) <= BUMP_UNSURE_S for b in [*bumps, *self.switched]):
             return False
         return not visits.hand_between(laid + LAID_ARM_S, t)

@@ -41,13 +41,14 @@ from __future__ import annotations
 import logging
 import math
 from collections import deque
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from referee import contract
+from referee.contract import OutputLine
 from referee.vision.calibration import CalibrationProfile, Point, Quad
 from referee.vision.camera_follower import BUMP_PX, CameraFollower
 from referee.vision.detections import Detections
@@ -169,7 +170,7 @@ class TableFinder:
             return "the camera moved as this card was laid: its seat follows the turn order"
         return None
 
-    def seen_again(self, card: str, t: float, last: tuple[int, Mapping[str, Any]] | None) -> bool:
+    def seen_again(self, card: str, t: float, last: tuple[int, contract.Play | contract.Start] | None) -> bool:
         """A play of ``card`` come to rest at ``t`` is the card last laid (``last``: the session's newest play), or
         one under it, seen again about a bump or the pile view's change
         (:meth:`~referee.vision.table_again.PileTop.seen_again`)."""
@@ -350,21 +351,22 @@ class TableFinder:
     def guessed(self) -> None:  # a play was given the seat whose turn it was (the seats not found yet)
         self._guessed = True
 
-    def judged(self, observation: Mapping[str, Any], outputs: Sequence[Mapping[str, Any]]) -> None:
+    def judged(self, observation: contract.Observation, outputs: Sequence[OutputLine]) -> None:
         """The referee's lines on an observation the camera made: a penalty it named is owed by that seat
         (its next draws, :meth:`owing`), and a draw pays off what its seat owed."""
-        if observation.get("type") == "draw":
-            self.drawn.append(float(observation.get("t") or self._t))
-        if observation.get("type") in ("start", "play"):
-            self.pile_top.laid.append(str(observation.get("card")))
-        if observation.get("type") == "draw" and (seat := observation.get("seat")) in self._owed:
-            left = self._owed.pop(seat) - int(observation.get("count") or 1)
-            if left > 0:
-                self._owed[seat] = left
+        match observation:
+            case contract.Draw(seat=seat, count=count, t=t):
+                self.drawn.append(float(t or self._t))
+                if seat in self._owed:
+                    left = self._owed.pop(seat) - (count or 1)
+                    if left > 0:
+                        self._owed[seat] = left
+            case contract.Start(card=card) | contract.Play(card=card):
+                self.pile_top.laid.append(card.label)
         for line in outputs:
-            cards, seat = line.get("penalty_cards"), line.get("seat")
-            if line.get("type") == "alert" and isinstance(cards, int) and cards > 0 and isinstance(seat, int):
-                self._owed[seat] = self._owed.pop(seat, 0) + cards  # the newest last
+            if line["type"] == "alert" and line["penalty_cards"] > 0:
+                seat = line["seat"]
+                self._owed[seat] = self._owed.pop(seat, 0) + line["penalty_cards"]  # the newest last
 
     def owing(self) -> int | None:
         """Before the seats are sure, the seat a draw whose hand was not placed goes to when the referee

@@ -6,6 +6,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from referee import contract
+from referee.cards import Card
 from referee.vision.camera_follower import CameraFollower
 from referee.vision.table_finder import TableFinder
 
@@ -138,12 +140,12 @@ def test_a_card_moved_alone_on_a_streaky_table_is_no_bump() -> None:
 def test_the_card_laid_just_before_a_bump_is_not_played_again() -> None:
     finder = TableFinder(4)
     finder.bumps.append(21.3)  # a bump followed at 21.3 s
-    last = (7, {"type": "play", "card": "blue_1", "seat": 1, "t": 20.5})
+    last = (7, contract.Play(Card.from_label("blue_1"), 1, t=20.5))
     assert finder.seen_again("blue_1", 21.4, last)  # the same card, through the moved view
     assert finder.seen_again("blue_1", 21.0, last)  # taken for a new one while the view moved
     assert not finder.seen_again("blue_2", 21.4, last)  # another card
     assert not finder.seen_again("blue_1", 23.0, last)  # long after the bump: a second blue 1
-    assert not finder.seen_again("blue_1", 21.4, (7, {"type": "play", "card": "blue_1", "t": 21.45}))
+    assert not finder.seen_again("blue_1", 21.4, (7, contract.Play(Card.from_label("blue_1"), None, t=21.45)))
     assert not finder.seen_again("blue_1", 21.4, None)
 
 
@@ -153,10 +155,10 @@ def test_the_card_laid_while_the_view_moved_is_not_played_again() -> None:
     played a second time."""
     finder = TableFinder(4)
     finder.bumps.append(20.13)
-    last = (9, {"type": "play", "card": "red_2", "seat": 3, "t": 20.2})
+    last = (9, contract.Play(Card.from_label("red_2"), 3, t=20.2))
     assert finder.seen_again("red_2", 21.53, last)
     finder.pile_visits.extend([21.3, 21.4])  # the next seat's arm over the pile on its way to the stock...
-    finder.judged({"type": "draw", "seat": 0, "count": 1, "t": 21.67}, [])  # ...for the card it drew
+    finder.judged(contract.Draw(0, 1, t=21.67), [])  # ...for the card it drew
     assert finder.seen_again("red_2", 21.53, last)
 
 
@@ -165,7 +167,7 @@ def test_a_second_card_of_the_same_face_laid_just_before_a_bump_is_played() -> N
     first seen again through the moved view and dropped. Its hand was over the pile after the first was laid."""
     finder = TableFinder(4)
     finder.bumps.append(33.53)
-    last = (7, {"type": "play", "card": "green_2", "seat": 2, "t": 31.2})
+    last = (7, contract.Play(Card.from_label("green_2"), 2, t=31.2))
     finder.pile_visits.extend([31.0, 31.8])  # the first card's own hand, leaving
     assert finder.seen_again("green_2", 33.6, last)
     finder.pile_visits.append(32.9)  # an arm over the pile 1.7 s after the first green 2 came to rest
@@ -182,7 +184,7 @@ def test_an_arm_reaching_across_the_pile_to_the_stock_is_no_hand_laying_a_card()
     stock = ((360.0, 330.0), (570.0, 330.0), (570.0, 540.0), (360.0, 540.0))
     profile = CalibrationProfile((1280, 720), pile, ((0.0, 0.0),) * 4, stock=stock, method="found")
     finder = TableFinder(4)
-    last = (7, {"type": "play", "card": "red_4", "seat": 2, "t": 22.33})
+    last = (7, contract.Play(Card.from_label("red_4"), 2, t=22.33))
 
     def arm(tip_x: int) -> np.ndarray:
         fg = np.zeros((135, 240), bool)
@@ -288,7 +290,7 @@ def _knocked_at_the_stock(after: list[bool], drawn_at: float | None = None, *, b
     for k in range(moving):
         frame(24.13 + k / 15, arm if k < 2 else none, True)  # the view moving: what it shows is no arm
     if drawn_at is not None:
-        finder.judged({"type": "draw", "seat": 2, "count": 1, "t": drawn_at}, [])
+        finder.judged(contract.Draw(2, 1, t=drawn_at), [])
     finder._bumped(profile, np.array([[1.0, 0.0, 28.0], [0.0, 1.0, -45.0]]))
     said = None
     for k, there in enumerate(after):
@@ -331,9 +333,9 @@ def test_the_card_under_the_top_one_seen_through_a_moved_view_is_not_played_agai
     (calibrated or not), and the turn order thrown off: 7 false alerts."""
     finder = TableFinder(4)
     for card, t in (("red_reverse", 13.93), ("blue_reverse", 17.22), ("blue_0", 19.17)):
-        finder.judged({"type": "play", "card": card, "seat": 1, "t": t}, [])
+        finder.judged(contract.Play(Card.from_label(card), 1, t=t), [])
     finder.bumps.append(20.13)
-    last = (9, {"type": "play", "card": "blue_0", "seat": 2, "t": 19.17})
+    last = (9, contract.Play(Card.from_label("blue_0"), 2, t=19.17))
     finder.pile_visits.extend([19.0, 19.9])  # the blue 0's own hand, leaving
     assert finder.seen_again("blue_reverse", 20.27, last)
     assert finder.seen_again("red_reverse", 20.27, last)
@@ -351,7 +353,7 @@ def test_the_start_card_seen_again_as_the_pile_view_changes_is_not_played() -> N
 
     pile = ((397.0, 156.0), (755.0, 156.0), (755.0, 514.0), (397.0, 514.0))
     profile = CalibrationProfile((1280, 720), pile, ((0.0, 0.0),) * 4, method="found")
-    last = (1, {"type": "start", "card": "yellow_reverse", "t": 3.33})
+    last = (1, contract.Start(Card.from_label("yellow_reverse"), t=3.33))
     finder = TableFinder(4)
     finder.judged(last[1], [])
     assert not finder.seen_again("yellow_reverse", 3.6, last)  # no change of the view: a second yellow reverse

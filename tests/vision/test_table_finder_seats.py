@@ -136,16 +136,18 @@ def test_once_a_play_was_given_the_turns_seat_later_verdicts_stay_unsure() -> No
 
 
 def test_a_penalty_named_is_owed_by_its_seat_until_drawn() -> None:
+    from referee import contract
+    from referee.cards import Card
     from referee.vision.table_finder import TableFinder
 
     finder = TableFinder(4)
     assert finder.owing() is None
-    finder.judged({"type": "play", "seat": 2, "card": "blue_3"},
-                  [{"type": "alert", "code": "illegal_card", "seat": 2, "penalty_cards": 2}])
+    finder.judged(contract.Play(Card.from_label("blue_3"), 2),
+                  [{"type": "alert", "code": "illegal_card", "seat": 2, "penalty_cards": 2, "message": ""}])
     assert finder.owing() == 2
-    finder.judged({"type": "draw", "seat": 2, "count": 1}, [])
+    finder.judged(contract.Draw(2, 1), [])
     assert finder.owing() == 2  # one card of two
-    finder.judged({"type": "draw", "seat": 2, "count": 1}, [])
+    finder.judged(contract.Draw(2, 1), [])
     assert finder.owing() is None
 
 
