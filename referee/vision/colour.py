@@ -320,8 +320,9 @@ def balance_gains(pixels: npt.NDArray[np.uint8], gain_range: tuple[float, float]
     fluorescent tubes turns yellow green and red brown; a cool one, red violet and yellow green), and a
     light over one part of the table tints the cards there; a channel gain in the camera's linear light is
     a channel gain in its gamma-encoded pixels too, so one gain per channel undoes it. Under a cast too
-    strong for any pixel to look white, the least saturated bright cluster where it is clearly less
-    saturated than the card's colour (:data:`_CAST_WHITE_SATURATION`), with ``strong_casts``: not in a view
+    strong for enough pixels to look white, the least saturated bright cluster where it is of another hue than
+    the card's colour and clearly less saturated or lighter in every channel (:func:`_tinted_white`), with
+    ``strong_casts``: not in a view
     balanced as a whole already (the live pile view), where no strong cast is left and a pale card half
     under others could have its palest pixels taken for a tinted white (a yellow balanced into blue).
     ``None`` where too little white shows."""
@@ -330,35 +331,61 @@ def balance_gains(pixels: npt.NDArray[np.uint8], gain_range: tuple[float, float]
     bright = value >= max(100.0, float(np.percentile(value, 80)))
     if bright.sum() < 10:
         return None
-    least = float(np.percentile(saturation[bright], 5))
+    enough = max(10, _WHITE_SHARE * len(value))
     white = bright & (saturation <= _WHITE_SATURATION)
-    if least > _WHITE_SATURATION:  # no plain white: a strong cast, or no white showing
+    if white.sum() < enough:  # too little plain white: a strong cast, or no white showing
+        least = float(np.percentile(saturation[bright], 5))
         white = bright & (saturation <= least + _CAST_WHITE_SPREAD)
-        if not (strong_casts and _tinted_white(hsv, white, least)):
+        if not (strong_casts and _tinted_white(pixels.reshape(-1, 3), hsv, white, bright, least)):
             return None
-    if white.sum() < max(10, _WHITE_SHARE * len(value)):
-        return None
+        if white.sum() < enough:
+            return None
     mean = pixels.reshape(-1, 3)[white].astype(np.float32).mean(axis=0)
     gains: npt.NDArray[np.float32] = np.clip(mean.mean() / np.maximum(mean, 1.0), *gain_range).astype(np.float32)
     return gains
 
 
-def _tinted_white(hsv: npt.NDArray[np.uint8], white: npt.NDArray[np.bool_], least: float) -> bool:
+def _tinted_white(pixels: npt.NDArray[np.uint8], hsv: npt.NDArray[np.uint8], white: npt.NDArray[np.bool_],
+                  bright: npt.NDArray[np.bool_], least: float) -> bool:
     """Whether the ``white`` pixels of a card with no plain white (their saturation from ``least`` up) are its
-    white under a strong cast, not the palest of its colour: at most :data:`_CAST_WHITE_SATURATION`, clearly
-    less saturated than the card's colour, and of another hue (a cast tints white its own way, whatever the
-    card's colour; a pale pink card's palest pixels are pink)."""
+    white under a strong cast, not the palest of its colour: at most :data:`_CAST_WHITE_SATURATION`, of another
+    hue than the card's colour (a cast tints white its own way, whatever the card's colour; a pale pink card's
+    palest pixels are pink), and either clearly less saturated than the colour or lighter than it in every
+    channel (:func:`_whiter_than`): a cast as strong as a cool window on a yellow card makes the white ring as
+    saturated as the lime the yellow turns, and only its light tells them apart."""
     saturation = hsv[:, 1].astype(np.float32)
-    if least > _CAST_WHITE_SATURATION or least > _CAST_WHITE_BELOW_COLOUR * float(np.percentile(saturation, 75)):
+    if least > _CAST_WHITE_SATURATION or white.sum() < 10:
         return False
+    paler = least <= _CAST_WHITE_BELOW_COLOUR * float(np.percentile(saturation, 75))
     colour = ~white & (saturation > least + _CAST_WHITE_SPREAD)
-    if white.sum() < 10 or colour.sum() < 10:
-        return False
+    if paler and colour.sum() >= 10 and _hues_apart(hsv, white, colour) >= _CAST_WHITE_HUE_APART:
+        return True
+    ink = ~bright & (saturation >= _MIN_SATURATION) & (hsv[:, 2] >= _MIN_VALUE)
+    return bool(ink.sum() >= 10 and _hues_apart(hsv, white, ink) >= _CAST_WHITE_HUE_APART
+                and _whiter_than(pixels[white], pixels[ink]))
+
+
+def _hues_apart(hsv: npt.NDArray[np.uint8], a: npt.NDArray[np.bool_], b: npt.NDArray[np.bool_]) -> float:
+    """How far apart the mean hues of the pixels ``a`` and ``b`` are (OpenCV's hue units, 0..90)."""
     angle = hsv[:, 0].astype(np.float32) * (np.pi / 90.0)  # OpenCV's hue is 0..180
-    tint = np.arctan2(np.sin(angle[white]).mean(), np.cos(angle[white]).mean())
-    ink = np.arctan2(np.sin(angle[colour]).mean(), np.cos(angle[colour]).mean())
-    apart = abs((tint - ink + np.pi) % (2 * np.pi) - np.pi) * (90.0 / np.pi)
-    return bool(apart >= _CAST_WHITE_HUE_APART)
+    mean_a = np.arctan2(np.sin(angle[a]).mean(), np.cos(angle[a]).mean())
+    mean_b = np.arctan2(np.sin(angle[b]).mean(), np.cos(angle[b]).mean())
+    return float(abs((mean_a - mean_b + np.pi) % (2 * np.pi) - np.pi) * (90.0 / np.pi))
+
+
+#: How much darker than an ink a channel of a white may look and still be its white (JPEG, a sensor clipping
+#: the white's strongest channel first).
+_WHITER_SLACK = 0.95
+
+
+def _whiter_than(white: npt.NDArray[np.uint8], ink: npt.NDArray[np.uint8]) -> bool:
+    """Whether ``white`` (N x 3) is lighter than ``ink`` (M x 3) in every channel, as paper is under the light
+    that lights both: an ink only takes light away, each channel its own share, so in any light a white
+    reflects at least as much of each channel as any colour printed beside it. The palest of a colour is as
+    light in its own channels only, and a cast tints the white and the ink by the same gains."""
+    w = white.astype(np.float32).mean(axis=0)
+    k = ink.astype(np.float32).mean(axis=0)
+    return bool((w >= _WHITER_SLACK * k).all() and w.sum() > k.sum())
 
 
 def card_pixels(image: npt.NDArray[np.uint8], xyxy: Sequence[float] | npt.NDArray[np.float32], *,

@@ -99,3 +99,38 @@ def test_the_live_reader_balances_within_a_narrow_range() -> None:
     assert wide.max() > LIVE_GAIN_RANGE[1] and LIVE_GAIN_RANGE[0] <= narrow.min() <= narrow.max() <= LIVE_GAIN_RANGE[1]
     assert read_colour(warm, box)[0] is Colour.BLUE
     assert DeckColours().read(image, box, learn=False)[0] is Colour.BLUE
+
+
+def _cluster(rng: np.random.Generator, bgr: tuple[int, int, int], n: int, spread: float) -> np.ndarray:
+    """``n`` pixels of ``bgr``, each lit a little brighter or darker (within ``spread``)."""
+    lit = np.asarray(bgr, np.float32) * rng.uniform(1 - spread, 1 + spread, (n, 1))
+    return np.clip(lit, 0, 255).astype(np.uint8)
+
+
+def test_a_white_as_saturated_as_the_ink_under_a_strong_cast_is_found_by_its_light() -> None:
+    """A cool window light over a camera already balanced cool (a second-printing table photo under
+    benchmarks/camera_casts.py's strong cool): the thin white ring turns light blue as saturated as the lime
+    the yellow turns, so neither is "clearly less saturated"; the ring is still lighter in every channel, as a
+    white is beside any ink under one light. Before, no white was found and the yellow read blue."""
+    rng = np.random.default_rng(0)
+    ring = _cluster(rng, (250, 200, 118), 180, 0.03)
+    ink = _cluster(rng, (78, 150, 112), 720, 0.12)
+    outline = _cluster(rng, (40, 38, 35), 100, 0.2)
+    gains = balance_gains(np.concatenate([ring, ink, outline]))
+    assert gains is not None
+    assert gains[0] < 0.85 < 1.4 < gains[2]  # blue taken down, red brought up
+    balanced = np.clip(ink.astype(np.float32) * gains, 0, 255).astype(np.uint8)
+    hue = cv2.cvtColor(balanced.reshape(-1, 1, 3), cv2.COLOR_BGR2HSV)[..., 0]
+    assert 15 <= float(np.median(hue)) <= 32  # yellow again
+
+
+@pytest.mark.parametrize(("palest", "ink_bgr"), [((105, 225, 240), (40, 200, 235)), ((150, 110, 255), (70, 200, 235))])
+def test_no_white_is_made_of_the_palest_ink_or_a_light_that_is_not_lighter_in_every_channel(
+        palest: tuple[int, int, int], ink_bgr: tuple[int, int, int]) -> None:
+    """A yellow card with no white showing, its brightest pixels too saturated to be a plain white: its palest
+    yellow is of the ink's own hue; a pink patch as saturated as the ink is of another hue but darker in green
+    than the yellow. Neither is balanced on (either would turn the yellow blue or green)."""
+    rng = np.random.default_rng(1)
+    ink = _cluster(rng, ink_bgr, 720, 0.12)
+    pale = _cluster(rng, palest, 180, 0.03)
+    assert balance_gains(np.concatenate([pale, ink])) is None
