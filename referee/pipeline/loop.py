@@ -299,6 +299,7 @@ class Pipeline:
         assert self.view.profile is not None and self.view.motion is not None
         finder.observe(frame.image, frame.t, self.view.profile, detections if fresh else Detections.empty(),
                        self.view.motion.foreground, busy=motion.arm_over_pile)
+        self.view.motion.camera_moving = finder.camera_moving  # its stock episode held until the view is followed
         if finder.camera_moving:
             return self._last_detections, False, replace(motion, draws=(), draw_started=())
         return detections, fresh, motion

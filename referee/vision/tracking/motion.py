@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -119,6 +119,17 @@ class Episode:
     #: Frames the arm over the stock reached on past it, its hand at the pile (see ``passed_on``).
     passed: int = 0
 
+    def moved(self, camera: npt.NDArray[np.float64]) -> Episode:
+        """This episode seen by a camera moved by the 2x3 similarity ``camera`` (camera pixels): where the hand
+        came in and its arm came from move with it."""
+        m = np.asarray(camera, np.float64)
+
+        def move(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
+            return [(float(m[0, 0] * x + m[0, 1] * y + m[0, 2]), float(m[1, 0] * x + m[1, 1] * y + m[1, 2]))
+                    for x, y in points]
+
+        return replace(self, entry=move(self.entry), roots=move(self.roots), faint_roots=move(self.faint_roots))
+
 
 class MotionDetector:
     """Frame differencing at low resolution: hands over the pile and the stock, and their seats.
@@ -188,6 +199,10 @@ class MotionDetector:
         self._away = self.quiet_frames
         self._pile_quiet: npt.NDArray[np.uint8] | None = None
         self._pile_before: npt.NDArray[np.uint8] | None = None
+        #: The camera is moving (knocked, not yet followed; the pipeline says so): what the stock zone shows is
+        #: the view moving, not hands. Its episode is held as it was until the view holds still again, or is
+        #: followed (:meth:`learnt_from` carries the episode over, moved with the camera).
+        self.camera_moving = False
 
     def _reaches_past(self, zone: Mask) -> bool:
         """Some pixel of the view lies 1.5 zone radii or more from ``zone``'s centre (low-resolution pixels),
@@ -208,7 +223,8 @@ class MotionDetector:
         """Keep what ``other`` (the same camera's detector for other zones) learnt of the table: its picture
         of the table without hands and its last frame. A fresh one would learn the hands in view now into
         the table, and see their ghosts as arms for seconds. ``camera``: the camera moved by this 2x3
-        similarity (camera pixels) since: the picture moves with it."""
+        similarity (camera pixels) since: the picture moves with it, and so does a hand's visit to the stock
+        going on (the camera knocked as it drew)."""
         if other.size != self.size:
             return
         self._background = other._background
@@ -225,6 +241,11 @@ class MotionDetector:
             self._prev_pile, self._pile_quiet = other._prev_pile, other._pile_quiet
             self._pile_before = other._pile_before
             self._visits, self._away, self._seat = other._visits, other._away, other._seat
+            # A hand at the stock as the camera was knocked: its visit goes on in the followed view (it drew
+            # once it has left), counted in the same frames.
+            self._frame, self._held_run = other._frame, other._held_run
+            if other._stock_ep is not None and self.stock_zone is not None:
+                self._stock_ep = other._stock_ep.moved(camera)
 
     def timed(self, fps: float) -> None:
         """Set the frame counts for ``fps`` frames judged a second, so each stands for the same time at
@@ -276,7 +297,7 @@ class MotionDetector:
             # Motion that began inside the zone was not seen coming: the hand already there stirred
             # (see below), and where it stirs says nothing of its seat.
             self._seat = pile_ep.seat
-        draws, draw_started = self._stock(moved)
+        draws, draw_started = ((), ()) if self.camera_moving else self._stock(moved)
         over = self._pile_ep is not None and self._pile_ep.quiet == 0
         disturbed = bool((moved & self.pile_zone).any()) or over
         root = self._zones.arm_root(self._foreground, self.pile_zone) if self._pile_arms else None
