@@ -28,6 +28,7 @@ from referee.contract import (
     Uno,
     observation_json,
 )
+from referee.live_status import PipelineStatus
 from referee.rules import ObservationError, Referee
 from referee.rules.observations import checked
 from referee.rules.referee import RefereeSnapshot
@@ -179,32 +180,6 @@ class GameState(RefereeSnapshot):
     last_play_seat: int | None
     lang: str | None
     hand_size: int
-
-
-class PipelineStatus(TypedDict, total=False):
-    """The pipeline's health as the session shows it (``status`` in ``/api/state``): the capture's
-    (:meth:`~referee.vision.capture.CaptureStatus.as_dict`), the frame loop's (``Pipeline.status``) and
-    a phone's link (``phone``), each set as it comes."""
-
-    source: str
-    camera: str
-    frames_read: int
-    delivered: int
-    dropped: int
-    corrupt: int
-    reconnects: int
-    source_fps: float | None
-    camera_message: str
-    late_s: float
-    fps: float | None
-    warning: str | None
-    frames: int
-    detections: int
-    observations: int
-    refused: int
-    pile: list[str]
-    table: str
-    phone: dict[str, Any]
 
 
 class RecordedAlert(AlertLine):

@@ -31,6 +31,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from referee.live_status import PhoneStatus
 from referee.vision.capture import Capture, Clock, Image, SourceKind, SourceSpec
 
 __all__ = [
@@ -162,7 +163,7 @@ class PhoneLink:
         wait_s: float = 0.5,
         max_frame_bytes: int = MAX_FRAME_BYTES,
         max_frame_pixels: int = MAX_FRAME_PIXELS,
-        on_status: Callable[[dict[str, Any]], None] | None = None,
+        on_status: Callable[[PhoneStatus], None] | None = None,
         url: str = "/camera",
         clock: Clock = time.monotonic,
     ) -> None:
@@ -385,7 +386,7 @@ class PhoneLink:
         return float(fps) if isinstance(fps, int | float) and 1.0 <= fps <= 240.0 else None
 
     # What the dashboard shows.
-    def status(self) -> dict[str, Any]:
+    def status(self) -> PhoneStatus:
         """The link's state, the phone's address, the frame rate coming in, the frames and bytes so far."""
         now = self._clock()
         with self._cond:
@@ -438,8 +439,8 @@ class PhoneLink:
         try:
             if listener is not None:
                 listener(status)
-            if rate_listener is not None and new_rate:
-                rate_listener(float(fps))
+            if rate_listener is not None and new_rate and fps is not None:
+                rate_listener(fps)
         except Exception:  # the dashboard's status is a nicety; the frames must go on
             log.exception("phone link: status listener failed")
 

@@ -116,7 +116,7 @@ def register_camera(
         rate coming in, frames so far, and what to do when it is not streaming."""
         if phone is None:
             return {"link": "off", "message": NO_PHONE}
-        return phone.status()
+        return {**phone.status()}
 
     @app.websocket("/api/camera/stream")
     async def camera_stream(websocket: WebSocket) -> None:

@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
+from referee.live_status import CameraStatus
 from referee.vision.capture import (
     CameraState,
     Capture,
@@ -83,6 +84,8 @@ def test_video_file_delivers_every_frame_in_order_with_file_time(tmp_path: Path)
     assert [int(f.image.mean()) for f in frames] == pytest.approx([i * 20 for i in range(12)], abs=3)
     status = capture.status()
     assert status.state is CameraState.ENDED and status.dropped == 0 and status.corrupt == 0
+    # the session's status is set piecemeal, so no key of CameraStatus is required: the capture gives each
+    assert list(status.as_dict()) == list(CameraStatus.__annotations__)
 
 
 def test_folder_skips_and_counts_a_corrupt_image(tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from referee.vision.capture import CameraState, SourceKind, parse_source
+from referee.live_status import PhoneStatus
 from referee.vision.phone import (
     SUPERSEDED,
     LinkState,
@@ -71,6 +72,7 @@ def test_bad_messages_are_refused_and_the_link_goes_on(message: bytes, reason: s
     assert [r.getMessage() for r in caplog.records] == [f"phone 10.0.0.7: frame refused: {problem}"]
     assert link.offer(connection, frame_message(jpeg(), 5.0)) is None  # the next good frame is taken
     assert link.status()["refused"] == 1 and link.status()["frames"] == 1
+    assert list(link.status()) == list(PhoneStatus.__annotations__)
 
 
 def test_an_oversized_message_is_refused_by_its_length() -> None:

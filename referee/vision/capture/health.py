@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import TypedDict
+
+from referee.live_status import CameraStatus
 
 
 class CameraState(enum.StrEnum):
@@ -28,21 +29,6 @@ class CameraState(enum.StrEnum):
 
 #: The states a capture does not leave: no frame comes after them.
 FINAL_STATES = (CameraState.ENDED, CameraState.FAILED, CameraState.STOPPED)
-
-
-class CameraStatus(TypedDict):
-    """:class:`CaptureStatus` as the session shows it (part of the pipeline's status in ``/api/state``)."""
-
-    source: str
-    camera: str  # the CameraState's value
-    frames_read: int
-    delivered: int
-    dropped: int
-    corrupt: int
-    reconnects: int
-    source_fps: float | None
-    camera_message: str
-    late_s: float
 
 
 @dataclass(frozen=True)
@@ -62,6 +48,7 @@ class CaptureStatus:
     late_s: float = 0.0
 
     def as_dict(self) -> CameraStatus:
+        """Every key of :class:`~referee.live_status.CameraStatus`."""
         return {
             "source": self.source,
             "camera": self.state.value,
