@@ -325,7 +325,9 @@ class AlertLine(TypedDict):
     """A rule broken: ``penalty_cards`` is what ``seat`` must draw under the active preset."""
 
     type: Literal["alert"]
-    code: str  # an AlertCode's value
+    #: a member where the referee made the line (its JSON is the code's value); a line read back from JSON
+    #: is a :data:`Line`, its code a plain string
+    code: AlertCode
     seat: int
     penalty_cards: int
     message: str
