@@ -53,6 +53,7 @@ import numpy.typing as npt
 from referee.bench.games import main_games, percentile
 from referee.cards import CLASSIC_COLOURS, Card
 from referee.clips import ClipRecorder, recorder_for
+from referee.contract import Play, Start
 from referee.pipeline import Pipeline
 from referee.readers import CommandError, apply_deck, open_classifier, open_detector
 from referee.vision.capture import Capture
@@ -259,25 +260,25 @@ def latency(detector: Detector, video: Path, landings: Sequence[Landing], deck: 
         clips.close()
     latencies: list[float] = []
     seats_right = 0
-    cards = [(obs, captured, verdict) for obs, captured, verdict in stats.verdicts
-             if obs.get("type") in ("start", "play")]
+    cards = [(obs, _frame_index(obs), captured, verdict) for obs, captured, verdict in stats.verdicts
+             if isinstance(obs, Start | Play)]
     # Pair each landing with the first card observed in its own time slot (from half a slide before
     # it settles until the next card's slot), so a missed or extra card cannot shift every later pair.
     slack = SLIDE_FRAMES // 2
     for i, landing in enumerate(landings):
         end = landings[i + 1].settle_frame - slack if i + 1 < len(landings) else math.inf
         match = next(
-            ((obs, captured, verdict) for obs, captured, verdict in cards
-             if landing.settle_frame - slack <= int(obs["frame_index"]) < end),
+            ((obs, index, captured, verdict) for obs, index, captured, verdict in cards
+             if landing.settle_frame - slack <= index < end),
             None,
         )
         if match is None:
             continue
-        obs, captured, verdict = match
+        obs, index, captured, verdict = match
         # The capture clock's zero: a frame's arrival time minus its place in the video.
-        t0 = captured - int(obs["frame_index"]) / FPS
+        t0 = captured - index / FPS
         latencies.append((verdict - (t0 + landing.settle_frame / FPS)) * 1000)
-        seats_right += obs.get("seat") == landing.seat or obs.get("type") == "start"
+        seats_right += isinstance(obs, Start) or obs.seat == landing.seat
     return {
         "latency_ms_p50": percentile(latencies, 50),
         "latency_ms_p95": percentile(latencies, 95),
@@ -286,6 +287,13 @@ def latency(detector: Detector, video: Path, landings: Sequence[Landing], deck: 
         "seats_right": seats_right,
         "realtime_dropped_frames": capture.status().dropped,
     }
+
+
+def _frame_index(card: Start | Play) -> int:
+    """The frame the pipeline believed ``card`` at (it notes the frame on every start and play it submits)."""
+    if card.camera is None:
+        raise ValueError(f"{card!r} has no camera notes")
+    return card.camera.frame_index
 
 
 def ultralytics_baseline(weights: Path, video: Path) -> dict[str, Any] | None:

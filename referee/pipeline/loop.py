@@ -36,7 +36,7 @@ import numpy as np
 
 from referee.cards import CLASSIC_COLOURS, CardError, Colour
 from referee.clips import FrameRing
-from referee.contract import OutputLine, observation_json
+from referee.contract import OutputLine
 from referee.pipeline import corrections, seating
 from referee.pipeline.frame_counts import DetectionGate, needs_retiming
 from referee.pipeline.reading import Reading
@@ -372,7 +372,7 @@ class Pipeline:
         if teaching and self.teacher is not None:
             self.teacher.judged([str(o.get("code")) for o in outputs if o.get("type") == "alert"])
         if self.timer:
-            self.stats.verdicts.append((observation_json(obs), frame.captured_at, self.timer()))
+            self.stats.verdicts.append((obs, frame.captured_at, self.timer()))
         return outputs
 
     def _teach(self, event: Start | Play) -> None:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import cv2
 
 from referee.clips import FrameRing
-from referee.contract import ObservationDict
+from referee.contract import Observation
 from referee.pipeline.session_protocol import Session
 from referee.session_game import PipelineStatus
 from referee.vision.calibration import CalibrationProfile
@@ -37,7 +37,7 @@ class PipelineStats:
     detector_ms: list[float] = field(default_factory=list)
     frame_ms: list[float] = field(default_factory=list)
     #: (observation, frame captured_at, verdict time) for each observation submitted.
-    verdicts: list[tuple[ObservationDict, float, float]] = field(default_factory=list)
+    verdicts: list[tuple[Observation, float, float]] = field(default_factory=list)
 
 
 def publish_frame(session: Session, frame: Frame, detections: Detections, *, profile: CalibrationProfile | None,

@@ -38,6 +38,8 @@ __all__ = [
     "PRESETS",
     "PRESET_SHEETS",
     "SCORING_MODES",
+    "OptionValue",
+    "OptionValues",
     "RuleOptions",
     "breuken",
     "de",
@@ -139,8 +141,15 @@ class RuleOptions:
             changes[name] = parse_option_value(name, value)
         return dataclasses.replace(self, **changes)
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> OptionValues:
+        """Every option by name, in the fields' order (the snapshot's ``options``)."""
         return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+#: A value of a rule option (a field of :class:`RuleOptions`).
+OptionValue = bool | int | str | None
+#: The rules in force by option name (:meth:`RuleOptions.as_dict`).
+OptionValues = dict[str, OptionValue]
 
 
 _FIELD_TYPES: dict[str, str] = {f.name: str(f.type) for f in fields(RuleOptions)}

@@ -92,7 +92,7 @@ from referee.rules.observations import (
     seat_fields,
 )
 from referee.rules.play import judge_play
-from referee.rules.presets import RuleOptions, find_preset
+from referee.rules.presets import OptionValues, RuleOptions, find_preset
 from referee.rules.report import info, who
 from referee.rules.scoring import missing_reveals
 from referee.rules.state import MatchState, RoundState
@@ -123,7 +123,7 @@ class RefereeSnapshot(TypedDict):
     winner: int | None  # the round's
     match_winner: int | None
     eliminated: list[int]
-    options: dict[str, Any]  # the rules in force, by option name
+    options: OptionValues  # the rules in force, by option name
 
 
 class Referee:
