@@ -246,13 +246,13 @@ class Referee:
                 if fast(self.state, obs, players, out):
                     return out
         parsed = self._parsed(obs)
-        if type(parsed) is Setup:
+        if isinstance(parsed, Setup):
             return self._setup(parsed)
         if not players:
             raise ObservationError(f"{observation_type(parsed)!r} observation before any setup")
         self.state.t = parsed.t
         out = []
-        _HANDLERS[type(parsed)](self.state, parsed, out)
+        judge(self.state, parsed, out)
         return out
 
     def _parsed(self, obs: dict[str, Any] | Observation) -> Observation:
@@ -262,7 +262,7 @@ class Referee:
             kind = obs.get("type")
             parser = PARSERS.get(kind) if type(kind) is str else None
             return parse_observation(obs, players) if parser is None else parser(obs, players)
-        if type(obs) in _HANDLERS or type(obs) is Setup:
+        if type(obs) in _JUDGED_TYPES or type(obs) is Setup:
             return obs
         return parse_observation(obs, players)  # a Mapping, or a clear error
 
@@ -346,14 +346,30 @@ _FAST_PATHS: dict[str, Callable[[RoundState, dict[str, Any], int, list[OutputLin
     "uno": _fast_uno,
 }
 
-#: parsed observation type -> the function that judges it
-_HANDLERS: dict[type, Callable[[RoundState, Any, list[OutputLine]], None]] = {
-    Play: lambda state, obs, out: judge_play(state, obs.card, obs.seat, obs.color, obs.target, out),
-    Draw: lambda state, obs, out: judge_draw(state, obs.seat, obs.count, out),
-    Pass: lambda state, obs, out: judge_pass(state, obs.seat, out),
-    ColorNamed: lambda state, obs, out: judge_color(state, obs.color, out),
-    Uno: lambda state, obs, out: judge_uno(state, obs.seat, out),
-    Start: lambda state, obs, out: judge_start(state, obs.card, out),
-    Challenge: lambda state, obs, out: judge_challenge(state, obs.seat, out),
-    Reveal: lambda state, obs, out: judge_reveal(state, obs.seat, obs.cards, out),
-}
+#: The observations judged in a round: every type but ``setup`` (the Referee's own).
+Judged = Start | Play | ColorNamed | Draw | Pass | Uno | Challenge | Reveal
+_JUDGED_TYPES = frozenset({Start, Play, ColorNamed, Draw, Pass, Uno, Challenge, Reveal})
+
+
+def judge(state: RoundState, obs: Judged, out: list[OutputLine]) -> None:
+    """Judge ``obs`` on ``state``, adding the lines it causes to ``out``: one judging function per
+    observation type, as the dict fast path calls them (the types in the order the simulated games
+    see them most; ``type(obs) is``, not ``match``: that is twice as slow)."""
+    if type(obs) is Play:
+        judge_play(state, obs.card, obs.seat, obs.color, obs.target, out)
+    elif type(obs) is Draw:
+        judge_draw(state, obs.seat, obs.count, out)
+    elif type(obs) is Pass:
+        judge_pass(state, obs.seat, out)
+    elif type(obs) is Uno:
+        judge_uno(state, obs.seat, out)
+    elif type(obs) is Reveal:
+        judge_reveal(state, obs.seat, obs.cards, out)
+    elif type(obs) is Start:
+        judge_start(state, obs.card, out)
+    elif type(obs) is ColorNamed:
+        judge_color(state, obs.color, out)
+    elif type(obs) is Challenge:
+        judge_challenge(state, obs.seat, out)
+    else:
+        raise TypeError(f"not an observation judged in a round: {obs!r}")
