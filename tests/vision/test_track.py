@@ -399,6 +399,21 @@ def test_a_hand_at_the_stock_before_the_start_card_is_no_draw() -> None:
     assert [(o["type"], o.get("seat")) for _, o in feed.out] == [("start", None), ("draw", 1)]
 
 
+def test_a_hand_at_the_stock_since_before_the_start_card_was_believed_is_no_draw() -> None:
+    """Game 15048 (no calibration): the stock zone came into use as the start card was found, its arm, the
+    dealer's drawing back across the stock, already in it; that visit, seen from its middle, ended 0.4 s after
+    the start card was believed and was taken for a draw. A hand at the stock since before the start card
+    was believed, that card alone on the pile, is the dealer's; one that came after it drew."""
+    feed = Feed(PileTracker(CFG, expect_start=True))
+    feed([card("green_1")], 8, motion=MotionSample(seat=0))  # the start card, believed at frame 3
+    # The dealer's arm, seen only across the stock, points at another seat than the pile's hand did.
+    feed([card("green_1")], motion=MotionSample(seat=0, draws=(3,), draw_started=(6,)))  # came at frame 2
+    assert [o["type"] for _, o in feed.out] == ["start"]
+    feed([card("green_1")], 6, motion=MotionSample(seat=1))
+    feed([card("green_1")], motion=MotionSample(seat=1, draws=(1,), draw_started=(4,)))  # came at frame 11
+    assert [(o["type"], o.get("seat")) for _, o in feed.out] == [("start", None), ("draw", 1)]
+
+
 def test_a_steady_misread_on_a_still_pile_needs_a_hand_to_count() -> None:
     feed = Feed(PileTracker(CFG, expect_start=False))
     hand, still = MotionSample(seat=0), MotionSample(seat=0, disturbed=False)

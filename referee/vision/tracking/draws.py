@@ -68,19 +68,24 @@ class Draws:
 
     def seen(
         self, cfg: TrackerConfig, motion: MotionSample, t: float, frame_index: int, pile: Sequence[PileCard],
-        candidates: Sequence[Candidate], *, expect_start: bool,
+        candidates: Sequence[Candidate], *, expect_start: bool, start_frame: int | None = None,
     ) -> list[Draw]:
         """The draws of hands that left the stock this frame, less those that laid a card on the way
         and those waiting for a card they may have laid. Before the start card is down, a hand at the
-        stock is the dealer's turning it over. A reading that began with no hand at the pile since the
-        hand came to the stock is no card that hand laid (a buried card's strip misread while the hand
-        was away): the draw does not wait for it."""
+        stock is the dealer's turning it over, and so is one that came to the stock before the start card was
+        believed (at ``start_frame``) while it is the only card on the pile (the dealer's arm drawing back
+        across the stock, its visit seen from its middle when the stock zone came into use as the start card
+        was found). A reading that began with no hand at the pile since the hand came to the stock is no card
+        that hand laid (a buried card's strip misread while the hand was away): the draw does not wait for it."""
         if expect_start and not pile:
             return []
         out: list[Draw] = []
         for k, seat in enumerate(motion.draws):
             ago = motion.draw_started[k] if k < len(motion.draw_started) else 0
             since = frame_index - ago - cfg.min_hits
+            if start_frame is not None and len(pile) == 1 and since <= start_frame:
+                log.debug("hand of seat %s at the stock since before the start card was believed: the dealer's", seat)
+                continue
             draw = Draw(seat, t, frame_index)
             if laid_since(pile, seat, since):
                 log.debug("hand of seat %s crossed the stock on its way to the pile: no draw", seat)

@@ -95,6 +95,8 @@ class PileTracker:
         self._visit_seats: dict[int, Counter[int]] = {}
         #: The latest hand visit looked at for a card laid square on the top card (:mod:`.square`).
         self._square_checked: int | None = None
+        #: The frame the round's start card was believed at (``None``: not seen since the pile was gathered).
+        self._start_frame: int | None = None
 
     def reset(self, expect_start: bool = True) -> None:
         """A new round: the pile is gathered; the next card is the start card."""
@@ -103,6 +105,7 @@ class PileTracker:
         self._draws.clear()
         self._visit_seats.clear()
         self.expect_start = expect_start
+        self._start_frame = None
         if self._motion_frames is not None:
             self._motion_frames.clear()
 
@@ -218,7 +221,7 @@ class PileTracker:
         elif self._hand_frame is None:
             self._hand_frame = -1
         out.extend(self._draws.seen(cfg, motion, t, frame_index, self.pile, self.candidates,
-                                    expect_start=self.expect_start))
+                                    expect_start=self.expect_start, start_frame=self._start_frame))
         if self._motion_frames is None:
             self._motion_frames = deque(maxlen=256)
         if motion.disturbed:
@@ -295,6 +298,7 @@ class PileTracker:
         confidence = round(float(np.mean(cand.confidence)), 3)
         if self.expect_start and len(self.pile) == 1:
             self.expect_start = False
+            self._start_frame = frame.index
             return Start(label, laid_t, frame.index, corrected_from=decision.corrected_from, reason=decision.reason,
                          alternatives=others, confidence=confidence)
         return Play(label, cand.seat, laid_t, frame.index, corrected_from=decision.corrected_from,
