@@ -118,6 +118,8 @@ class Episode:
     held: int = 0
     #: Frames the arm over the stock reached on past it, its hand at the pile (see ``passed_on``).
     passed: int = 0
+    #: The camera was knocked during this visit (see ``MotionDetector.camera_moving``).
+    knocked: bool = False
 
     def moved(self, camera: npt.NDArray[np.float64]) -> Episode:
         """This episode seen by a camera moved by the 2x3 similarity ``camera`` (camera pixels): where the hand
@@ -199,10 +201,22 @@ class MotionDetector:
         self._away = self.quiet_frames
         self._pile_quiet: npt.NDArray[np.uint8] | None = None
         self._pile_before: npt.NDArray[np.uint8] | None = None
-        #: The camera is moving (knocked, not yet followed; the pipeline says so): what the stock zone shows is
-        #: the view moving, not hands. Its episode is held as it was until the view holds still again, or is
-        #: followed (:meth:`learnt_from` carries the episode over, moved with the camera).
-        self.camera_moving = False
+        self._moving = False
+
+    @property
+    def camera_moving(self) -> bool:
+        """The camera is moving (knocked, not yet followed; the pipeline says so after each frame): what the stock
+        zone shows is the view moving, not hands. A visit to the stock going on as the camera began to move is
+        held as it was until the view holds still again, or is followed (:meth:`learnt_from` carries it over,
+        moved with the camera). One that begins while the view moves is watched as usual: the camera may be
+        taken for moving a while after the knock, with hands coming to the stock meanwhile."""
+        return self._moving
+
+    @camera_moving.setter
+    def camera_moving(self, moving: bool) -> None:
+        if moving and not self._moving and self._stock_ep is not None:
+            self._stock_ep.knocked = True
+        self._moving = moving
 
     def _reaches_past(self, zone: Mask) -> bool:
         """Some pixel of the view lies 1.5 zone radii or more from ``zone``'s centre (low-resolution pixels),
@@ -243,8 +257,8 @@ class MotionDetector:
             self._visits, self._away, self._seat = other._visits, other._away, other._seat
             # A hand at the stock as the camera was knocked: its visit goes on in the followed view (it drew
             # once it has left), counted in the same frames.
-            self._frame, self._held_run = other._frame, other._held_run
-            if other._stock_ep is not None and self.stock_zone is not None:
+            self._frame = other._frame
+            if other._stock_ep is not None and other._stock_ep.knocked and self.stock_zone is not None:
                 self._stock_ep = other._stock_ep.moved(camera)
 
     def timed(self, fps: float) -> None:
@@ -297,7 +311,8 @@ class MotionDetector:
             # Motion that began inside the zone was not seen coming: the hand already there stirred
             # (see below), and where it stirs says nothing of its seat.
             self._seat = pile_ep.seat
-        draws, draw_started = ((), ()) if self.camera_moving else self._stock(moved)
+        held = self._moving and self._stock_ep is not None and self._stock_ep.knocked
+        draws, draw_started = ((), ()) if held else self._stock(moved)
         over = self._pile_ep is not None and self._pile_ep.quiet == 0
         disturbed = bool((moved & self.pile_zone).any()) or over
         root = self._zones.arm_root(self._foreground, self.pile_zone) if self._pile_arms else None
