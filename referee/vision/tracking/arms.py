@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -27,6 +28,14 @@ def farthest(points: Sequence[tuple[float, float]], centre: Point) -> tuple[floa
     return max(points, key=lambda p: (p[0] - cx) ** 2 + (p[1] - cy) ** 2)
 
 
+class ZoneShape(NamedTuple):
+    """A zone mask's centre and equal-area radius, in low-resolution pixels."""
+
+    x: float
+    y: float
+    radius: float
+
+
 class Zones:
     """The zones of one camera view at ``scale`` (low-resolution pixels per camera pixel): their shapes,
     the arms reaching into them and the seats those point at."""
@@ -34,16 +43,19 @@ class Zones:
     def __init__(self, profile: CalibrationProfile, scale: float) -> None:
         self.profile = profile
         self.scale = scale
-        self._shapes: dict[int, tuple[float, float, float]] = {}
+        #: each zone mask asked about, with its shape (a view has a few zones: looked up by identity)
+        self._shapes: list[tuple[Mask, ZoneShape]] = []
 
-    def shape(self, zone: Mask) -> tuple[float, float, float]:
+    def shape(self, zone: Mask) -> ZoneShape:
         """Centre (x, y) and equal-area radius of a zone mask, in low-resolution pixels (the zones
         are fixed: computed once each)."""
-        key = id(zone)
-        if key not in self._shapes:
-            zy, zx = np.nonzero(zone)
-            self._shapes[key] = (float(zx.mean()), float(zy.mean()), math.sqrt(float(zone.sum()) / math.pi))
-        return self._shapes[key]
+        for known, shape in self._shapes:
+            if known is zone:
+                return shape
+        zy, zx = np.nonzero(zone)
+        shape = ZoneShape(float(zx.mean()), float(zy.mean()), math.sqrt(float(zone.sum()) / math.pi))
+        self._shapes.append((zone, shape))
+        return shape
 
     def centre(self, zone: Mask) -> Point:
         """A zone's centre in camera pixels."""

@@ -38,6 +38,9 @@ log = logging.getLogger(__name__)
 #: take for a wild is still one colour, so it stays a coloured card.
 ONE_COLOUR = 0.6
 
+#: A closer look's reading: each face it names with its probability, ``(face, probability)``, surest first.
+Faces = Sequence[tuple[str, float]]
+
 
 class SecondLook(Protocol):
     """A closer look at the card in ``pose``: its faces, surest first, with their scores. ``whole``: the
@@ -54,7 +57,7 @@ class SecondLook(Protocol):
     @property
     def across(self) -> float | None: ...
 
-    def __call__(self, pose: Box, *, whole: bool = False) -> Sequence[tuple[str, float]]: ...
+    def __call__(self, pose: Box, *, whole: bool = False) -> Faces: ...
 
     def colour(self, pose: Box) -> tuple[str, float] | None: ...
 
@@ -64,19 +67,19 @@ class CloserLook:
     """A :class:`SecondLook` made of a function that reads the faces, the bar its readings must pass, and
     (to name a card of the other kind) the surer bar and a function reading the colour at a pose."""
 
-    read: Callable[..., Sequence[tuple[str, float]]]
+    read: Callable[..., Faces]
     confidence: float
     across: float | None = None
     read_colour: Callable[[Box], tuple[str, float] | None] | None = None
 
-    def __call__(self, pose: Box, *, whole: bool = False) -> Sequence[tuple[str, float]]:
+    def __call__(self, pose: Box, *, whole: bool = False) -> Faces:
         return self.read(pose, whole=whole)
 
     def colour(self, pose: Box) -> tuple[str, float] | None:
         return self.read_colour(pose) if self.read_colour is not None else None
 
 
-def closer_label(label: str, faces: Sequence[tuple[str, float]], confidence: float, *,
+def closer_label(label: str, faces: Faces, confidence: float, *,
                  across: float | None = None, colour: Callable[[], tuple[str, float] | None] | None = None
                  ) -> str | None:
     """The label a closer look's ``faces`` (surest first) give the card read as ``label``: its surest
@@ -119,7 +122,8 @@ def look_closer(
     faces = look(pose, whole=whole)
     closer = closer_label(label, faces, look.confidence, across=look.across, colour=lambda: look.colour(pose))
     if closer is not None:
-        log.info("%s read closer up as %s (%.2f)", label, closer, faces[0][1])
+        _, sure = faces[0]
+        log.info("%s read closer up as %s (%.2f)", label, closer, sure)
     return closer
 
 
@@ -139,15 +143,18 @@ def name_unread(
 
 
 def named_surely(
-    label: str, faces: Sequence[tuple[str, float]], confidence: float, *, across: float | None = None,
+    label: str, faces: Faces, confidence: float, *, across: float | None = None,
     colour: Callable[[], tuple[str, float] | None] | None = None,
 ) -> str | None:
     """The label ``faces`` (a closer look's, surest first) name for a card found but not read as ``label``:
     ``label`` itself when the surest face is its own, read at ``confidence`` or more, another when
     :func:`closer_label` takes it, ``None`` when the look is not that sure."""
-    if not faces or faces[0][1] < confidence:
+    if not faces:
         return None
-    if faces[0][0] == face(label):
+    surest, sure = faces[0]
+    if sure < confidence:
+        return None
+    if surest == face(label):
         return label
     return closer_label(label, faces, confidence, across=across, colour=colour)
 
