@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from referee.live_status import PipelineStatus
 from referee.phrases import phrase
 from referee.vision.calibration import CalibrationProfile
 from referee.vision.detections import Detections
@@ -145,7 +146,7 @@ def annotate(
     profile: CalibrationProfile | None = None,
     detections: Detections | None = None,
     state: Mapping[str, Any] | None = None,
-    status: Mapping[str, Any] | None = None,
+    status: PipelineStatus | None = None,
 ) -> Image:
     """A copy of ``image`` with the overlay drawn on it.
 
@@ -236,7 +237,7 @@ def _draw_seats(scene: Image, profile: CalibrationProfile, state: Mapping[str, A
               (255, 255, 255))
 
 
-def seats_guessed(status: Mapping[str, Any] | None) -> bool:
+def seats_guessed(status: PipelineStatus | None) -> bool:
     """The pipeline is finding the table from the footage and has not found the seats yet (its status's
     ``table`` is why, else ``"found"``): the seats drawn are guesses."""
     table = status.get("table") if status else None
