@@ -10,8 +10,8 @@ import cv2
 import numpy as np
 import pytest
 
-from referee.vision.capture import CameraState, SourceKind, parse_source
 from referee.live_status import PhoneStatus
+from referee.vision.capture import CameraState, SourceKind, parse_source
 from referee.vision.phone import (
     SUPERSEDED,
     LinkState,
