@@ -142,16 +142,17 @@ def judged(index: int, fps: float, rate: float | None) -> bool:
 def run_game(
     video: Path, detector_factory: Any, *, oracle: bool, on_pipeline: Callable[[Pipeline], None] | None = None,
     classifier: FaceClassifier | None = None, judge_fps: float | None = None, told_fps: float | None = None,
-    teach: bool = False, calibrated: bool = True, follow: bool = True,
+    teach: bool = False, calibrated: bool = True, follow: bool = True, cast: str = "",
 ) -> GameResult:
     """Feed the frames of ``video`` to the pipeline and the operator lines at their times.
     ``on_pipeline`` is shown the pipeline before the first frame (``trace_game.py`` listens in).
     ``judge_fps``: judge only as many frames a second (:func:`judged`), as a machine too busy for the rest;
     ``told_fps``: the frame rate the pipeline is told (default the footage's; give ``judge_fps`` for
-    footage filmed at that rate rather than a busy machine). ``calibrated=False``: the calibration sidecar is
-    not read; the pipeline finds the table itself (:mod:`referee.vision.table_finder`), as ``referee run``
-    without ``--calibration`` does; ``follow=False``: a calibrated run takes the camera as fixed (no finder
-    follows a bump)."""
+    footage filmed at that rate rather than a busy machine). ``cast``: every frame seen under the light of that
+    name of ``benchmarks/camera_casts.py`` (a webcam whose white balance failed). ``calibrated=False``: the
+    calibration sidecar is not read; the pipeline finds the table itself (:mod:`referee.vision.table_finder`), as
+    ``referee run`` without ``--calibration`` does; ``follow=False``: a calibrated run takes the camera as fixed
+    (no finder follows a bump)."""
     from referee.commands import deck_faces, deck_palette
     from referee.pipeline import Pipeline
     from referee.session import MatchSession
@@ -215,6 +216,7 @@ def run_game(
 
     if on_pipeline is not None:
         on_pipeline(pipeline)
+    tint = _cast_table(cast) if cast else None
     capture = cv2.VideoCapture(str(video))
     if not capture.isOpened():
         raise OSError(f"cannot open {video}")
@@ -226,6 +228,8 @@ def run_game(
             ok, image = capture.read()
             if not ok or image is None:
                 break
+            if tint is not None:
+                image = cv2.LUT(image, tint)
             t = round(index / fps, 4)
             while pending < len(operator) and float(operator[pending].get("t") or 0.0) <= t:
                 session.submit(operator[pending], source="operator")
@@ -258,6 +262,14 @@ def run_game(
     if finder is not None:
         result.table = finder.summary()
     return result
+
+
+def _cast_table(name: str) -> np.ndarray:
+    """A lookup table (256 x 1 x 3) that puts a frame under the cast ``name`` of ``camera_casts.CASTS``."""
+    from camera_casts import CASTS, cast
+
+    ramp = np.repeat(np.arange(256, dtype=np.uint8)[:, None, None], 3, axis=2)
+    return cast(ramp, CASTS[name])
 
 
 def _in_window(truth: Line, seen: Line, window: float) -> bool:
@@ -470,6 +482,7 @@ class _Job:
     teach: bool = False
     calibrated: bool = True
     follow: bool = True
+    cast: str = ""
 
     def __call__(self, seed: int) -> tuple[GameResult, str]:
         video = self.work / f"game_{seed}.mp4"
@@ -495,7 +508,7 @@ class _Job:
             classifier = FaceClassifier(self.classifier, threads=self.threads)
         return run_game(video, factory, oracle=self.oracle, classifier=classifier, judge_fps=self.judge_fps,
                         told_fps=self.told_fps, teach=self.teach, calibrated=self.calibrated,
-                        follow=self.follow), opencv
+                        follow=self.follow, cast=self.cast), opencv
 
 
 def _collect(result: GameResult, opencv: str, results: list[GameResult], rendered_with: set[str],
@@ -547,6 +560,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="judge without the calibration sidecar: the pipeline finds the table itself")
     parser.add_argument("--fixed-camera", dest="follow", action="store_false",
                         help="a calibrated run takes the camera as fixed: no finder follows a bump")
+    parser.add_argument("--cast", default="", help="every frame under this light of benchmarks/camera_casts.py "
+                        "(warm, green, cool, strong-warm, strong-cool): a webcam whose white balance failed")
     parser.add_argument("--report", type=Path, help="write every mismatch here as JSON lines")
     parser.add_argument("--jobs", type=int, default=1, help="games rendered and judged at a time (processes)")
     parser.add_argument("-v", "--verbose", action="store_true", help="one line per game on stderr")
@@ -569,7 +584,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                                        rules=args.rules, faces=args.faces, layout=args.layout, bump=args.bump,
                                        tilt=args.tilt),
                args.model, oracle, classifier_path, 1 if args.jobs > 1 else None, args.judge_fps,
-               args.judge_fps if args.camera_fps else None, args.teach, args.calibrated, args.follow)
+               args.judge_fps if args.camera_fps else None, args.teach, args.calibrated, args.follow, args.cast)
     seeds = range(args.first_seed, args.first_seed + args.games)
     results: list[GameResult] = []
     rendered_with: set[str] = set()
@@ -591,7 +606,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             for r in results:
                 f.writelines(json.dumps(m) + "\n" for m in mismatches(r, args.window))
     out = {"detector": "oracle" if oracle else str(args.model), "oracle": oracle, "calibrated": args.calibrated,
-           "follow": args.follow, "layout": args.layout, "bump": args.bump, "tilt": args.tilt,
+           "follow": args.follow, "cast": args.cast, "layout": args.layout, "bump": args.bump, "tilt": args.tilt,
            "classifier": str(classifier_path) if classifier_path is not None else None, "teach": args.teach,
            "seeds": [args.first_seed, args.first_seed + args.games - 1],
            # the footage's OpenCV (the same seed renders a little differently under another) and this run's
