@@ -3,18 +3,36 @@
 Every import counts, the ones inside functions too (a lazy import is still a dependency), but those under
 ``if TYPE_CHECKING:`` (the type checker's only). Read from the source with :mod:`ast`, so nothing is
 imported to check it.
+
+The same rules are import-linter contracts in pyproject.toml (``[tool.importlinter]``), which ``lint-imports``
+checks; :func:`test_the_import_linter_contracts_hold` runs it, and
+:func:`test_the_contracts_say_what_the_layers_here_say` checks that they name the same layers, commands and
+core as :data:`LAYERS`, :data:`COMMAND_MODULES` and :data:`CORE_MODULES` (change both together; a known
+exception goes in :data:`KNOWN_EXCEPTIONS` and in the contract's ``ignore_imports``). Two rules import-linter
+cannot say stay only here:
+
+- no import circle between modules (:func:`test_no_import_circle`): its ``acyclic_siblings`` contract counts
+  a package as one node, so web and hall, which import each other's modules with no module in a circle,
+  would break it;
+- the pure core imports the standard library only (:func:`test_the_core_is_pure`): a ``forbidden`` contract
+  names the packages it may not import (the contract "core" lists the project's dependencies), not the
+  ones it may.
 """
 
 from __future__ import annotations
 
 import ast
+import importlib.util
+import subprocess
 import sys
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).parents[1] / "referee"
+ROOT = Path(__file__).parents[1]
+PACKAGE = ROOT / "referee"
 
 #: The commands: argument parsing and a ``main`` for one ``referee ...`` subcommand each. They sit above
 #: everything else; the library (every other module) never imports one.
@@ -207,3 +225,42 @@ def test_the_check_sees_a_circle_and_a_lazy_import() -> None:
     """The walk finds imports inside functions (the circle the commands once made went through them)."""
     assert "referee.evaluation" in GRAPH["referee.cli"]  # imported inside _cmd_eval
     assert "referee.rules.referee" in GRAPH["referee.rules"]
+
+
+def test_the_import_linter_contracts_hold() -> None:
+    """``lint-imports`` keeps every contract of pyproject.toml (what CI runs; its report is the failure's message)."""
+    assert importlib.util.find_spec("importlinter"), "import-linter is missing: pip install -e '.[dev]'"
+    run = subprocess.run([sys.executable, "-c", "from importlinter.cli import lint_imports_command as c; c()",
+                          "--no-cache"], cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
+    assert run.returncode == 0, f"lint-imports failed:\n{run.stdout}\n{run.stderr}"
+
+
+def test_the_contracts_say_what_the_layers_here_say() -> None:
+    """pyproject.toml's contracts name the layers, commands and core of this file."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]
+    contracts = {contract["id"]: contract for contract in config["contracts"]}
+    # The layers, one by one: their top-level modules (import-linter's container is referee). The commands
+    # inside web, hall and synth are in the top layer by ignoring what they import; a module LAYERS leaves out
+    # is in the bottom layer (LAYERS' "referee"), and the contract names it there.
+    exceptions = {f"{module} -> {other}" for module, other in KNOWN_EXCEPTIONS}
+    layers = contracts["layers"]
+    assert layers["containers"] == ["referee"]
+    written = [{f"referee.{tail.strip()}" for tail in layer.replace("|", ":").split(":")} for layer in layers["layers"]]
+    top_level = {module for module in MODULES if module.count(".") == 1}
+    named = [{name for name in names if name in top_level} for _, names in LAYERS]
+    named[-1] |= top_level - set().union(*named)
+    assert written == named
+    nested = {module for module in COMMAND_MODULES if module.count(".") > 1 and _layer(module.rsplit(".", 1)[0])}
+    assert set(layers["ignore_imports"]) - exceptions == {f"{module} -> referee.**" for module in nested}
+    commands = contracts["commands"]
+    assert set(commands["forbidden_modules"]) == COMMAND_MODULES
+    assert set(commands["ignore_imports"]) - exceptions == {f"{module} -> referee.**" for module in COMMAND_MODULES}
+    assert contracts["vision-rules"]["modules"] == ["referee.vision", "referee.rules"]
+    assert tuple(contracts["core"]["source_modules"]) == CORE_MODULES
+    # referee/__init__.py is in the bottom layer: it may import nothing above it.
+    above = {name for _, names in LAYERS[:-1] for name in names if name in top_level}
+    assert set(contracts["root"]["forbidden_modules"]) == above | {
+        f"{name}.**" for name in above if (PACKAGE / name.removeprefix("referee.") / "__init__.py").exists()}
+    ignored = {line for contract in contracts.values() for line in contract.get("ignore_imports", ())}
+    missing = sorted(exceptions - ignored)
+    assert not missing, f"known exceptions no contract ignores: {missing}"
