@@ -231,7 +231,7 @@ def catalog(lang: str = "en") -> dict[str, Any]:
         "a_card": _A_CARD[lang],
         "penalty": {"none": none, "one": one, "many": many},
         "alerts": {code: {"title": title, "sentence": sentence} for code, (title, sentence) in _ALERTS[lang].items()},
-        # Every other word the pages show (referee/phrases.py), and what the pages need to say the referee's
+        # Every other word the pages show (referee/phrases/), and what the pages need to say the referee's
         # own English lines in ``lang``: those lines' patterns, and the English card words they name cards by.
         "strings": phrases(lang),
         "sentences": {key: {"en": english[key], "text": words[key]} for key in SENTENCES},

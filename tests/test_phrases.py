@@ -1,11 +1,17 @@
-"""The catalogue of what the pages say: every phrase in all four languages, with the same slots."""
+"""The catalogue of what the pages say: every phrase in all four languages, with the same slots, merged from
+its parts (``referee/phrases/*.py``) with no key in two of them."""
 
 from __future__ import annotations
 
+import doctest
+import importlib
+import importlib.util
 import re
+from pathlib import Path
 
 import pytest
 
+import referee.phrases
 from referee.phrases import PHRASES, SENTENCES, phrase, phrases
 from referee.words import LANGUAGES, catalog
 
@@ -34,3 +40,31 @@ def test_the_pages_get_the_phrases_and_the_referees_sentences() -> None:
     assert set(words["sentences"]) == set(SENTENCES) and "msg_not_their_turn" in SENTENCES
     assert words["sentences"]["msg_not_their_turn"]["en"] == "{player} played {card} but it was {other}'s turn"
     assert words["english_cards"]["Wild Draw Four"] == "wild_draw4"
+
+
+PARTS = sorted(path.stem for path in Path(referee.phrases.__file__).parent.glob("*.py") if path.stem != "__init__")
+
+
+def test_every_part_is_in_the_catalogue_whole() -> None:
+    """A part left out of the merge would lose its phrases without a word; each part's keys stay together."""
+    merged = [importlib.import_module(f"referee.phrases.{name}").PHRASES for name in PARTS]
+    assert sum(len(part) for part in merged) == len(PHRASES)
+    keys = list(PHRASES)
+    for part in merged:
+        start = keys.index(next(iter(part)))
+        assert keys[start:start + len(part)] == list(part)
+
+
+def test_a_key_in_two_parts_fails_at_import(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The package run again (as another module) with one part holding another part's key: the import fails."""
+    hall = importlib.import_module("referee.phrases.hall")
+    monkeypatch.setattr(hall, "PHRASES", {**hall.PHRASES, "title": PHRASES["title"]})
+    spec = importlib.util.spec_from_file_location("phrases_again", referee.phrases.__file__)
+    assert spec is not None and spec.loader is not None
+    with pytest.raises(ValueError, match="phrases in two parts of the catalogue: title"):
+        spec.loader.exec_module(importlib.util.module_from_spec(spec))
+
+
+def test_the_docstring_example_runs() -> None:
+    failed, attempted = doctest.testmod(referee.phrases)
+    assert attempted > 0 and failed == 0

@@ -1,4 +1,4 @@
-"""What a person reads on a page, checked against the one catalogue (``referee/phrases.py`` and the card,
+"""What a person reads on a page, checked against the one catalogue (``referee/phrases/`` and the card,
 player, penalty and alert words of ``referee/words.py``).
 
 :func:`read_page` collects, in a real browser, every piece of text a person can read: each visible element's

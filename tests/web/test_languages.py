@@ -99,7 +99,7 @@ def test_the_dashboard_in_dutch_then_the_language_is_kept(tmp_path: Path) -> Non
         plays.locator("h2 .replay-air").click()
         expect(page.locator("#result")).to_have_text("Herhaling op de overlay ✓")
 
-        # Every label the pages' scripts and templates use is in the catalogue (referee/phrases.py, which has
+        # Every label the pages' scripts and templates use is in the catalogue (referee/phrases/, which has
         # every phrase in all four languages by construction), and the words the browser says are Python's.
         keys = set(phrases("en"))
         used = set(page.evaluate(

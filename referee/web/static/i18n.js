@@ -6,7 +6,7 @@
 "use strict";
 
 const I18N = (() => {
-  // Every word comes from the one catalogue (referee/phrases.py and referee/words.py, served at api/words):
+  // Every word comes from the one catalogue (referee/phrases/ and referee/words.py, served at api/words):
   // "[x]" in a phrase is the key x, shown as <kbd>x</kbd>; "`x`" a command, shown as <code>x</code>;
   // "{name}" is filled in by t(). Before the words arrive a page shows its HTML's English.
   const LANGS = ["en", "nl", "de", "lb"];
