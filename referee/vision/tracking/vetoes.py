@@ -216,6 +216,18 @@ def buried_card_beside(ctx: Judging, cand: Candidate, label: str) -> bool:
     return True
 
 
+def copy_the_deck_cannot_hold(ctx: Judging, cand: Candidate, label: str) -> bool:
+    """Read as the top card, a twin laid on it, where the deck holds no other copy (``possible_now``: every copy
+    has been seen on the pile): the top card seen again, in a box the tracker did not place it in (found under
+    a hand by the pile's picture changing, say, and placed in the pose of the card it covered), not a second
+    copy laid. Only the top card's own label: a card read as one further down is more often another card
+    misread, which the closer look or a re-read puts right once it is said (a 3 read as an 8 already played)."""
+    top = ctx.top
+    if top is None or label != top.label or ctx.possible_now is None:
+        return False
+    return not ctx.possible_now(label)
+
+
 Veto = Callable[[Judging, Candidate, str], bool]
 
 #: The vetoes in the order they are tried.
@@ -225,6 +237,7 @@ VETOES: tuple[tuple[str, Veto], ...] = (
     ("nothing laid there", nothing_laid_there),
     ("strip of a card below the top one", strip_of_card_below),
     ("buried card under a card being laid", buried_card_beside),
+    ("a twin of the top card the deck cannot hold", copy_the_deck_cannot_hold),
 )
 
 
