@@ -202,6 +202,9 @@ class MotionDetector:
         self._pile_quiet: npt.NDArray[np.uint8] | None = None
         self._pile_before: npt.NDArray[np.uint8] | None = None
         self._moving = False
+        #: The view's outermost pixels (low resolution).
+        self._edge: Mask = np.ones(shape, bool)
+        self._edge[1:-1, 1:-1] = False
 
     @property
     def camera_moving(self) -> bool:
@@ -411,7 +414,10 @@ class MotionDetector:
         if active:
             ep.frames += 1
             if len(ep.entry) < self.entry_frames:
-                ep.came_in = ep.came_in or int(np.count_nonzero(active_px & ~zone)) >= 3
+                # Seen coming: motion around the zone, or at the view's edge within it (a zone that reaches the
+                # edge has nothing around it there: a hand from that side comes in from outside the view).
+                ep.came_in = ep.came_in or int(np.count_nonzero(active_px & ~zone)) >= 3 \
+                    or int(np.count_nonzero(active_px & self._edge)) >= 3
                 ys, xs = np.nonzero(active_px)
                 ep.entry.append((float(xs.mean()) / self.scale, float(ys.mean()) / self.scale))
                 origin = self._zones.centre(zone) if zone.any() else None
