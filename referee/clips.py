@@ -453,6 +453,14 @@ class ClipRecorder:
                 self._done(cut)
         self._queue.put(None)
         if self._thread is not threading.current_thread():
+            # The frame loop is over: the writer need no longer yield to it, and at the lowest priority on a
+            # busy machine it could wait longer than any timeout for a core (a thread still encoding when the
+            # process exits aborts it). Taking a niceness back needs the privilege to (Linux: root or
+            # CAP_SYS_NICE); without it the writer finishes at its own pace.
+            native = self._thread.native_id
+            if native is not None:
+                with contextlib.suppress(AttributeError, OSError):
+                    os.setpriority(os.PRIO_PROCESS, native, 0)
             self._thread.join(timeout)
             if self._thread.is_alive():
                 log.error("the clip writer is still writing after %.0f s: the process may abort at exit", timeout)
