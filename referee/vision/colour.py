@@ -322,11 +322,11 @@ def balance_gains(pixels: npt.NDArray[np.uint8], gain_range: tuple[float, float]
     a channel gain in its gamma-encoded pixels too, so one gain per channel undoes it. Under a cast too
     strong for enough pixels to look white, the least saturated bright cluster where it is of another hue than
     the card's colour and clearly less saturated or lighter in every channel (:func:`_tinted_white`), with
-    ``strong_casts``: not in a view
-    balanced as a whole already (the live pile view), where no strong cast is left and a pale card half
-    under others could have its palest pixels taken for a tinted white (a yellow balanced into blue).
-    ``None`` where too little white shows."""
-    hsv = cv2.cvtColor(pixels.reshape(-1, 1, 3), cv2.COLOR_BGR2HSV).reshape(-1, 3)
+    ``strong_casts``: not in a view balanced as a whole already (the live pile view), where no strong cast is
+    left and a pale card half under others could have its palest pixels taken for a tinted white (a yellow
+    balanced into blue). ``None`` where too little white shows."""
+    flat = pixels.reshape(-1, 3)
+    hsv = cv2.cvtColor(flat.reshape(-1, 1, 3), cv2.COLOR_BGR2HSV).reshape(-1, 3)
     saturation, value = hsv[:, 1], hsv[:, 2]
     bright = value >= max(100.0, float(np.percentile(value, 80)))
     if bright.sum() < 10:
@@ -336,11 +336,11 @@ def balance_gains(pixels: npt.NDArray[np.uint8], gain_range: tuple[float, float]
     if white.sum() < enough:  # too little plain white: a strong cast, or no white showing
         least = float(np.percentile(saturation[bright], 5))
         white = bright & (saturation <= least + _CAST_WHITE_SPREAD)
-        if not (strong_casts and _tinted_white(pixels.reshape(-1, 3), hsv, white, bright, least)):
+        if not (strong_casts and _tinted_white(flat, hsv, white, bright, least)):
             return None
         if white.sum() < enough:
             return None
-    mean = pixels.reshape(-1, 3)[white].astype(np.float32).mean(axis=0)
+    mean = flat[white].astype(np.float32).mean(axis=0)
     gains: npt.NDArray[np.float32] = np.clip(mean.mean() / np.maximum(mean, 1.0), *gain_range).astype(np.float32)
     return gains
 
