@@ -72,3 +72,49 @@ def test_render_card_draws_any_design() -> None:
 
     face = render_card(Card.from_label("red_7"), CardDesign(kind="ring", font=3), np.random.default_rng(0))
     assert face.shape == (310, 200, 4)
+
+
+class _Reader:
+    """A classifier double: each box's faces among the deck's, surest first, by the box's left edge."""
+
+    def __init__(self, reads: dict[int, list[tuple[str, float]]]) -> None:
+        self.reads = reads
+
+    def read(self, image: np.ndarray, box: np.ndarray, **_: object) -> list[tuple[str, float]]:
+        return self.reads[int(box[0])]
+
+
+def test_a_card_the_classifier_cannot_name_on_the_deck_is_found_not_read() -> None:
+    """A strip of a card left showing under the card laid on it gives the classifier too little of a face to name:
+    it spreads the read over the deck's faces (held-out fractions game 315: a yellow 1/10's strip read 3/5 at
+    0.045 and played as a yellow 3/5, the 1/7 laid on it lost). Such a read names no face: the box stays a card
+    found (its card-ness kept), its face under the tracker's bar, and only a clear view names it."""
+    from dataclasses import replace as replaced
+
+    from referee.pipeline.reading import Reading
+    from referee.pipeline.status import PipelineStats
+    from referee.pipeline.table_view import TableView
+    from referee.vision.classify import OFF_DECK_SURE
+    from referee.vision.detections import Detections
+    from referee.vision.tracking import TrackerConfig
+    from referee.vision.tracking.frame import readable
+
+    detector = load_detector()
+    strip, whole = [("3/5", 0.045), ("8/10", 0.044), ("5/10", 0.04)], [("1/7", 0.95), ("2/7", 0.01)]
+    reader = _Reader({150: strip, 80: whole})
+    reading = Reading(detector, reader, deck_faces("breuken", {}), TableView(None, 4),  # type: ignore[arg-type]
+                      PipelineStats(), None)
+    reading.frame_image = np.zeros((360, 360, 3), np.uint8)
+    detections = Detections(np.array([[150, 120, 240, 200], [80, 110, 220, 250]], np.float32),
+                            np.array([0.7, 0.72], np.float32), np.array([5, 1]), ("yellow_5", "yellow_1"))
+    read = reading.read_off_deck(detections)
+    assert read.labels == ("yellow_3/5", "yellow_1/7")
+    cfg = TrackerConfig()
+    assert float(read.confidence[0]) < OFF_DECK_SURE < cfg.min_confidence
+    assert float(read.confidence[1]) == pytest.approx(0.72)
+    assert read.cardness.tolist() == pytest.approx([0.7, 0.72])  # still a card there
+    rows, _ = readable(read, cfg)
+    assert rows == [1, 0]  # the 1/7 read; the strip found, not read (last, with its own low confidence)
+    # The detector's card-ness, where it gives one, is kept as it was.
+    found = reading.read_off_deck(replaced(detections, found=np.array([0.9, 0.8], np.float32)))
+    assert found.cardness.tolist() == pytest.approx([0.9, 0.8])
