@@ -23,18 +23,28 @@ from referee.vision.detect import DetectorError, OnnxDetector, UltralyticsDetect
 from referee.vision.evaluate import evaluate_folders, evaluate_yolo
 from referee.vision.yolo_data import EvalError, load_yolo_dataset, names_mode
 
-__all__ = ["evaluate", "folder_rules", "main"]
+__all__ = ["evaluate", "folder_rules", "labels_rules", "main"]
 
 
 def folder_rules(root: Path) -> str:
-    """The rule preset whose deck a folder of class-named folders shows: the fractions deck for
+    """The rule preset whose deck a folder of class-named folders shows (:func:`labels_rules`)."""
+    return labels_rules([folder_label(p.name) for p in root.iterdir() if p.is_dir()])
+
+
+def labels_rules(labels: Sequence[str]) -> str:
+    """The rule preset whose deck prints ``labels`` (``red_7``, ``7``, ``red_1/2``): the fractions deck for
     fraction labels, the Luxembourgish one for orange, violet or blank cards, else the classic."""
-    names = [p.name for p in root.iterdir() if p.is_dir()]
-    if any("/" in folder_label(n) for n in names):
+    if any("/" in label for label in labels):
         return "breuken"
-    if any(n.startswith(("orange_", "violet_")) or n == "blank" for n in names):
+    if any(label.startswith(("orange_", "violet_")) or label == "blank" for label in labels):
         return "lb"
     return "official"
+
+
+def one_deck(labels: Sequence[str]) -> bool:
+    """Whether ``labels`` can all be one deck's: no fraction beside a plain number or a skip."""
+    faces = {label.rsplit("_", 1)[-1] if "/" not in label else "fraction" for label in labels}
+    return not ("fraction" in faces and faces & {*map(str, range(10)), "skip"})
 
 
 def evaluate(data: Path, model: Path | None = None, *, imgsz: int | None = None, conf: float = 0.001,
@@ -54,8 +64,15 @@ def evaluate(data: Path, model: Path | None = None, *, imgsz: int | None = None,
         detector = load_detector(model, imgsz=imgsz, conf=conf, palette=palette)
         _set_tiles(detector, tiles)
         reader = _with_deck(deck, detector, load_classifier(classifier), palette)
-        return {**evaluate_yolo(detector, data, limit, reader), **({"deck": str(deck)} if deck else {}),
-                **({} if tiles else {"tiles": False})}
+        # Cards are named among the faces of the deck the labels show, as the pipeline names them in a game
+        # (labels of more than one deck, as a generator's validation set has: among any face).
+        table_rules = rules or (labels_rules(names) if one_deck(names) else None)
+        try:
+            table_faces = deck_faces(table_rules, {}) if table_rules else None
+        except CommandError as exc:
+            raise EvalError(str(exc)) from None
+        return {**evaluate_yolo(detector, data, limit, reader, table_faces), "rules": table_rules,
+                **({"deck": str(deck)} if deck else {}), **({} if tiles else {"tiles": False})}
     rules = rules or folder_rules(data)
     try:
         faces, colours_of_deck = deck_faces(rules, {}), deck_palette(rules, {})

@@ -132,10 +132,11 @@ class _BoxScores:
 
 def evaluate_yolo(
     detector: OnnxDetector | UltralyticsDetector, yaml_path: Path, limit: int | None = None,
-    classifier: FaceClassifier | None = None,
+    classifier: FaceClassifier | None = None, faces: frozenset[str] | None = None,
 ) -> dict[str, Any]:
     """The detector's boxes (mAP, precision, recall) and each labelled card as the pipeline names it, on the
-    YOLO dataset ``yaml_path`` (at most ``limit`` images); the keys the module's docstring lists."""
+    YOLO dataset ``yaml_path`` (at most ``limit`` images); the keys the module's docstring lists. ``faces``:
+    the faces the deck prints, among which the classifier and the closer look name a card (``None``: any)."""
     dataset = load_yolo_dataset(yaml_path)
     mode = names_mode(dataset.names)
     wanted = set(dataset.names)
@@ -158,7 +159,7 @@ def evaluate_yolo(
         for name in gt_names:
             boxes.n_gt[name] += 1
         shot = _Labelled(image, gt_boxes, gt_names, visible_shares(image_path, gt_boxes))
-        _score_cards(cards, detector, classifier, shot, found, found_names, wanted, mode)
+        _score_cards(cards, detector, classifier, shot, found, found_names, wanted, mode, faces)
         _score_boxes(boxes, found, found_names, wanted, gt_boxes, gt_names)
     per_class, aps = class_aps(dataset.names, boxes.records, boxes.n_gt)
     total_gt = sum(boxes.n_gt.values())
@@ -177,9 +178,9 @@ def evaluate_yolo(
 
 def _score_cards(scores: _CardScores, detector: OnnxDetector | UltralyticsDetector,
                  classifier: FaceClassifier | None, shot: _Labelled, found: Detections, found_names: list[str],
-                 wanted: set[str], mode: str) -> None:
+                 wanted: set[str], mode: str, faces: frozenset[str] | None = None) -> None:
     """Add one image to the card accuracy: each labelled card's best-overlapping box among those the tracker
-    reads names it right (or not), as the detector, the classifier and the pipeline name it."""
+    reads names it right (or not), as the detector, the classifier and the pipeline name it, among ``faces``."""
     image = shot.image
     # The boxes the tracker would read (the card accuracy), and every box the detector gives (the mAP).
     tracked = set(readable(found, READING)[0])
@@ -194,14 +195,14 @@ def _score_cards(scores: _CardScores, detector: OnnxDetector | UltralyticsDetect
         best = int(iou[:, g].argmax()) if len(det) and iou[:, g].max() > 0.3 else None
         hit = best is not None and pred_names[best] == name
         # The same box read again by the face classifier (the colour stays the detector's).
-        classified = (classifier.read(image, det.xyxy[best])
+        classified = (classifier.read(image, det.xyxy[best], allowed=faces)
                       if best is not None and classifier is not None else [])
         read_hit = best is not None and classifier is not None and relabel(
             classified, pred_names[best], mode) == name
         read = "none" if best is None else settled_name(
             detector, classifier, image, det.xyxy[best], pred_names[best], mode,
             whole=holds_whole_card(det.xyxy[best], median_length, WHOLE_LENGTH_SHARE), read=classified,
-            found_only=bool(det.confidence[best] < READING.min_confidence))
+            found_only=bool(det.confidence[best] < READING.min_confidence), faces=faces)
         named = read == name
         scores.cards += 1
         scores.detector += hit

@@ -68,21 +68,27 @@ def pipeline_label(detector: OnnxDetector | UltralyticsDetector, classifier: Fac
 
 def settled_name(detector: OnnxDetector | UltralyticsDetector, classifier: FaceClassifier | None,
            image: npt.NDArray[np.uint8], box: npt.NDArray[np.float32], name: str, mode: str, *,
-           read: Sequence[tuple[str, float]], whole: bool = False, found_only: bool = False) -> str:
+           read: Sequence[tuple[str, float]], whole: bool = False, found_only: bool = False,
+           faces: frozenset[str] | None = None) -> str:
     """The prediction ``name`` as the pipeline would settle it (a faces dataset: its face); ``read``: the
-    classifier's faces for the box; ``found_only``: found by card-ness, its face under the bar."""
+    classifier's faces for the box; ``found_only``: found by card-ness, its face under the bar; ``faces``:
+    the deck's faces, the only ones a closer look names (``None``: any)."""
     if mode == "label":
-        return pipeline_label(detector, classifier, image, box, name, whole=whole, read=read, found_only=found_only)
-    return relabel(_closer_faces(detector, classifier, image, box, read), name, mode)
+        return pipeline_label(detector, classifier, image, box, name, whole=whole, read=read, found_only=found_only,
+                              faces=faces)
+    return relabel(_closer_faces(detector, classifier, image, box, read, faces), name, mode)
 
 
 def _closer_faces(detector: OnnxDetector | UltralyticsDetector, classifier: FaceClassifier | None,
-                  image: npt.NDArray[np.uint8], box: npt.NDArray[np.float32], read: Sequence[tuple[str, float]]
-                  ) -> list[tuple[str, float]]:
+                  image: npt.NDArray[np.uint8], box: npt.NDArray[np.float32], read: Sequence[tuple[str, float]],
+                  faces: frozenset[str] | None = None) -> list[tuple[str, float]]:
     """The closer look's surest face when it is sure enough to replace the detector's (a faces dataset)."""
     if classifier is None:
         return []
-    both = second_look(look_closer(detector, image, box), read)
+    closer = look_closer(detector, image, box)
+    if faces is not None:
+        closer = [(face, p) for face, p in closer if face in faces]
+    both = second_look(closer, read)
     return both[:1] if both and both[0][1] >= SECOND_LOOK_CONFIDENCE else []
 
 

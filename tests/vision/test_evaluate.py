@@ -217,6 +217,38 @@ def test_fraction_folders_read_on_the_fractions_deck(tmp_path: Path) -> None:
     assert result["per_class"] == {"red_1/2": 1.0}
 
 
+class SplitClassifier:
+    """A face classifier double that splits its reading between a fraction and the face printed beside it,
+    renormalised among the ``allowed`` faces as :meth:`FaceClassifier.read` does."""
+
+    path = Path("double.onnx")
+    taught = False
+
+    def read(self, image: np.ndarray, box: np.ndarray, *, allowed: frozenset[str] | None = None
+             ) -> list[tuple[str, float]]:
+        faces = [("8/9", 0.45), ("8", 0.4), ("3", 0.15)]
+        kept = [(f, p) for f, p in faces if allowed is None or f in allowed]
+        total = sum(p for _, p in kept)
+        return [(f, p / total) for f, p in kept]
+
+
+def test_table_cards_are_named_among_the_faces_of_the_deck_their_labels_show(tmp_path: Path) -> None:
+    """A classic table's card the detector read as a 3 and the classifier as 8/9 or 8: among any face nothing
+    is sure enough to name it, among the classic deck's faces (as a game reads it) the 8 is."""
+    from referee.evaluation import labels_rules, one_deck
+    from referee.readers import deck_faces
+
+    yaml = _dataset(tmp_path, ["red_8", "red_3"], {100: [(0, [10, 10, 50, 72])]})
+    det = TableDetector({100: [("red_3", 0.9, [10, 10, 50, 72])]})
+    anyface = ev.evaluate_yolo(det, yaml, classifier=SplitClassifier())  # type: ignore[arg-type]
+    classic = ev.evaluate_yolo(det, yaml, classifier=SplitClassifier(),  # type: ignore[arg-type]
+                               faces=deck_faces("official", {}))
+    assert anyface["card_accuracy"] == 0.0 and anyface["card_accuracy_classifier"] == 0.0
+    assert classic["card_accuracy"] == 1.0 and classic["card_accuracy_classifier"] == 1.0
+    assert labels_rules(["red_8", "wild"]) == "official" and labels_rules(["red_1/2"]) == "breuken"
+    assert one_deck(["red_1/2", "red_reverse", "wild"]) and not one_deck(["7", "1/2"])
+
+
 def test_an_input_size_the_model_cannot_take_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A model exported for 320 px only (the shipped one takes any size since issue 48; this is it with its
     input fixed, as a static export has it): --imgsz 640 is a one-line error, not a traceback."""
