@@ -19,7 +19,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["CARD_ASPECT", "WHOLE_SHAPE_SLACK", "card_in_box", "card_length", "holds_whole_card"]
+__all__ = ["CARD_ASPECT", "WHOLE_SHAPE_SLACK", "card_in_box", "card_length", "holds_whole_card", "photo_subject"]
 
 #: A card's short side over its long side.
 CARD_ASPECT = 0.645
@@ -56,3 +56,17 @@ def holds_whole_card(xyxy: Sequence[float] | npt.NDArray[np.float32], length: fl
     if w <= 0 or h <= 0 or min(w, h) < WHOLE_SHAPE_SLACK * CARD_ASPECT * max(w, h):
         return False
     return card_length(xyxy) >= share * length
+
+
+def photo_subject(boxes: npt.NDArray[np.float32], sureness: npt.NDArray[np.float32],
+                  shape: Sequence[int]) -> int | None:
+    """Which of the cards found in a photo of one card is the photo's own: sure and near the centre, as a
+    player holds or frames the card they show (other cards may show at the edges, surer of their faces).
+    ``sureness``: how sure each box is a card (0-1); the distance of its centre from the photo's, in
+    widths and heights, is taken off it. ``None`` when nothing was found."""
+    if len(boxes) == 0:
+        return None
+    h, w = shape[:2]
+    centres = np.stack([(boxes[:, 0] + boxes[:, 2]) / 2 / w, (boxes[:, 1] + boxes[:, 3]) / 2 / h], axis=1)
+    off = np.linalg.norm(centres - 0.5, axis=1)
+    return int(np.argmax(np.asarray(sureness, np.float64) - off))

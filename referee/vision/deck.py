@@ -42,6 +42,7 @@ import numpy as np
 import numpy.typing as npt
 
 from referee.cards import BLACK_VALUES, Card, CardError, Colour, folder_label
+from referee.vision.card_shape import photo_subject
 from referee.vision.classify import FaceClassifier, square_crop
 from referee.vision.colour import card_pixels, read_colour
 from referee.vision.matcher import DeckMatcher, unit_rows
@@ -202,12 +203,9 @@ def palette_of(folders: dict[str, list[Path]]) -> tuple[Colour, ...]:
 def card_box(boxes: Floats, confidence: Floats, shape: tuple[int, ...]) -> Floats | None:
     """Of the cards found in a photo, the one to learn: sure and near the centre (others may show at
     the edges). ``None`` when nothing was found."""
-    if len(boxes) == 0:
+    best = photo_subject(boxes, confidence, shape)
+    if best is None:
         return None
-    h, w = shape[:2]
-    centres = np.stack([(boxes[:, 0] + boxes[:, 2]) / 2 / w, (boxes[:, 1] + boxes[:, 3]) / 2 / h], axis=1)
-    off = np.linalg.norm(centres - 0.5, axis=1)
-    best = int(np.argmax(confidence - off))
     box: Floats = np.asarray(boxes[best], np.float32)
     return box
 

@@ -11,6 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from referee.cards import BLACK_VALUES
+from referee.vision.card_shape import photo_subject
 from referee.vision.classify import (
     ACROSS_KINDS_CONFIDENCE,
     CLASSIFIER_ALONE_CONFIDENCE,
@@ -106,13 +107,16 @@ def relabel(faces: Sequence[tuple[str, float]], name: str, mode: str) -> str:
 
 def photo_reads(detector: OnnxDetector | UltralyticsDetector, classifier: FaceClassifier | None,
            image: npt.NDArray[np.uint8], faces: frozenset[str] | None = None) -> dict[str, str]:
-    """The most confident card's label: as the pipeline names it, as the detector does, and (with a
-    classifier) with its face read by the classifier alone."""
+    """The label of the card the photo shows (:func:`~referee.vision.card_shape.photo_subject`: sure and near
+    the centre, as ``referee learn-deck`` takes it): as the pipeline names it, as the detector does, and (with
+    a classifier) with its face read by the classifier alone."""
     det = detector.detect(image)
     cards = [i for i, label in enumerate(det.labels) if label != "back"]
     if not cards:
         return {"pipeline": "none", "detector": "none", **({"classifier": "none"} if classifier else {})}
-    best = max(cards, key=lambda i: det.confidence[i])
+    subject = photo_subject(det.xyxy[cards], det.confidence[cards], image.shape)
+    assert subject is not None
+    best = cards[subject]
     label = det.labels[best]
     classified = classifier.read(image, det.xyxy[best], allowed=faces) if classifier is not None else []
     reads = {"pipeline": pipeline_label(detector, classifier, image, det.xyxy[best], label, whole=True, faces=faces,

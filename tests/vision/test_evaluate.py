@@ -217,6 +217,17 @@ def test_fraction_folders_read_on_the_fractions_deck(tmp_path: Path) -> None:
     assert result["per_class"] == {"red_1/2": 1.0}
 
 
+def test_a_photo_is_read_as_the_card_it_shows_not_the_surest_at_its_edge(tmp_path: Path) -> None:
+    """A photo of one card with a corner of another at its edge (a crop cut from a table photo, a card held
+    over others): the card near the centre is the photo's, as ``referee learn-deck`` takes it, even when the
+    detector is surer of the face at the edge."""
+    (tmp_path / "red_7").mkdir()
+    cv2.imwrite(str(tmp_path / "red_7" / "a.png"), np.zeros((100, 100, 3), np.uint8))
+    det = TableDetector({100: [("blue_2", 0.95, [80, 0, 100, 20]), ("red_7", 0.7, [30, 20, 70, 80])]})
+    result = ev.evaluate_folders(det, tmp_path)  # type: ignore[arg-type]
+    assert result["top1_accuracy"] == 1.0 and result["top1_accuracy_detector"] == 1.0
+
+
 class SplitClassifier:
     """A face classifier double that splits its reading between a fraction and the face printed beside it,
     renormalised among the ``allowed`` faces as :meth:`FaceClassifier.read` does."""
