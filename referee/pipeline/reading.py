@@ -32,6 +32,7 @@ from referee.vision.classify import (
     FaceClassifier,
     needs_reading,
     read_on_deck,
+    read_pad,
     read_unsure_on_deck,
     second_look,
 )
@@ -53,6 +54,8 @@ class Reading:
         #: This frame's pile view, and the camera frame it was warped from (``None`` before the first frame).
         self.pile_view: np.ndarray | None = None
         self.frame_image: np.ndarray | None = None
+        #: The classifier's crop margin for this deck's cards (a fraction's numerals are small: the card fills it).
+        self.pad = read_pad(faces, tuple(detector.face_names))
 
     def read_off_deck(self, detections: Detections) -> Detections:
         """Detections whose face the deck does not print (and every coloured card of a deck whose faces
@@ -69,8 +72,8 @@ class Reading:
         # card found (its card-ness), not read.
         confidence, found = detections.confidence.copy(), detections.cardness.copy()
         for i in off:
-            faces = self.classifier.read(
-                self.frame_image, detections.xyxy[i], view_to_image=self.view.view_to_image, allowed=self.faces)
+            faces = self.classifier.read(self.frame_image, detections.xyxy[i], view_to_image=self.view.view_to_image,
+                                         allowed=self.faces, pad=self.pad)
             labels[i] = read_on_deck(labels[i], faces)
             unsure = read_unsure_on_deck(faces)
             if unsure is not None:
@@ -97,7 +100,7 @@ class Reading:
         self.stats.detector_calls += 2  # the crop as it lies and turned
         if self.classifier is not None:
             image, view_to_image = self.classifier_view()
-            read = self.classifier.read(image, pose, view_to_image=view_to_image, allowed=self.faces)
+            read = self.classifier.read(image, pose, view_to_image=view_to_image, allowed=self.faces, pad=self.pad)
             # A learned deck's reading is the deck's own look: sure, it speaks alone, whole card or not.
             faces = second_look(faces, read,
                                 alone=CLASSIFIER_ALONE_CONFIDENCE if whole or self.classifier.taught else None)

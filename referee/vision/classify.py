@@ -288,6 +288,22 @@ def _beyond(faces: frozenset[str], detector_faces: tuple[str, ...]) -> bool:
     return not faces <= set(detector_faces) | {"back"}
 
 
+#: The margin of the crop (:data:`CROP_PAD`'s kind) for the cards of a deck whose faces the detector has no classes
+#: for (the fractions): the least the classifier was trained with (its crops' margins are drawn from 5-30 %), so
+#: the card fills the crop and the small numerals of a fraction keep as many of the camera's pixels as a 96 px
+#: crop can give them (a card some 120 px long in the camera frame is shrunk about half at :data:`CROP_PAD`). At
+#: the wider margin the digits a fraction shares with its look-alikes decide it (a 6/9 read 8/9, an 8/9 6/8, a
+#: 9/10 8/10). Chosen on the truth's whole cards of generated fractions games: the figures and command are in
+#: ``models/MODEL_CARD.md``, "How the pipeline uses the two models".
+FRACTIONS_PAD = 0.05
+
+
+def read_pad(faces: frozenset[str] | None, detector_faces: tuple[str, ...]) -> float:
+    """The crop's margin for the cards of a deck printing ``faces``: :data:`FRACTIONS_PAD` where the detector has
+    no classes for some of them, else :data:`CROP_PAD` (also without a deck)."""
+    return FRACTIONS_PAD if faces is not None and _beyond(faces, detector_faces) else CROP_PAD
+
+
 def read_on_deck(label: str, faces: Sequence[tuple[str, float]]) -> str:
     """The label of a card the detector read as ``label`` (a face its deck does not print), given the
     classifier's ``faces`` among the deck's faces: the surest one, with the colour read for ``label``;
