@@ -2305,6 +2305,11 @@ def test_closer_label_names_the_other_kind_only_past_its_own_bar() -> None:
     assert closer_label("wild_draw4", [("5", 0.95)], 0.6, across=0.9, colour=lambda: yellow) == "yellow_5"
     assert closer_label("wild_draw4", [("5", 0.95)], 0.6, across=0.9, colour=lambda: split) is None
     assert closer_label("wild_draw4", [("5", 0.95)], 0.6, across=0.9, colour=lambda: None) is None  # no colour
+    # A coloured face under the across bar: taken only where the pixels are nearly all one colour (a thin-ring
+    # red draw two boxed as a wild draw four, read draw two at 0.87 by both closer readers, its pixels 0.999 red).
+    assert closer_label("wild_draw4", [("draw2", 0.87)], 0.6, across=0.9, colour=lambda: ("red", 0.999)) == "red_draw2"
+    assert closer_label("wild_draw4", [("draw2", 0.87)], 0.6, across=0.9, colour=lambda: ("red", 0.8)) is None
+    assert closer_label("wild_draw4", [("draw2", 0.55)], 0.6, across=0.9, colour=lambda: ("red", 0.999)) is None
     assert closer_label("wild_draw4", [("5", 0.95)], 0.6, across=0.9) is None
     assert closer_label("back", [("5", 0.99)], 0.6, across=0.9, colour=lambda: ("red", 1.0)) is None
 
