@@ -103,6 +103,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="face classifier for the closer look ('none': the detector alone)")
     parser.add_argument("--pile", type=int, default=3, metavar="N", help="pile cards shown, from the top (default 3)")
     parser.add_argument("--stock", action="store_true", help="also show the hand at the stock (draws)")
+    parser.add_argument("--no-calibration", action="store_true",
+                        help="judge without the calibration sidecar, as e2e_eval.py --no-calibration does")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s", stream=sys.stdout)
     if not args.video.is_file():
@@ -136,7 +138,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         from referee.vision.classify import FaceClassifier
 
         classifier = FaceClassifier(args.classifier)
-    e2e_eval.run_game(args.video, factory, oracle=args.oracle, on_pipeline=listen, classifier=classifier)
+    e2e_eval.run_game(args.video, factory, oracle=args.oracle, on_pipeline=listen, classifier=classifier,
+                      calibrated=not args.no_calibration)
     return 0
 
 
