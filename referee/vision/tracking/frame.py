@@ -35,6 +35,8 @@ class FrameFacts:
     #: The top-down pile image (grey, low resolution) as last sampled, and the size of the view it shrinks.
     pile_now: npt.NDArray[np.uint8] | None
     pile_size: tuple[int, int]
+    #: The frame in which ``visit`` was first seen (``None``: not counted).
+    visit_began: int | None = None
 
     @property
     def blocked(self) -> bool:

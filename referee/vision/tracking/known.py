@@ -18,7 +18,7 @@ from referee.vision.tracking.buried import buried_showing
 from referee.vision.tracking.config import TrackerConfig
 from referee.vision.tracking.covered import colour_spoiled, over_hidden_top
 from referee.vision.tracking.frame import FrameFacts
-from referee.vision.tracking.pose import grow, shows_less_in_its_visit, shows_more_in_its_visit
+from referee.vision.tracking.pose import grow, laying_hand, shows_less_in_its_visit, shows_more_in_its_visit
 from referee.vision.tracking.state import Candidate, PileCard, Reading
 from referee.vision.tracking.twins import moved_off, slid_in
 
@@ -248,7 +248,7 @@ class _Looking:
             full.add(match)
             whole.append(recent[match].xyxy)
             if not frame.arm_over_pile and frame.still(box):
-                if match == last and frame.visit == recent[match].visit:
+                if match == last and laying_hand(cfg, frame, recent[match]):
                     recent[match].rest = box
                 grow(cfg, recent[match], box)
         elif match == last and shows_more_in_its_visit(cfg, frame.visit, box, label, recent[last]):

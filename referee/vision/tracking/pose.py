@@ -2,7 +2,9 @@
 
 A card believed while the hand that laid it hid part of it shows more of itself as that hand draws back;
 one boxed with the fingers resting on it shrinks to itself as they go. Neither is a second card, as long
-as it happens in the visit that laid it: a card laid over it would come with another visit.
+as it happens in the visit that laid it: a card laid over it would come with another visit. A hand that
+rests on its card, still, until the pile has lain still long enough to end its visit, draws back in the
+next one: that is still the hand that laid it (:func:`laying_hand`).
 """
 
 from __future__ import annotations
@@ -10,7 +12,23 @@ from __future__ import annotations
 from referee.vision.detections import box_area
 from referee.vision.tracking.boxes import Box, containment
 from referee.vision.tracking.config import TrackerConfig
+from referee.vision.tracking.frame import FrameFacts
 from referee.vision.tracking.state import PileCard
+
+
+def laying_hand(cfg: TrackerConfig, frame: FrameFacts, card: PileCard) -> bool:
+    """The hand at the pile in ``frame`` is the one that laid ``card``: the visit that laid it, or the next
+    one when it began within half a take-back time of ``card`` being believed, from ``card``'s seat. A hand
+    that rested on the card it laid, still, ends its visit by the count (the pile lay still), and its
+    drawing back begins the next; no other hand can have laid a card there that fast, and a hand coming
+    from another seat is another player's."""
+    if card.visit is None or frame.visit is None:
+        return False
+    if frame.visit == card.visit:
+        return True
+    return (frame.visit == card.visit + 1 and frame.visit_began is not None
+            and frame.visit_began - card.frame_index <= cfg.takeback_frames // 2
+            and card.seat is not None and frame.motion is not None and frame.motion.seat == card.seat)
 
 
 def laid_under_this_hand(cfg: TrackerConfig, visit: int | None, label: str, card: PileCard) -> bool:

@@ -77,7 +77,8 @@ class PileCard:
     #: flip-flopping).
     judged_in_clear_view: bool = False
     #: Where it came to rest: its box when last seen whole and still, with no arm over the pile,
-    #: during the visit that laid it (``None``: not yet seen so).
+    #: while the hand that laid it was at the pile (:func:`~referee.vision.tracking.pose.laying_hand`;
+    #: ``None``: not yet seen so).
     rest: Box | None = None
     #: Labels read in its own pose during the visit that laid it, after it was believed, by tentative cards
     #: that came to nothing: the detector reads this card two ways, before any other hand came.

@@ -88,6 +88,8 @@ class PileTracker:
         self._first_frame: int | None = None
         #: The latest hand visit to the pile, and the pile image, as the last motion sample gave them.
         self._visit: int | None = None
+        #: The frame in which that visit was first seen.
+        self._visit_began: int | None = None
         self._pile_now: npt.NDArray[np.uint8] | None = None
         self._pile_size: tuple[int, int] = (0, 0)
         self._draws = Draws(self.config.memory)
@@ -118,7 +120,7 @@ class PileTracker:
         self.candidates.clear()
         self._draws.clear()
         self._visit_seats.clear()
-        self._visit = None
+        self._visit = self._visit_began = None
 
     @property
     def top(self) -> PileCard | None:
@@ -195,7 +197,8 @@ class PileTracker:
         readings = read_frame(detections, cfg, found=motion is None or not motion.arm_over_pile)
         readings = without_found_in_pile(cfg, self.pile, readings)
         return FrameFacts(index=frame_index, t=t, motion=motion, readings=readings, motion_block=cfg.motion_block,
-                          visit=self._visit, pile_now=self._pile_now, pile_size=self._pile_size)
+                          visit=self._visit, pile_now=self._pile_now, pile_size=self._pile_size,
+                          visit_began=self._visit_began)
 
     def _look_again(self, frame: FrameFacts, detections: Detections) -> list[TrackerEvent]:
         """The pile once the new cards are believed: the top card re-read in clear view (:mod:`.reread`), a
@@ -210,6 +213,8 @@ class PileTracker:
     def _note_motion(self, motion: MotionSample, t: float, frame_index: int, out: list[TrackerEvent]) -> None:
         """What ``motion`` says of the hands: the visit and its seats, the pile image, the draws (into ``out``)."""
         cfg = self.config
+        if motion.pile_visit != self._visit:
+            self._visit_began = frame_index
         self._visit = motion.pile_visit
         if motion.pile_visit is not None and motion.seat is not None and motion.arm_over_pile:
             self._visit_seats.setdefault(motion.pile_visit, Counter())[motion.seat] += 1

@@ -14,6 +14,7 @@ from referee.vision.detections import iou
 from referee.vision.tracking.boxes import Box, containment, in_pose, overhang, translation, turned
 from referee.vision.tracking.config import TrackerConfig
 from referee.vision.tracking.frame import FrameFacts
+from referee.vision.tracking.pose import laying_hand
 from referee.vision.tracking.state import Candidate, PileCard, Reading, face
 
 
@@ -81,7 +82,8 @@ def came_in(cfg: TrackerConfig, cand: Candidate, pose: Box, now: Box, *labels: s
 
 def moved_off(cfg: TrackerConfig, frame: FrameFacts, box: Box, card: PileCard) -> bool:
     """``box``, read as the top ``card`` in its pose, has moved as a whole (``came_in_shift``) from
-    where ``card`` came to rest, with another hand visit since the one that laid it: a pile card
+    where ``card`` came to rest, with another hand at the pile since the one that laid it
+    (:func:`~referee.vision.tracking.pose.laying_hand`): a pile card
     never moves, so this is a card like it, laid nearly square on it. A box only swollen or cut short
     by a hand changes shape; it does not translate. Nor does it turn: with no arm over the pile, a box
     grown along one axis and shrunk along the other (:func:`~referee.vision.tracking.boxes.turned`) is
@@ -90,7 +92,7 @@ def moved_off(cfg: TrackerConfig, frame: FrameFacts, box: Box, card: PileCard) -
     (``max_overhang``) is a card like it laid over it. Out of its pose and of its rest both: a hand
     beside it with no arm over the pile can cut the box it rests in, and a card settling as it is
     believed comes to rest outside the pose it was believed in."""
-    if card.rest is None or card.visit is None or frame.visit is None or frame.visit == card.visit:
+    if card.rest is None or card.visit is None or frame.visit is None or laying_hand(cfg, frame, card):
         return False
     shift = cfg.came_in_shift
     return translation(card.rest, box) >= shift or (not frame.arm_over_pile and (
