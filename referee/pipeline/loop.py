@@ -295,13 +295,16 @@ class Pipeline:
                       motion: MotionSample) -> tuple[Detections, bool, MotionSample]:
         """Step 6: the table finder sees the frame. The camera knocked: the pile view shows the cards
         elsewhere until the zones follow it; the last readings stand meanwhile, and a hand seen at the stock
-        is the view moving."""
+        is the view moving. So they stand in the frame the move is followed in: its pile view was cut before
+        the zones moved."""
         assert self.view.profile is not None and self.view.motion is not None
         finder.observe(frame.image, frame.t, self.view.profile, detections if fresh else Detections.empty(),
                        self.view.motion.foreground, busy=motion.arm_over_pile)
         self.view.motion.camera_moving = finder.camera_moving  # its stock episode held until the view is followed
         if finder.camera_moving:
             return self._last_detections, False, replace(motion, draws=(), draw_started=())
+        if finder.followed_now:
+            return self._last_detections, False, motion
         return detections, fresh, motion
 
     def _note_landed(self) -> None:

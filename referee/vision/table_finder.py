@@ -190,6 +190,13 @@ class TableFinder:
         tracker knows them, so the pipeline holds its last readings and sees no draws until it is followed."""
         return self._follow is not None and self._follow.moving
 
+    @property
+    def followed_now(self) -> bool:
+        """A knocked camera's move was followed in the frame just seen, and the zones not yet moved with it
+        (:meth:`take` gives the change): that frame's pile view was cut where the zones lay before the knock,
+        and shows the cards shifted, where the tracker may take one for a card sliding in."""
+        return self._pending is not None and self._pending.moved_with_camera
+
     def take(self) -> Change | None:
         change, self._pending = self._pending, None
         return change
