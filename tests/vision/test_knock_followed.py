@@ -25,6 +25,8 @@ from tests.vision.test_table_finder_bump import plain_table_with_cards
 class NoCards:
     """A detector that finds nothing (what the tracker is shown is all the test looks at)."""
 
+    face_names: tuple[str, ...] = ()
+
     def detect(self, image: np.ndarray) -> Detections:
         return Detections.empty()
 
