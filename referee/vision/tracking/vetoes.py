@@ -60,6 +60,22 @@ def reread_of_top(ctx: Judging, cand: Candidate, label: str) -> bool:
     return True
 
 
+def top_still_settling(ctx: Judging, cand: Candidate, label: str) -> bool:
+    """The top card's own label, from the seat that laid it in the same hand visit, over its pose
+    (``reread_iou``), first seen within half a take-back time of it being believed: the top card, believed
+    on its way in (its box steady a moment, half hidden under the hand), coming to rest further on. No
+    hand lays two cards of one face that fast; a card like it laid by the next hand comes with that
+    hand. The top card's pose is the one it came to rest in."""
+    cfg, top = ctx.cfg, ctx.top
+    if (top is None or label != top.label or cand.visit is None or cand.visit != top.visit
+            or cand.seat is None or cand.seat != top.seat or iou(cand.pose, top.xyxy) < cfg.reread_iou
+            or cand.first_frame - top.frame_index >= cfg.takeback_frames // 2):
+        return False
+    top.xyxy = top.rest = cand.pose
+    log.info("%s seen again further on in the visit that laid it: come to rest there, no new card", label)
+    return True
+
+
 def reread_in_same_visit(ctx: Judging, cand: Candidate, label: str) -> bool:
     """A new label where a card already lies, with no hand at the pile since the top card was laid:
     nothing can have been put there, so the detector changed its mind about that card (the top one
@@ -233,6 +249,7 @@ Veto = Callable[[Judging, Candidate, str], bool]
 #: The vetoes in the order they are tried.
 VETOES: tuple[tuple[str, Veto], ...] = (
     ("read again in the top card's pose", reread_of_top),
+    ("the top card coming to rest", top_still_settling),
     ("read again with no hand since", reread_in_same_visit),
     ("nothing laid there", nothing_laid_there),
     ("strip of a card below the top one", strip_of_card_below),
