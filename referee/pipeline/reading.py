@@ -5,8 +5,8 @@ was given:
 
 - **off the deck** (:meth:`Reading.read_off_deck`): a detection whose face the game's deck does not print (and
   every coloured card of a deck whose faces the detector has no classes for: the fractions deck) is read by
-  the classifier among the deck's faces, the colour as read (:func:`~referee.vision.classify.needs_reading`); a
-  read that names no face (:func:`~referee.vision.classify.read_unsure_on_deck`) leaves the card found, not read;
+  the classifier among the deck's faces, the colour as read (:func:`~referee.vision.classify.needs_reading`), as
+  sure as the classifier is of that face;
 - **closer** (:meth:`Reading.look_closer`, the tracker's second look, :class:`~referee.vision.tracking.CloserLook`):
   a card about to be believed is read in a crop of the pile view around it by the detector (as it lies and
   turned), and by the classifier in the same crop sampled from the camera frame at its full resolution,
@@ -33,7 +33,6 @@ from referee.vision.classify import (
     needs_reading,
     read_on_deck,
     read_pad,
-    read_unsure_on_deck,
     second_look,
 )
 from referee.vision.detect import OnnxDetector, UltralyticsDetector, card_colour, look_closer
@@ -68,16 +67,17 @@ class Reading:
         if not off:
             return detections
         labels = list(detections.labels)
-        # The detector's confidence is of a face the card does not have; a read that names no face leaves the
-        # card found (its card-ness), not read.
+        # The detector's confidence is of a face the card does not have: the read is as sure as the classifier is
+        # of the face it names. A read spread over the deck's faces (a strip of a card left showing under another,
+        # a card under a hand) falls under the tracker's bar for a read: the card is found (its card-ness kept),
+        # not read, and names nothing until a clear view does.
         confidence, found = detections.confidence.copy(), detections.cardness.copy()
         for i in off:
             faces = self.classifier.read(self.frame_image, detections.xyxy[i], view_to_image=self.view.view_to_image,
                                          allowed=self.faces, pad=self.pad)
             labels[i] = read_on_deck(labels[i], faces)
-            unsure = read_unsure_on_deck(faces)
-            if unsure is not None:
-                confidence[i] = min(float(confidence[i]), unsure)
+            if faces:
+                confidence[i] = faces[0][1]
         return replace(detections, labels=tuple(labels), confidence=confidence, found=found)
 
     def colour_at(self, pose: np.ndarray) -> tuple[str, float] | None:

@@ -318,25 +318,6 @@ def read_on_deck(label: str, faces: Sequence[tuple[str, float]]) -> str:
     return f"{label.split('_', 1)[0]}_{face}"
 
 
-#: A card the detector cannot name on its game's deck (:func:`needs_reading`) is named by the classifier among the
-#: deck's faces; when its surest face has less than this, the crop shows too little of any face to name it (a strip
-#: of a card left showing under the card laid on it, a card under a hand): the card is found, not read
-#: (:func:`read_unsure_on_deck`), so it names nothing until a clear view does. The classifier spreads such a crop
-#: over the deck's faces (a strip: 0.04-0.09 for the surest of some fifty), where a card in full view reads 0.35 or
-#: more. Chosen on the pipeline's reads of generated fractions games: the figures and command are in
-#: ``models/MODEL_CARD.md``, "How the pipeline uses the two models".
-OFF_DECK_SURE = 0.2
-
-
-def read_unsure_on_deck(faces: Sequence[tuple[str, float]]) -> float | None:
-    """The confidence a card read among its deck's faces (``faces``, surest first) keeps when the read names no
-    face (:data:`OFF_DECK_SURE`): its surest face's probability, under the tracker's bar for a face read
-    (``TrackerConfig.min_confidence``); ``None`` when the read is sure enough to name it."""
-    if faces and faces[0][1] < OFF_DECK_SURE:
-        return faces[0][1]
-    return None
-
-
 def second_look(detector_faces: Sequence[tuple[str, float]], classifier_faces: Sequence[tuple[str, float]],
                 *, alone: float | None = None) -> list[tuple[str, float]]:
     """One closer look from two readers: each face scored by the mean of the detector's closer look
