@@ -92,7 +92,9 @@ def test_a_card_read_among_its_decks_faces_is_as_sure_as_the_classifier() -> Non
     and played as a yellow 3/5, the 1/7 laid on it lost); the box stays a card found (its card-ness kept), its face
     under the tracker's bar, and only a clear view names it. A card read surely is sure (game 310: a blue 7/8 laid
     on a blue 1/8, read 7/8 at 0.93 while the detector's own face scored 0.5-0.7, was taken for a card read unsure
-    where the pile had hardly changed, and lost)."""
+    where the pile had hardly changed, and lost). A box the detector only found (its face under the tracker's bar)
+    stays found, however sure the classifier: game 319, a strip of a yellow 2/10 left showing under a wild draw
+    four, kept alive so, let the wild draw four's boxes over it be taken for a card laid there."""
     from dataclasses import replace as replaced
 
     from referee.pipeline.reading import Reading
@@ -104,23 +106,25 @@ def test_a_card_read_among_its_decks_faces_is_as_sure_as_the_classifier() -> Non
 
     detector = load_detector()
     strip, whole = [("3/5", 0.045), ("8/10", 0.044), ("5/10", 0.04)], [("7/8", 0.93), ("1/8", 0.01)]
-    reader = _Reader({150: strip, 80: whole})
+    reader = _Reader({150: strip, 80: whole, 10: [("2/10", 0.8), ("1/10", 0.1)]})
     reading = Reading(detector, reader, deck_faces("breuken", {}), TableView(None, 4),  # type: ignore[arg-type]
                       PipelineStats(), None)
     reading.frame_image = np.zeros((360, 360, 3), np.uint8)
-    detections = Detections(np.array([[150, 120, 240, 200], [80, 110, 220, 250]], np.float32),
-                            np.array([0.7, 0.6], np.float32), np.array([5, 7]), ("yellow_5", "blue_7"))
+    detections = Detections(np.array([[150, 120, 240, 200], [80, 110, 220, 250], [10, 250, 90, 350]], np.float32),
+                            np.array([0.7, 0.6, 0.2], np.float32), np.array([5, 7, 2]),
+                            ("yellow_5", "blue_7", "yellow_2"))
     read = reading.read_off_deck(detections)
-    assert read.labels == ("yellow_3/5", "blue_7/8")
+    assert read.labels == ("yellow_3/5", "blue_7/8", "yellow_2/10")
     cfg = TrackerConfig()
-    assert read.confidence.tolist() == pytest.approx([0.045, 0.93])
+    assert read.confidence.tolist() == pytest.approx([0.045, 0.93, 0.2])
+    assert reading.read_bar == cfg.min_confidence
     assert float(read.confidence[0]) < cfg.min_confidence and float(read.confidence[1]) > cfg.unsure_confidence
-    assert read.cardness.tolist() == pytest.approx([0.7, 0.6])  # still a card there
+    assert read.cardness.tolist() == pytest.approx([0.7, 0.6, 0.2])  # still a card there
     rows, _ = readable(read, cfg)
-    assert rows == [1, 0]  # the 7/8 read; the strip found, not read (last, with its own low confidence)
+    assert rows == [1, 2, 0]  # the 7/8 read; the two others found, not read (last, surest first)
     # The detector's card-ness, where it gives one, is kept as it was.
-    found = reading.read_off_deck(replaced(detections, found=np.array([0.9, 0.8], np.float32)))
-    assert found.cardness.tolist() == pytest.approx([0.9, 0.8])
+    found = reading.read_off_deck(replaced(detections, found=np.array([0.9, 0.8, 0.5], np.float32)))
+    assert found.cardness.tolist() == pytest.approx([0.9, 0.8, 0.5])
 
 
 def test_a_fraction_card_is_read_with_the_least_margin_so_its_numerals_keep_their_pixels(tmp_path: Path) -> None:

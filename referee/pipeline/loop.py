@@ -124,7 +124,8 @@ class Pipeline:
         self.stats = PipelineStats()
         #: The profile in use, the pile view, the motion zones and calibration while running.
         self.view = TableView(profile, players)
-        self.reading = Reading(detector, classifier, faces, self.view, self.stats, timer)
+        self.reading = Reading(detector, classifier, faces, self.view, self.stats, timer,
+                               read_bar=(tracker_config or TrackerConfig()).min_confidence)
         self.tracker = self._tracker(tracker_config, fps)
         self._new_round = threading.Event()
         self._count_frames(fps, stream_fps)

@@ -37,14 +37,18 @@ from referee.vision.classify import (
 )
 from referee.vision.detect import OnnxDetector, UltralyticsDetector, card_colour, look_closer
 from referee.vision.detections import Detections, Detector
+from referee.vision.tracking import TrackerConfig
 
 
 class Reading:
     """The detector's and the classifier's further reads of the frame being judged (see the module)."""
 
     def __init__(self, detector: Detector, classifier: FaceClassifier | None, faces: frozenset[str] | None,
-                 view: TableView, stats: PipelineStats, timer: Callable[[], float] | None) -> None:
+                 view: TableView, stats: PipelineStats, timer: Callable[[], float] | None, *,
+                 read_bar: float = TrackerConfig.min_confidence) -> None:
         self.detector = detector
+        #: The tracker's bar for a face read (``TrackerConfig.min_confidence``): a box under it is found, not read.
+        self.read_bar = read_bar
         self.classifier = classifier
         self.faces = faces
         self.view = view
@@ -67,17 +71,19 @@ class Reading:
         if not off:
             return detections
         labels = list(detections.labels)
-        # The detector's confidence is of a face the card does not have: the read is as sure as the classifier is
-        # of the face it names. A read spread over the deck's faces (a strip of a card left showing under another,
-        # a card under a hand) falls under the tracker's bar for a read: the card is found (its card-ness kept),
-        # not read, and names nothing until a clear view does.
+        # The detector's confidence is of a face the card does not have: a card it read is as sure as the
+        # classifier is of the face it names. A read spread over the deck's faces (a strip of a card left showing
+        # under another, a card under a hand) falls under the tracker's bar for a read: the card is found (its
+        # card-ness kept), not read, and names nothing until a clear view does. A box the detector only found
+        # stays found: the classifier makes no read of it surer.
         confidence, found = detections.confidence.copy(), detections.cardness.copy()
         for i in off:
             faces = self.classifier.read(self.frame_image, detections.xyxy[i], view_to_image=self.view.view_to_image,
                                          allowed=self.faces, pad=self.pad)
             labels[i] = read_on_deck(labels[i], faces)
             if faces:
-                confidence[i] = faces[0][1]
+                read = float(confidence[i]) >= self.read_bar
+                confidence[i] = faces[0][1] if read else min(float(confidence[i]), faces[0][1])
         return replace(detections, labels=tuple(labels), confidence=confidence, found=found)
 
     def colour_at(self, pose: np.ndarray) -> tuple[str, float] | None:
