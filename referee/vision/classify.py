@@ -117,6 +117,19 @@ def square_crop_through(image: Image, box: Sequence[float] | npt.NDArray[np.floa
 READ_TURNS = 4
 
 
+#: How much the classifier's own head still counts where a learned deck's views read a card: the deck's faces
+#: are scored by the views' probabilities times the head's to this power (a product of the two readers, the
+#: head's flattened), so views unsure between two faces are settled by the head, and a head sure of a face the
+#: views reject is outvoted (a head at 0.95 against 0.05 weighs 2.1 to 1). With the views alone, the shared
+#: single-card photos read 0.9959 learned from the first photo of each label, under the generic 0.9979 (a blue
+#: reverse whose views lay nearest a 4's, the head sure of the reverse); at 0.25 and at 0.5 alike, 0.9979, the
+#: second printing's tables 1.0 leave one photo out (as with the views alone) and under blur 0.9762 (0.9524
+#: with the views alone: a 9 read 0 twice), a slanted view 0.9762 either way (``benchmarks/learn_split.py``,
+#: ``benchmarks/deck_split.py``, ``benchmarks/camera_casts.py --learned``). The smaller of the two keeps more of
+#: the deck's own look, where the generic head is confidently wrong (a thin-ring 3 read 8).
+HEAD_WEIGHT = 0.25
+
+
 class FaceClassifier:
     """onnxruntime on ``models/classifier.onnx``: face probabilities for the card at a box."""
 
@@ -156,8 +169,8 @@ class FaceClassifier:
     def probabilities(self, crops: Sequence[Image]) -> npt.NDArray[np.float32]:
         """Softmax over the faces for each ``side`` x ``side`` BGR crop, (N, classes): the model's own
         head; with a learned deck, the share the head gives the deck's faces is split among them as the
-        deck's views say (:meth:`DeckMatcher.probabilities`), the other faces (the back, faces the deck was
-        not shown) keeping the head's."""
+        deck's views say (:meth:`DeckMatcher.probabilities`) times the head's own split to the power
+        :data:`HEAD_WEIGHT`, the other faces (the back, faces the deck was not shown) keeping the head's."""
         logits, embedding = self.outputs(crops)
         probs = softmax(logits)
         matcher = self.matcher()
@@ -165,7 +178,9 @@ class FaceClassifier:
             return probs
         index = [self.face_names.index(f) for f in matcher.faces]
         shown = probs[:, index].sum(axis=1, keepdims=True)
-        probs[:, index] = shown * matcher.probabilities(embedding)
+        head = probs[:, index] / np.maximum(shown, 1e-12)
+        both = matcher.probabilities(embedding) * np.power(np.maximum(head, 1e-6), HEAD_WEIGHT)
+        probs[:, index] = shown * both / both.sum(axis=1, keepdims=True)
         return probs
 
     def matcher(self) -> DeckMatcher | None:

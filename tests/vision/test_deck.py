@@ -68,6 +68,26 @@ def test_a_taught_classifier_reads_the_deck_faces_as_the_deck_says_and_the_other
     assert classifier.taught
 
 
+def test_views_unsure_between_two_faces_are_settled_by_a_sure_head() -> None:
+    """A learned deck's views lie about as near a reverse as a 4 (one photo a label: a reverse whose views lay
+    nearest a 4's); the head is sure of the reverse: the reading is the reverse. Views sure of a face outvote a
+    head sure of another (a thin-ring 3 the head reads 8)."""
+    from referee.vision.classify import FaceClassifier
+
+    classifier = FaceClassifier.__new__(FaceClassifier)
+    classifier.face_names = ("4", "reverse", "3", "8")
+    head = np.log(np.array([[0.004, 0.99, 0.003, 0.003], [0.002, 0.002, 0.046, 0.95]], np.float32))
+    # Cosine to each face's view: the first card 0.02 nearer the 4 than the reverse; the second 0.2 nearer the 3.
+    views = np.eye(4, dtype=np.float32)
+    embedding = np.array([[0.52, 0.50, 0.0, 0.0], [0.0, 0.0, 0.6, 0.4]], np.float32)
+    classifier.outputs = lambda crops: (head, embedding)  # type: ignore[method-assign]
+    classifier.deck = DeckMatcher.enrol(["4", "reverse", "3", "8"], views)
+    classifier.game = None
+    probs = classifier.probabilities([np.zeros((4, 4, 3), np.uint8)] * 2)
+    assert probs[0].argmax() == 1 and probs[1].argmax() == 2
+    assert np.allclose(probs.sum(axis=1), 1.0, atol=1e-5)
+
+
 def test_deck_palette_separates_a_lime_green_from_a_lemon_yellow() -> None:
     lime, lemon = _photo("green_4", 0, hue=42), _photo("yellow_4", 1, hue=29)
     box = np.array([60, 40, 260, 380], np.float32)
