@@ -3,6 +3,8 @@ before it not played twice."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import cv2
 import numpy as np
 
@@ -241,7 +243,7 @@ def test_the_pipeline_drops_the_card_seen_again_after_a_bump() -> None:
 
     finder = TableFinder(4)
     session = MatchSession(Store(":memory:"), players=4, dealer=0)
-    pipeline = Pipeline(object(), session, players=4, finder=finder)  # type: ignore[arg-type]
+    pipeline = Pipeline(SimpleNamespace(face_names=()), session, players=4, finder=finder)  # type: ignore[arg-type]
     frame = Frame(np.zeros((720, 1280, 3), np.uint8), 0, 0.0, 0.0)
     pipeline.submit(Start("red_5", 0.5, 1), frame)
     pipeline.submit(Play("red_7", 1, 2.0, 30), frame)

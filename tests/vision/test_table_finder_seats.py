@@ -5,6 +5,7 @@ last seat left (``referee.vision.table_seats.SeatFinder``)."""
 from __future__ import annotations
 
 import math
+from types import SimpleNamespace
 
 from referee.vision.table_seats import SeatFinder
 
@@ -117,7 +118,7 @@ def _judged(*, guessed_before: bool) -> list[dict[str, object]]:
     if guessed_before:
         finder.guessed()
     session = MatchSession(Store(":memory:"), players=4, dealer=0)
-    pipeline = Pipeline(object(), session, players=4, finder=finder)  # type: ignore[arg-type]
+    pipeline = Pipeline(SimpleNamespace(face_names=()), session, players=4, finder=finder)  # type: ignore[arg-type]
     frame = Frame(np.zeros((H, W, 3), np.uint8), 0, 0.0, 0.0)
     pipeline.submit(Start("red_5", 0.5, 1), frame)
     return [dict(o) for o in pipeline.submit(Play("red_7", None, 1.0, 2), frame) if o.get("type") == "alert"]
