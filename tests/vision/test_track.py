@@ -2325,7 +2325,9 @@ def test_the_tracker_names_a_black_card_boxed_as_a_coloured_one_when_the_look_is
     pose = (0.0, 0.0, 10.0, 14.0)
     assert look_closer(reads([("wild_draw4", 0.97)], 0.35), False, pose, "yellow_5") == "wild_draw4"
     assert look_closer(reads([("0", 0.95)], 0.9), False, pose, "wild") == "green_0"
-    assert look_closer(reads([("0", 0.8)], 0.9), False, pose, "wild") is None
+    assert look_closer(reads([("0", 0.8)], 0.85), False, pose, "wild") is None  # under the across bar
+    # ... unless the pixels are nearly all one colour (ONE_COLOURED): then the same-kind bar is enough.
+    assert look_closer(reads([("0", 0.8)], 0.95), False, pose, "wild") == "green_0"
     assert look_closer(reads([("0", 0.95)], 0.9), True, pose, "wild") is None  # an arm over the pile
     assert look_closer(CloserLook(lambda pose, whole=False: [("0", 0.99)], 0.6), False, pose, "wild") is None
 
