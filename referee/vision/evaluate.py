@@ -44,7 +44,7 @@ import numpy.typing as npt
 
 from referee.cards import Card, CardError, folder_label
 from referee.vision.card_shape import card_length, holds_whole_card
-from referee.vision.classify import FaceClassifier
+from referee.vision.classify import FaceClassifier, read_pad
 from referee.vision.detect import OnnxDetector, UltralyticsDetector
 from referee.vision.detections import Detections
 from referee.vision.settled_reading import READING, photo_reads, pipeline_label, relabel, settled_name
@@ -195,7 +195,8 @@ def _score_cards(scores: _CardScores, detector: OnnxDetector | UltralyticsDetect
         best = int(iou[:, g].argmax()) if len(det) and iou[:, g].max() > 0.3 else None
         hit = best is not None and pred_names[best] == name
         # The same box read again by the face classifier (the colour stays the detector's).
-        classified = (classifier.read(image, det.xyxy[best], allowed=faces)
+        pad = read_pad(faces, tuple(detector.face_names))
+        classified = (classifier.read(image, det.xyxy[best], allowed=faces, pad=pad)
                       if best is not None and classifier is not None else [])
         read_hit = best is not None and classifier is not None and relabel(
             classified, pred_names[best], mode) == name

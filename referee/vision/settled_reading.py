@@ -19,6 +19,7 @@ from referee.vision.classify import (
     FaceClassifier,
     needs_reading,
     read_on_deck,
+    read_pad,
     second_look,
 )
 from referee.vision.detect import OnnxDetector, UltralyticsDetector, card_colour, look_closer
@@ -54,7 +55,7 @@ def pipeline_label(detector: OnnxDetector | UltralyticsDetector, classifier: Fac
     if classifier is None:
         return "none" if found_only else label
     if read is None:
-        read = classifier.read(image, box, allowed=faces)
+        read = classifier.read(image, box, allowed=faces, pad=read_pad(faces, tuple(detector.face_names)))
     if faces is not None and needs_reading(label, faces, tuple(detector.face_names)):
         label = read_on_deck(label, read)
     closer = look_closer(detector, image, box)
@@ -118,7 +119,8 @@ def photo_reads(detector: OnnxDetector | UltralyticsDetector, classifier: FaceCl
     assert subject is not None
     best = cards[subject]
     label = det.labels[best]
-    classified = classifier.read(image, det.xyxy[best], allowed=faces) if classifier is not None else []
+    classified = (classifier.read(image, det.xyxy[best], allowed=faces, pad=read_pad(faces, tuple(detector.face_names)))
+                  if classifier is not None else [])
     reads = {"pipeline": pipeline_label(detector, classifier, image, det.xyxy[best], label, whole=True, faces=faces,
                                         read=classified,
                                         found_only=bool(det.confidence[best] < READING.min_confidence)),

@@ -168,7 +168,8 @@ class WidthClassifier:
         self.faces = faces
         self.sure = sure
 
-    def read(self, image: np.ndarray, box: np.ndarray, *, allowed: object = None) -> list[tuple[str, float]]:
+    def read(self, image: np.ndarray, box: np.ndarray, *, allowed: object = None, pad: float = 0.15
+             ) -> list[tuple[str, float]]:
         face = self.faces.get(round(float(box[2] - box[0])))
         return [(face, self.sure)] if face else []
 
@@ -235,8 +236,8 @@ class SplitClassifier:
     path = Path("double.onnx")
     taught = False
 
-    def read(self, image: np.ndarray, box: np.ndarray, *, allowed: frozenset[str] | None = None
-             ) -> list[tuple[str, float]]:
+    def read(self, image: np.ndarray, box: np.ndarray, *, allowed: frozenset[str] | None = None,
+             pad: float = 0.15) -> list[tuple[str, float]]:
         faces = [("8/9", 0.45), ("8", 0.4), ("3", 0.15)]
         kept = [(f, p) for f, p in faces if allowed is None or f in allowed]
         total = sum(p for _, p in kept)
@@ -258,6 +259,32 @@ def test_table_cards_are_named_among_the_faces_of_the_deck_their_labels_show(tmp
     assert classic["card_accuracy"] == 1.0 and classic["card_accuracy_classifier"] == 1.0
     assert labels_rules(["red_8", "wild"]) == "official" and labels_rules(["red_1/2"]) == "breuken"
     assert one_deck(["red_1/2", "red_reverse", "wild"]) and not one_deck(["7", "1/2"])
+
+
+def test_eval_reads_a_fraction_card_with_the_margin_the_pipeline_reads_it_with(tmp_path: Path) -> None:
+    """``referee eval`` crops a card as a game does: the fractions deck's with the least margin (its numerals are
+    small), the classic deck's with the usual one."""
+    from referee.readers import deck_faces
+    from referee.vision.classify import CROP_PAD, FRACTIONS_PAD
+
+    pads: list[float] = []
+
+    class PadClassifier(WidthClassifier):
+        def read(self, image: np.ndarray, box: np.ndarray, *, allowed: object = None, pad: float = CROP_PAD
+                 ) -> list[tuple[str, float]]:
+            pads.append(pad)
+            return super().read(image, box, allowed=allowed)
+
+    (tmp_path / "red_1of2").mkdir()
+    cv2.imwrite(str(tmp_path / "red_1of2" / "a.png"), np.zeros((100, 50, 3), np.uint8))
+    det = TableDetector({100: [("red_7", 0.8, [0, 0, 10, 10])]})
+    ev.evaluate_folders(det, tmp_path, classifier=PadClassifier({10: "1/2"}),  # type: ignore[arg-type]
+                        faces=deck_faces("breuken", {}))
+    assert pads and set(pads) == {FRACTIONS_PAD}
+    pads.clear()
+    ev.evaluate_folders(det, tmp_path, classifier=PadClassifier({10: "1/2"}),  # type: ignore[arg-type]
+                        faces=deck_faces("official", {}))
+    assert pads and set(pads) == {CROP_PAD}
 
 
 def test_an_input_size_the_model_cannot_take_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
