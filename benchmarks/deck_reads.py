@@ -30,6 +30,9 @@ from referee.synth.video import load_boxes, sidecar
 from referee.vision.calibration import CalibrationProfile
 from referee.vision.classify import FaceClassifier
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from read_cards import game_videos
+
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -41,9 +44,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--min-visible", type=float, default=0.999, help="cards at least this much in view")
     parser.add_argument("--classifier", type=Path, default=None)
     args = parser.parse_args(argv)
-    videos = sorted(args.work.glob("game_*.mp4"), key=lambda p: int(p.stem.split("_")[1]))
-    if args.seeds:
-        videos = [v for v in videos if args.seeds[0] <= int(v.stem.split("_")[1]) <= args.seeds[1]]
+    videos = game_videos(args.work, args.seeds)
     if not videos:
         print(json.dumps({"error": f"no game videos in {args.work}"}))
         return 2
@@ -70,7 +71,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if profile is None:
                 profile = CalibrationProfile.load(sidecar(video, "calibration")).fitted(frame.shape[1], frame.shape[0])
                 to_view = profile.pile_homography()
-                view_to_image = np.linalg.inv(to_view)
+                view_to_image = np.linalg.inv(to_view).astype(np.float64)
                 width, height = profile.pile_size
             for label, quad, visible in boxes[index]:
                 face = Card.from_label(label).face if label != "back" else "back"

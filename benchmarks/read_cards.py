@@ -100,6 +100,14 @@ def read_game(video: Path, detector: Any, classifier: FaceClassifier, *, every: 
     capture.release()
 
 
+def game_videos(work: Path, seeds: Sequence[int] | None = None) -> list[Path]:
+    """The ``game_N.mp4`` videos in ``work`` by seed, those from ``seeds[0]`` to ``seeds[1]`` when given."""
+    videos = sorted(work.glob("game_*.mp4"), key=lambda p: int(p.stem.split("_")[1]))
+    if seeds:
+        videos = [v for v in videos if seeds[0] <= int(v.stem.split("_")[1]) <= seeds[1]]
+    return videos
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("work", type=Path, help="folder of game_N.mp4 videos with their sidecars")
@@ -111,9 +119,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--model", type=Path, default=None)
     parser.add_argument("--classifier", type=Path, default=None)
     args = parser.parse_args(argv)
-    videos = sorted(args.work.glob("game_*.mp4"), key=lambda p: int(p.stem.split("_")[1]))
-    if args.seeds:
-        videos = [v for v in videos if args.seeds[0] <= int(v.stem.split("_")[1]) <= args.seeds[1]]
+    videos = game_videos(args.work, args.seeds)
     if not videos:
         print(json.dumps({"error": f"no game videos in {args.work}"}))
         return 2
