@@ -13,30 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
+from referee.vision.tracking import MotionSample, PileTracker
 
-from referee.vision.detections import Detections
-from referee.vision.tracking import MotionSample, PileTracker, TrackerConfig
-
-CFG = TrackerConfig(fps=10, settle_s=0.4, drop_s=0.3, takeback_s=1.0)  # 4, 3 and 10 frames
-Row = tuple[str, tuple[float, float, float, float], float, float]
-
-
-def dets(rows: Sequence[Row]) -> Detections:
-    if not rows:
-        return Detections.empty()
-    return Detections(
-        np.array([r[1] for r in rows], np.float32),
-        np.array([r[2] for r in rows], np.float32),
-        np.zeros(len(rows), np.int64),
-        tuple(r[0] for r in rows),
-        np.array([r[3] for r in rows], np.float32),
-        np.array([r[2] for r in rows], np.float32),
-    )
-
-
-def card(label: str, box: tuple[float, float, float, float], conf: float = 0.9) -> Row:
-    return (label, box, conf, 0.95)
+from .test_track import CFG, Row, card, dets
 
 
 def visit(n: int, seat: int, *, arm: bool = False, hand: bool = False) -> MotionSample:

@@ -10,34 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
+from referee.vision.tracking import MotionSample, PileTracker
 
-from referee.vision.detections import Detections
-from referee.vision.tracking import MotionSample, PileTracker, TrackerConfig
-
-CFG = TrackerConfig(fps=10, settle_s=0.4, drop_s=0.3, takeback_s=1.0)  # 4, 3 and 10 frames
-Row = tuple[str, tuple[float, float, float, float], float, float]
-
-
-def dets(rows: Sequence[Row]) -> Detections:
-    if not rows:
-        return Detections.empty()
-    return Detections(
-        np.array([r[1] for r in rows], np.float32),
-        np.array([r[2] for r in rows], np.float32),
-        np.zeros(len(rows), np.int64),
-        tuple(r[0] for r in rows),
-        np.array([r[3] for r in rows], np.float32),
-        np.array([r[2] for r in rows], np.float32),
-    )
-
-
-def card(label: str, box: tuple[float, float, float, float], conf: float = 0.9) -> Row:
-    return (label, box, conf, 0.95)
-
-
-def visit(n: int, seat: int, *, arm: bool = False, hand: bool = False) -> MotionSample:
-    return MotionSample(seat=seat, disturbed=arm or hand, hand_over_pile=hand, arm_over_pile=arm, pile_visit=n)
+from .test_track import CFG, Row, card, dets
+from .test_track_drawback import visit
 
 
 def plays(steps: Sequence[tuple[Sequence[Row], int, MotionSample]]) -> list[tuple[object, object]]:
