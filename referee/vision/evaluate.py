@@ -189,13 +189,13 @@ def _score_cards(scores: _CardScores, detector: OnnxDetector | UltralyticsDetect
     pred_names = [found_names[i] for i in keep]
     iou = box_iou(det.xyxy, shot.gt_boxes)
     # Which boxes are whole cards: card-shaped and as long as the image's other cards, whatever their angles.
+    pad = read_pad(faces, tuple(detector.face_names))  # the crop's margin a game reads this deck's cards with
     lengths = [card_length(box) for box in det.xyxy]
     median_length = float(np.median(lengths)) if lengths else 0.0
     for g, name in enumerate(shot.gt_names):
         best = int(iou[:, g].argmax()) if len(det) and iou[:, g].max() > 0.3 else None
         hit = best is not None and pred_names[best] == name
         # The same box read again by the face classifier (the colour stays the detector's).
-        pad = read_pad(faces, tuple(detector.face_names))
         classified = (classifier.read(image, det.xyxy[best], allowed=faces, pad=pad)
                       if best is not None and classifier is not None else [])
         read_hit = best is not None and classifier is not None and relabel(

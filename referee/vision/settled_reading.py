@@ -58,10 +58,8 @@ def pipeline_label(detector: OnnxDetector | UltralyticsDetector, classifier: Fac
         read = classifier.read(image, box, allowed=faces, pad=read_pad(faces, tuple(detector.face_names)))
     if faces is not None and needs_reading(label, faces, tuple(detector.face_names)):
         label = read_on_deck(label, read)
-    closer = look_closer(detector, image, box)
-    if faces is not None:
-        closer = [(face, p) for face, p in closer if face in faces]
-    both = second_look(closer, read, alone=CLASSIFIER_ALONE_CONFIDENCE if whole or classifier.taught else None)
+    both = second_look(_closer_look(detector, image, box, faces), read,
+                       alone=CLASSIFIER_ALONE_CONFIDENCE if whole or classifier.taught else None)
     name = named_surely if found_only else closer_label
     named = name(label, both, SECOND_LOOK_CONFIDENCE, across=ACROSS_KINDS_CONFIDENCE,
                  colour=lambda: card_colour(detector, image, box))
@@ -87,11 +85,15 @@ def _closer_faces(detector: OnnxDetector | UltralyticsDetector, classifier: Face
     """The closer look's surest face when it is sure enough to replace the detector's (a faces dataset)."""
     if classifier is None:
         return []
-    closer = look_closer(detector, image, box)
-    if faces is not None:
-        closer = [(face, p) for face, p in closer if face in faces]
-    both = second_look(closer, read)
+    both = second_look(_closer_look(detector, image, box, faces), read)
     return both[:1] if both and both[0][1] >= SECOND_LOOK_CONFIDENCE else []
+
+
+def _closer_look(detector: OnnxDetector | UltralyticsDetector, image: npt.NDArray[np.uint8],
+                 box: npt.NDArray[np.float32], faces: frozenset[str] | None) -> list[tuple[str, float]]:
+    """The detector's closer look at ``box``, naming only the deck's ``faces`` (``None``: any)."""
+    closer = look_closer(detector, image, box)
+    return closer if faces is None else [(face, p) for face, p in closer if face in faces]
 
 
 def relabel(faces: Sequence[tuple[str, float]], name: str, mode: str) -> str:
