@@ -42,9 +42,9 @@ ONE_COLOUR = 0.6
 #: least this is a coloured card, and a closer look naming a coloured face for a card boxed as a black one then
 #: needs only the bar of a face of the same kind, not the ``across`` bar (two readers and the pixels agree).
 #: Measured as :data:`ONE_COLOUR` was: black cards 0.29-0.51, coloured cards 0.73-1.0. A thin-ring printing's
-#: red draw two boxed as a wild draw four (its two small cards drawn in four colours' outlines) read draw two
-#: at 0.87 by both closer readers, its pixels 0.999 red. The other way (a black face for a card boxed as a
-#: coloured one) keeps the ``across`` bar: a coloured card half hidden or in glare can split its vote too.
+#: red draw two boxed as a wild draw four read draw two at 0.87 by both closer readers, its pixels 0.999 red.
+#: The other way (a black face for a card boxed as a coloured one) keeps the ``across`` bar: a coloured card
+#: half hidden or in glare can split its vote too.
 ONE_COLOURED = 0.9
 
 #: A closer look's reading: each face it names with its probability, ``(face, probability)``, surest first.
