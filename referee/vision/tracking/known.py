@@ -105,6 +105,15 @@ def is_known(
     return iou(box, card.xyxy) >= cfg.known_iou or containment(box, card.xyxy) >= cfg.known_containment
 
 
+def in_its_rest(cfg: TrackerConfig, box: Box, card: PileCard) -> bool:
+    """``box`` lies where ``card`` came to rest (``same_pose_iou`` over its rest): the card seen whole. A card
+    boxed with the fingers that laid it shrinks to itself as they draw back, and comes to rest in a box
+    that only just holds the pose it was believed in; a few pixels off that box, it is still the card
+    lying there, not a card like it laid on it (which would come with another hand:
+    :func:`~referee.vision.tracking.twins.moved_off` is asked first)."""
+    return card.rest is not None and iou(box, card.rest) >= cfg.same_pose_iou
+
+
 def top_read_otherwise(cfg: TrackerConfig, frame: FrameFacts, row: Reading, top: PileCard) -> bool:
     """``row`` lies in the top card's own pose, read unsure, and the same box's other reading
     answers to the top card: the top card read two ways (a hand reaching past it tints it), not a
@@ -244,7 +253,7 @@ class _Looking:
             # The top card, moved as a whole since it came to rest, with a hand visit
             # between: a card like it laid nearly square on it.
             like_top.append(row)
-        elif iou(box, recent[match].xyxy) >= cfg.same_pose_iou:
+        elif iou(box, recent[match].xyxy) >= cfg.same_pose_iou or in_its_rest(cfg, box, recent[match]):
             full.add(match)
             whole.append(recent[match].xyxy)
             if not frame.arm_over_pile and frame.still(box):
