@@ -91,6 +91,8 @@ class CameraFollower:
         self._since_ref = 0
         self._steady = 0
         self._moving_since: int | None = None
+        #: The last frame the view was jolted in (:meth:`_glance`).
+        self._jolted: int | None = None
         #: Frames the view may be seen moving before it is taken as it is (a camera carried, not knocked).
         self.give_up = 90
 
@@ -142,9 +144,14 @@ class CameraFollower:
         if self._ref is None:
             self.reference(image)
             return None
-        jolted = self._glance(image)
+        if self._glance(image):
+            self._jolted = self._frames
+        # While the view is seen moved, or for a quiet check's turns after a jolt, every frame is checked:
+        # the frames of a knock itself are blurred by it and may measure nothing, and the view come to rest
+        # jolts no more.
+        jolted = self._jolted is not None and self._frames - self._jolted < self.every * QUIET_CHECKS
         if self._last is None and not jolted and self._frames % (self.every * QUIET_CHECKS):
-            return None  # while the view is seen moved, or jolted, every frame is checked
+            return None
         grey = self._grey(image)
         tracked = self._tracked(grey)
         matrix = tracked.matrix if tracked.all_over else self._aligned(grey, tracked)

@@ -265,6 +265,37 @@ def test_a_jolted_view_is_checked_at_once_whatever_the_schedule() -> None:
     assert follower.moving
 
 
+def test_the_view_come_to_rest_after_a_jolt_it_could_not_measure_is_checked_at_once() -> None:
+    """Game 15074 (the spent held-out set 15066-15077; a bump, calibrated or not): the two frames of the knock,
+    blurred by it, measured nothing (too few corners kept, the alignment refused), and the view come to rest
+    jolted no more, so it was checked again only on the quiet schedule, 0.6 s later. Meanwhile the pile's top
+    card, a blue 5 shown 30 px off, was taken for a second blue 5 and played (an out-of-turn alert, and the next
+    play judged out of turn too). Checked every frame for a quiet check's turns after a jolt, the view is seen
+    moved in its first still frame."""
+    rng = np.random.default_rng(0)
+    image = streaky_table_with_cards()
+    follower = CameraFollower((1280, 720), every=3)  # 15 fps: checked once in 15 frames when not jolted
+
+    def knocked(t: float) -> np.ndarray:
+        move = cv2.getRotationMatrix2D((640.0, 360.0), 2.0 * t, 1.0)
+        move[:, 2] += (30.0 * t, -20.0 * t)
+        out: np.ndarray = cv2.warpAffine(image, move, (1280, 720), borderMode=cv2.BORDER_REFLECT)
+        return out
+
+    def swing(a: float, b: float) -> np.ndarray:  # one frame of the camera swinging from a to b, blurred
+        steps = [knocked(float(t)).astype(np.float32) for t in np.linspace(a, b, 16)]
+        out: np.ndarray = (sum(steps) / len(steps)).astype(np.uint8)
+        return out
+
+    for _ in range(14):  # the reference, then still frames
+        assert follower.update(noisy(image, rng)) is None
+    for frame in (swing(0.0, 1.6), swing(1.6, 0.4)):  # overshooting, and swinging back: nothing to measure
+        assert follower.update(frame) is None
+        assert not follower.moving
+    assert follower.update(noisy(knocked(1.0), rng)) is None  # come to rest: no jolt, off the schedule
+    assert follower.moving
+
+
 def _knocked_at_the_stock(after: list[bool], drawn_at: float | None = None, *, before: int = 9,
                           moving: int = 4) -> tuple[TableFinder, float | None]:
     """Dev game 15007's table: seat 2's hand held at the stock (``before`` frames up to 24.07 s), the camera was
