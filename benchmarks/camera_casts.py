@@ -83,6 +83,12 @@ def dim(image: Image, rng: np.random.Generator) -> Image:
     return out
 
 
+def bright(image: Image) -> Image:
+    """A webcam metering on a dark room behind a lit card: the exposure 2.5 times too long, the card's white and
+    its palest colours clipped to white (the sensor's channels saturate one by one, so pale colours turn whiter)."""
+    return cast(image, (2.5, 2.5, 2.5))
+
+
 def shake(image: Image, rng: np.random.Generator) -> Image:
     """A hand or a camera moving during the exposure: a motion blur 1 % of the view long, in any direction."""
     length = max(3, round(0.01 * max(image.shape[:2])) | 1)
@@ -145,6 +151,7 @@ def conditions(seed: int) -> dict[str, Change]:
     out["shake"] = lambda image: shake(image, rng)
     out["glare"] = lambda image: glare(image, rng)
     out["far"] = far
+    out["bright"] = bright
     out["tilt"] = lambda image: tilt(image, rng)
     return out
 

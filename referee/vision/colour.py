@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 import cv2
 import numpy as np
@@ -388,11 +388,30 @@ def _whiter_than(white: npt.NDArray[np.uint8], ink: npt.NDArray[np.uint8]) -> bo
     return bool((w >= _WHITER_SLACK * k).all() and w.sum() > k.sum())
 
 
-def card_pixels(image: npt.NDArray[np.uint8], xyxy: Sequence[float] | npt.NDArray[np.float32], *,
-                gain_range: tuple[float, float] | None = GAIN_RANGE, strong_casts: bool = True
-                ) -> npt.NDArray[np.uint8] | None:
-    """The pixels (N x 3 BGR) surely on the card at box ``xyxy`` (:func:`on_card`), balanced on the card's
-    own whites (:func:`balance_gains`, each channel within ``gain_range``; ``None``: not balanced);
+#: A channel at least this bright is at the ceiling of the sensor (or of the balance's gain): the light it got is
+#: unknown, so the pixel's hue is the ratio of its other channels to the ceiling, bent away from the clipped
+#: channel. An overexposed blue card (a webcam metering on a dark room) clips blue and then green: its body
+#: turns the cyan (hue 90) between green and blue. Bent by a few units, a hue well inside one colour still names
+#: it (a clipped yellow is still yellow); between two colours it names neither, and such a pixel does not vote
+#: (:func:`fair_votes`).
+CLIPPED = 250
+#: A clipped pixel votes only where it is clearly nearer one colour than any other: its distance to the nearest
+#: centre (in units of that colour's spread) at most this share of its distance to the next.
+_CLIPPED_CLEAR = 0.75
+
+
+class CardPixels(NamedTuple):
+    """The pixels (N x 3 BGR) surely on a card, balanced on its own whites, and which of them reached the
+    ceiling (:data:`CLIPPED`) in the camera's pixels or in the balancing."""
+
+    pixels: npt.NDArray[np.uint8]
+    clipped: npt.NDArray[np.bool_]
+
+
+def card_light(image: npt.NDArray[np.uint8], xyxy: Sequence[float] | npt.NDArray[np.float32], *,
+               gain_range: tuple[float, float] | None = GAIN_RANGE, strong_casts: bool = True) -> CardPixels | None:
+    """The pixels surely on the card at box ``xyxy`` (:func:`on_card`), balanced on the card's own whites
+    (:func:`balance_gains`, each channel within ``gain_range``; ``None``: not balanced), with those clipped;
     ``None`` for a box too small."""
     found = _box_crop(image, xyxy)
     if found is None:
@@ -402,31 +421,54 @@ def card_pixels(image: npt.NDArray[np.uint8], xyxy: Sequence[float] | npt.NDArra
     pixels = crop[on_card(shape, size, HUE_REGION)]
     if len(pixels) < 10:
         return None
+    clipped = pixels.max(axis=1) >= CLIPPED
     gains = (balance_gains(crop[on_card(shape, size, WHITE_REGION)], gain_range, strong_casts=strong_casts)
              if gain_range else None)
     if gains is None:
-        return pixels
-    out: npt.NDArray[np.uint8] = np.clip(pixels.astype(np.float32) * gains, 0, 255).astype(np.uint8)
-    return out
+        return CardPixels(pixels, clipped)
+    balanced = pixels.astype(np.float32) * gains
+    out: npt.NDArray[np.uint8] = np.clip(balanced, 0, 255).astype(np.uint8)
+    return CardPixels(out, clipped | (balanced.max(axis=1) > 255))
+
+
+def card_pixels(image: npt.NDArray[np.uint8], xyxy: Sequence[float] | npt.NDArray[np.float32], *,
+                gain_range: tuple[float, float] | None = GAIN_RANGE, strong_casts: bool = True
+                ) -> npt.NDArray[np.uint8] | None:
+    """The pixels (N x 3 BGR) surely on the card at box ``xyxy``, balanced on the card's own whites
+    (:func:`card_light` without which are clipped); ``None`` for a box too small."""
+    found = card_light(image, xyxy, gain_range=gain_range, strong_casts=strong_casts)
+    return None if found is None else found.pixels
+
+
+def fair_votes(distances: npt.NDArray[np.float32], clipped: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+    """Which pixels vote, given each one's ``distances`` to each colour (colours x pixels, in units of each
+    colour's spread) and which are ``clipped``: every unclipped pixel, and a clipped one only where it is clearly
+    nearer one colour than the next (:data:`_CLIPPED_CLEAR`); all of them where none would be left."""
+    if distances.shape[0] < 2 or not clipped.any():
+        return np.ones(distances.shape[1], bool)
+    two = np.sort(distances, axis=0)[:2]
+    fair: npt.NDArray[np.bool_] = ~clipped | (two[0] <= _CLIPPED_CLEAR * two[1])
+    return fair if fair.any() else np.ones(distances.shape[1], bool)
 
 
 def _card_hues(
     image: npt.NDArray[np.uint8], xyxy: Sequence[float] | npt.NDArray[np.float32], *, whites: bool = True,
     gain_range: tuple[float, float] = GAIN_RANGE, strong_casts: bool = True,
-) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]] | None:
-    """Hue and weight of the saturated, well-lit pixels surely on the card in box ``xyxy`` (:func:`on_card`;
+) -> Hues | None:
+    """Hue, weight and clipping of the saturated, well-lit pixels surely on the card in box ``xyxy`` (:func:`on_card`;
     ``None``: too small), balanced on the card's own whites first (:func:`balance_gains`). Without
     ``whites``, those of the box's middle half as the camera shows them (the reading before, to compare)."""
     if whites:
-        found = card_pixels(image, xyxy, gain_range=gain_range, strong_casts=strong_casts)
+        found = card_light(image, xyxy, gain_range=gain_range, strong_casts=strong_casts)
         if found is None:
             return None
-        pixels = found
+        pixels, clipped = found
     else:
         middle = box_middle(image, xyxy, 0.25)
         if middle is None:
             return None
         pixels = middle.reshape(-1, 3)
+        clipped = np.zeros(len(pixels), bool)
     hsv = cv2.cvtColor(pixels.reshape(-1, 1, 3), cv2.COLOR_BGR2HSV).reshape(-1, 3)
     sat = hsv[:, 1].astype(np.float32)
     val = hsv[:, 2].astype(np.float32)
@@ -435,21 +477,31 @@ def _card_hues(
         keep = sat >= np.percentile(sat, 75)
     hue = hsv[keep, 0].astype(np.float32)
     weight: npt.NDArray[np.float32] = ((sat[keep] * val[keep]) / (255.0 * 255.0)).astype(np.float32)
-    return hue, weight
+    return Hues(hue, weight, clipped[keep])
+
+
+class Hues(NamedTuple):
+    """A card's coloured pixels as they vote: their hue (OpenCV's 0..180), weight, and whether clipped."""
+
+    hue: npt.NDArray[np.float32]
+    weight: npt.NDArray[np.float32]
+    clipped: npt.NDArray[np.bool_]
 
 
 def _vote(
-    pixels: tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]] | None,
+    pixels: Hues | None,
     palette: Sequence[Colour],
     centres: Sequence[float],
     widths: Sequence[float],
 ) -> tuple[Colour, float, float | None]:
-    """Each pixel votes for its nearest centre, in units of each colour's spread (``widths``): the
-    winner, its share of the votes, and the mean hue of the pixels that voted for it (``None`` without
-    votes)."""
+    """Each pixel votes for its nearest centre, in units of each colour's spread (``widths``), a clipped one
+    only where clearly within one colour (:func:`fair_votes`): the winner, its share of the votes, and the mean
+    hue of the pixels that voted for it (``None`` without votes)."""
     if pixels is None:
         return palette[0], 0.0, None
-    hue, weight = pixels
+    fair = fair_votes(np.stack([_hue_distance(pixels.hue, c) / w for c, w in zip(centres, widths, strict=True)]),
+                      pixels.clipped)
+    hue, weight = pixels.hue[fair], pixels.weight[fair]
     distances = np.stack([_hue_distance(hue, c) for c in centres])
     nearest = (distances / np.asarray(widths, np.float32)[:, None]).argmin(axis=0)
     # Votes far from every centre (a hand, the table) count little.

@@ -44,13 +44,14 @@ import numpy.typing as npt
 from referee.cards import BLACK_VALUES, Card, CardError, Colour, folder_label
 from referee.vision.card_shape import photo_subject
 from referee.vision.classify import FaceClassifier, square_crop
-from referee.vision.colour import card_pixels, read_colour
+from referee.vision.colour import card_light, fair_votes, read_colour
 from referee.vision.matcher import DeckMatcher, unit_rows
 
 log = logging.getLogger(__name__)
 
 Image = npt.NDArray[np.uint8]
 Floats = npt.NDArray[np.float32]
+Bools = npt.NDArray[np.bool_]
 
 DECK_FILE = "deck.json"
 VIEWS_FILE = "views.npz"
@@ -69,22 +70,23 @@ class DeckError(ValueError):
 # --- colour ----------------------------------------------------------------------------------------
 
 
-def card_chroma(image: Image, xyxy: Sequence[float] | Floats) -> tuple[Floats, Floats] | None:
-    """The CIELAB (a*, b*) of the saturated, well-lit pixels surely on the card at box ``xyxy`` and their
-    weights (``None``: too small or nothing coloured), balanced on the card's own whites first, as the stock
-    reading does (:func:`referee.vision.colour.card_pixels`): warm light or a webcam's cast moves little."""
-    found = card_pixels(image, xyxy)
+def card_chroma(image: Image, xyxy: Sequence[float] | Floats) -> tuple[Floats, Floats, Bools] | None:
+    """The CIELAB (a*, b*) of the saturated, well-lit pixels surely on the card at box ``xyxy``, their weights
+    and which were clipped (``None``: too small or nothing coloured), balanced on the card's own whites first,
+    as the stock reading does (:func:`referee.vision.colour.card_light`): warm light or a webcam's cast moves
+    little."""
+    found = card_light(image, xyxy)
     if found is None:
         return None
-    pixels = found.astype(np.float32)
-    hsv = cv2.cvtColor(found.reshape(-1, 1, 3), cv2.COLOR_BGR2HSV).reshape(-1, 3).astype(np.float32)
+    pixels = found.pixels.astype(np.float32)
+    hsv = cv2.cvtColor(found.pixels.reshape(-1, 1, 3), cv2.COLOR_BGR2HSV).reshape(-1, 3).astype(np.float32)
     keep = (hsv[:, 1] >= 80) & (hsv[:, 2] >= 50)
     if keep.sum() < 10:
         return None
     lab = cv2.cvtColor(pixels[keep].astype(np.uint8)[None], cv2.COLOR_BGR2LAB)[0].astype(np.float32)
     ab = lab[:, 1:] - 128.0
     weight = np.hypot(ab[:, 0], ab[:, 1]).astype(np.float32)
-    return ab.astype(np.float32), weight
+    return ab.astype(np.float32), weight, found.clipped[keep]
 
 
 class DeckPalette:
@@ -106,8 +108,11 @@ class DeckPalette:
         pixels = card_chroma(image, xyxy)
         if pixels is None:
             return self.palette[0], 0.0
-        ab, weight = pixels
+        ab, weight, clipped = pixels
         distance = np.linalg.norm(ab[:, None, :] - self._centres[None], axis=2)
+        # A clipped pixel's chroma is bent as its hue is: it votes only where clearly one colour's.
+        fair = fair_votes(distance.T, clipped)
+        ab, weight, distance = ab[fair], weight[fair], distance[fair]
         nearest = distance.argmin(axis=1)
         # Pixels far from every colour (a hand, the table at the box's edge) count little.
         weight = weight * np.exp(-((distance.min(axis=1) / 25.0) ** 2))
@@ -341,7 +346,7 @@ class _Shown:
             if card.colour is not None and card.value not in BLACK_VALUES:
                 found = card_chroma(image, box)
                 if found is not None:
-                    ab, weight = found
+                    ab, weight, _ = found
                     self.chroma[card.colour].append(np.average(ab, axis=0, weights=weight + 1e-6).astype(np.float32))
                 self.stock_reads.append((card.colour, read_colour(image, box, colours)[0]))
             for crop in views(image, box, rng, per_photo, classifier.side):

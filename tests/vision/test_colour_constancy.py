@@ -134,3 +134,40 @@ def test_no_white_is_made_of_the_palest_ink_or_a_light_that_is_not_lighter_in_ev
     ink = _cluster(rng, ink_bgr, 720, 0.12)
     pale = _cluster(rng, palest, 180, 0.03)
     assert balance_gains(np.concatenate([pale, ink])) is None
+
+
+def _shaded_card(hue: float, exposure: float) -> tuple[np.ndarray, tuple[float, float, float, float]]:
+    """A card of ``hue`` lit unevenly (its body from a quarter to full light across it, as a card held towards a
+    lamp), photographed with ``exposure`` times the light (in linear light, clipped as a sensor clips)."""
+    image, box, _ = _card(hue, sat=230.0, val=243.0)
+    x1, y1, x2, y2 = (int(v) for v in box)
+    light = np.ones(image.shape[:2], np.float32)
+    light[:, x1:x2] = np.linspace(0.25, 1.0, x2 - x1, dtype=np.float32)[None, :]
+    linear = (image.astype(np.float32) / 255.0) ** 2.2 * light[..., None] * exposure
+    return ((np.clip(linear, 0, 1) ** (1 / 2.2)) * 255 + 0.5).astype(np.uint8), box
+
+
+@pytest.mark.parametrize(("hue", "colour"), [(94.0, Colour.BLUE), (97.0, Colour.BLUE), (68.0, Colour.GREEN),
+                                             (27.0, Colour.YELLOW), (176.0, Colour.RED)])
+def test_an_overexposed_card_reads_its_colour_from_the_pixels_the_ceiling_spared(hue: float, colour: Colour) -> None:
+    """A webcam metering on a dark room behind a lit card (benchmarks/camera_casts.py's ``bright``, 2.5 times
+    the light): a classic cyan-blue card (the shared photos' blue is BGR 243, 214, 22: hue 94) clips blue and
+    then green, and its lit part turns the cyan (hue 90)
+    between green and blue. Every such pixel voted green, and 9 of the shared blue photos read green; a clipped
+    pixel between two colours no longer votes, and the card's shaded part, unclipped, says blue. A clipped
+    pixel well inside one colour still votes (an overexposed yellow is yellow)."""
+    image, box = _shaded_card(hue, 2.5)
+    assert read_colour(image, box)[0] is colour
+    from referee.vision.colour import DeckColours
+
+    assert DeckColours().read(image, box, learn=False)[0] is colour
+
+
+def test_a_clipped_blue_card_reads_green_when_its_clipped_pixels_vote() -> None:
+    """The comparison that shows what the rule is for: the same card, its pixels as the camera shows them
+    (read from the box's middle, no clipping known), reads green."""
+    image, box = _shaded_card(94.0, 2.5)
+    x1, y1, x2, y2 = (int(v) for v in box)
+    lit = image[y1 + 20:y2 - 20, (x1 + x2) // 2:x2 - 10].reshape(-1, 3)
+    assert np.median(lit[:, :2].min(axis=1)) >= 250  # its lit half clipped in blue and green
+    assert read_colour(image, box, whites=False)[0] is Colour.GREEN
