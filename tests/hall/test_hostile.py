@@ -232,7 +232,9 @@ def test_a_hostile_client_on_every_topic_while_two_tables_play(
     wait_for(lambda: all(same_events(hub.store, name, s) for name, s in sessions.items()), timeout=30,
              what="every real event of both tables")
     wait_for(lambda: hub.dropped["unproven"] >= 2 * 6 * 5, what="the forgeries counted")
-    assert hub.dropped["unreadable"] >= 2 * 6 * 2  # a status and a frame that are not one
+    # A status and a frame that are not one, on their own topics: counted as they arrive, not by the time the
+    # forgeries are (asserted at once, 22 of 24 had been counted on a loaded machine).
+    wait_for(lambda: hub.dropped["unreadable"] >= 2 * 6 * 2, what="the unreadable counted")
     for name, session in sessions.items():
         view = hub.views[name]
         assert view.record == next(p.record for p in pubs if p.table == name)
