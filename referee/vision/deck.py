@@ -43,8 +43,9 @@ import numpy.typing as npt
 
 from referee.cards import BLACK_VALUES, Card, CardError, Colour, folder_label
 from referee.vision.card_shape import photo_subject
+from referee.vision.card_white import card_light
 from referee.vision.classify import FaceClassifier, square_crop
-from referee.vision.colour import card_light, fair_votes, read_colour
+from referee.vision.colour import fair_votes, read_colour
 from referee.vision.matcher import DeckMatcher, unit_rows
 
 log = logging.getLogger(__name__)
@@ -73,7 +74,7 @@ class DeckError(ValueError):
 def card_chroma(image: Image, xyxy: Sequence[float] | Floats) -> tuple[Floats, Floats, Bools] | None:
     """The CIELAB (a*, b*) of the saturated, well-lit pixels surely on the card at box ``xyxy``, their weights
     and which were clipped (``None``: too small or nothing coloured), balanced on the card's own whites first,
-    as the stock reading does (:func:`referee.vision.colour.card_light`): warm light or a webcam's cast moves
+    as the stock reading does (:func:`referee.vision.card_white.card_light`): warm light or a webcam's cast moves
     little."""
     found = card_light(image, xyxy)
     if found is None:

@@ -14,7 +14,9 @@ import pytest
 
 from referee.cards import Colour
 from referee.synth.render import _hsv_to_bgr
-from referee.vision.colour import CARD_ASPECT, HUE_REGION, balance_gains, on_card, read_colour
+from referee.vision.card_shape import CARD_ASPECT
+from referee.vision.card_white import HUE_REGION, balance_gains, on_card
+from referee.vision.colour import read_colour
 
 #: Channel gains (B, G, R) in linear light of failed white balances (as benchmarks/camera_casts.py).
 CASTS = {"warm": (0.62, 0.95, 1.25), "green": (0.85, 1.2, 0.8), "cool": (1.3, 1.0, 0.78)}
@@ -88,7 +90,8 @@ def test_the_live_reader_balances_within_a_narrow_range() -> None:
     """The live pile view was balanced as a whole already: each card's own white only evens out the light
     over its part of the table (LIVE_GAIN_RANGE), so a card whose white is hidden under others cannot have
     the least saturated of its own colour balanced away. A photo's card gets the whole range."""
-    from referee.vision.colour import GAIN_RANGE, LIVE_GAIN_RANGE, DeckColours, card_pixels
+    from referee.vision.card_white import GAIN_RANGE, LIVE_GAIN_RANGE, card_pixels
+    from referee.vision.colour import DeckColours
 
     image, box, _ = _card(106.0, angle=20.0)
     warm = _cast(image, (0.4, 0.85, 1.0))  # a strong tungsten cast, red not clipped
@@ -140,7 +143,7 @@ def _shaded_card(hue: float, exposure: float) -> tuple[np.ndarray, tuple[float, 
     """A card of ``hue`` lit unevenly (its body from a quarter to full light across it, as a card held towards a
     lamp), photographed with ``exposure`` times the light (in linear light, clipped as a sensor clips)."""
     image, box, _ = _card(hue, sat=230.0, val=243.0)
-    x1, y1, x2, y2 = (int(v) for v in box)
+    x1, _, x2, _ = (int(v) for v in box)
     light = np.ones(image.shape[:2], np.float32)
     light[:, x1:x2] = np.linspace(0.25, 1.0, x2 - x1, dtype=np.float32)[None, :]
     linear = (image.astype(np.float32) / 255.0) ** 2.2 * light[..., None] * exposure
