@@ -137,6 +137,15 @@ def tilt(image: Image, rng: np.random.Generator) -> tuple[Image, npt.NDArray[np.
     return out, full
 
 
+def mirror(image: Image) -> tuple[Image, npt.NDArray[np.float64]]:
+    """A view seen in a mirror (a webcam app's selfie view, a front camera): flipped left to right; with the
+    homography, so boxes follow."""
+    w = image.shape[1]
+    flip = np.array([[-1.0, 0.0, w], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
+    out: Image = np.ascontiguousarray(image[:, ::-1])
+    return out, flip
+
+
 Change = Callable[[Image], "Image | tuple[Image, npt.NDArray[np.float64]]"]
 
 
@@ -152,7 +161,9 @@ def conditions(seed: int) -> dict[str, Change]:
     out["glare"] = lambda image: glare(image, rng)
     out["far"] = far
     out["bright"] = bright
+    out["mirror"] = mirror
     out["tilt"] = lambda image: tilt(image, rng)
+    out["bright-webcam"] = lambda image: webcam(bright(image), rng)  # last: the others' noise draws stay as they were
     return out
 
 

@@ -47,6 +47,7 @@ from referee.vision.card_white import card_light
 from referee.vision.classify import FaceClassifier, square_crop
 from referee.vision.colour import fair_votes, read_colour
 from referee.vision.matcher import DeckMatcher, unit_rows
+from referee.vision.mirror import camera_mirrored, mirror_boxes, mirror_evidence, mirror_image, read_mirrored
 
 log = logging.getLogger(__name__)
 
@@ -225,6 +226,22 @@ def photo_card(image: Image, detector: Any) -> Floats | None:
     return card_box(found.xyxy[keep], found.cardness[keep], image.shape)
 
 
+def mirrored_photos(paths: Sequence[Path], detector: Any, classifier: FaceClassifier) -> set[Path]:
+    """The photos to read flipped back: one camera took them, mirroring all or none
+    (:func:`referee.vision.mirror.camera_mirrored` over their cards; one photo the other way only where it alone
+    says so surely)."""
+    evidence: dict[Path, float] = {}
+    for path in paths:
+        image = cv2.imread(str(path))
+        box = photo_card(image, detector) if image is not None else None
+        if image is not None and box is not None:
+            evidence[path] = mirror_evidence(classifier, image, box[None])
+    camera = camera_mirrored(list(evidence.values()))
+    if camera:
+        log.info("the photos look mirrored (a selfie view): their cards are learned flipped back")
+    return {path for path, e in evidence.items() if read_mirrored(e, camera)}
+
+
 def views(image: Image, box: Floats, rng: np.random.Generator, count: int, side: int) -> list[Image]:
     """``count`` crops of the card at ``box`` as the pipeline may see it: turned any way, its box a few
     pixels off, as small as a card on a table seen by a webcam, under warmer or cooler light, blurred,
@@ -280,8 +297,9 @@ def learn_deck(photos: Path, out: Path, detector: Any, classifier: FaceClassifie
     items = list(folders.items())
     colours = palette_of(folders)
     rng = np.random.default_rng(seed)
+    mirrored = mirrored_photos([p for _, paths in items for p in paths], detector, classifier)
     for label, paths in (progress(items) if progress else items):
-        shown.add_label(label, paths, detector, classifier, colours, rng, views_per_label)
+        shown.add_label(label, paths, mirrored, detector, classifier, colours, rng, views_per_label)
     for line in shown.skipped:
         log.warning("skipped %s", line)
     if not shown.crops:
@@ -327,9 +345,11 @@ class _Shown:
     used: dict[str, int] = field(default_factory=dict)
     skipped: list[str] = field(default_factory=list)
 
-    def add_label(self, label: str, paths: Sequence[Path], detector: Any, classifier: FaceClassifier,
-                  colours: Sequence[Colour], rng: np.random.Generator, views_per_label: int) -> None:
-        """The photos of one label: ``views_per_label`` views in all, shared among them."""
+    def add_label(self, label: str, paths: Sequence[Path], mirrored: set[Path], detector: Any,
+                  classifier: FaceClassifier, colours: Sequence[Colour], rng: np.random.Generator,
+                  views_per_label: int) -> None:
+        """The photos of one label: ``views_per_label`` views in all, shared among them (those ``mirrored``
+        flipped back)."""
         card = Card.from_label(label)
         if card.value not in classifier.face_names:
             raise DeckError(f"{label}: the face classifier does not read {card.value!r} faces")
@@ -344,6 +364,8 @@ class _Shown:
             if box is None:
                 self.skipped.append(f"{path} (no card found)")
                 continue
+            if path in mirrored:  # a selfie view: learn the card as it lies
+                image, box = mirror_image(image), mirror_boxes(box[None], image.shape[1])[0]
             if card.colour is not None and card.value not in BLACK_VALUES:
                 found = card_chroma(image, box)
                 if found is not None:

@@ -17,7 +17,9 @@ averaged with the face classifier, replaces the face when it is sure of another)
 - A folder of class-named folders of photos (``red_7/*.jpg``): the label of the most confident card
   per photo against the folder's name. Prints ``top1_accuracy`` (as the pipeline names it),
   ``top1_accuracy_detector``, ``top1_accuracy_classifier`` (the classifier's face alone on the
-  detector's box), ``images``, ``per_class`` (as the pipeline names it), ``confusions``.
+  detector's box), ``images``, ``per_class`` (as the pipeline names it), ``confusions``, and ``mirrored``:
+  whether the folder's camera mirrors its views (a selfie view; :mod:`referee.vision.mirror`), its photos
+  then read flipped back. A table photo whose cards together read surer mirrored is read flipped back too.
 
 A missing or unreadable image is reported and skipped; an unknown class name, an input size the model
 cannot take or a deck that does not fit the classifier is a one-line error.
@@ -47,7 +49,15 @@ from referee.vision.card_shape import card_length, holds_whole_card
 from referee.vision.classify import FaceClassifier, read_pad
 from referee.vision.detect import OnnxDetector, UltralyticsDetector
 from referee.vision.detections import Detections
-from referee.vision.settled_reading import READING, photo_reads, pipeline_label, relabel, settled_name
+from referee.vision.mirror import camera_mirrored, looks_mirrored, mirror_boxes, mirror_image, read_mirrored
+from referee.vision.settled_reading import (
+    READING,
+    photo_mirror_evidence,
+    photo_reads,
+    pipeline_label,
+    relabel,
+    settled_name,
+)
 from referee.vision.tracking import TrackerConfig
 from referee.vision.tracking.frame import readable
 from referee.vision.yolo_data import (
@@ -155,6 +165,11 @@ def evaluate_yolo(
         gt_boxes, gt_cls = read_labels(dataset.label_file(image_path), image.shape, len(dataset.names))
         gt_names = [dataset.names[c] for c in gt_cls]
         found = detector.detect(image)
+        if classifier is not None and looks_mirrored(
+                classifier, image, found.xyxy[list(readable(found, READING)[0])],
+                pad=read_pad(faces, tuple(face_names)), allowed=faces):  # a selfie view: read flipped back
+            image, gt_boxes = mirror_image(image), mirror_boxes(gt_boxes, image.shape[1])
+            found = detector.detect(image)
         found_names = _prediction_names(found, face_names, mode)
         for name in gt_names:
             boxes.n_gt[name] += 1
@@ -269,7 +284,10 @@ def evaluate_folders(
         r: defaultdict(lambda: defaultdict(int)) for r in readers}
     totals: dict[str, int] = defaultdict(int)
     images = skipped = 0
-    bar = _progress(sum(len(v) for v in files.values()), root.name)
+    photos = [p for paths in files.values() for p in paths]
+    evidence = _mirror_evidence(detector, classifier, photos, faces, f"{root.name}: which way round")
+    camera = camera_mirrored(list(evidence.values()))
+    bar = _progress(len(photos), root.name)
     for folder, paths in files.items():
         for image_path in paths:
             bar.update()
@@ -281,7 +299,8 @@ def evaluate_folders(
             images += 1
             truth = folder_label(folder.name)
             totals[truth] += 1
-            for reader, read in photo_reads(detector, classifier, image, faces).items():
+            flip = read_mirrored(evidence.get(image_path, 0.0), camera)
+            for reader, read in photo_reads(detector, classifier, image, faces, mirrored=flip).items():
                 if read == truth:
                     hits[reader][truth] += 1
                 else:
@@ -295,6 +314,7 @@ def evaluate_folders(
         "imgsz": detector.imgsz,
         "top1_accuracy": round(sum(hits["pipeline"].values()) / images, 4),
         "images": images,
+        "mirrored": camera,
         "skipped": skipped,
         "per_class": {name: round(hits["pipeline"][name] / n, 4) for name, n in totals.items()},
         "confusions": {k: dict(v) for k, v in confusions["pipeline"].items()},
@@ -309,6 +329,24 @@ def evaluate_folders(
             "confusions_classifier": {k: dict(v) for k, v in confusions["classifier"].items()},
         })
     return out
+
+
+def _mirror_evidence(detector: OnnxDetector | UltralyticsDetector, classifier: FaceClassifier | None,
+                     paths: Sequence[Path], faces: frozenset[str] | None, what: str) -> dict[Path, float]:
+    """How much surer each photo's card reads mirrored (:func:`photo_mirror_evidence`): the photos of a folder
+    come from one camera, mirrored (a selfie view) or not, as their cards say together. Empty without a
+    classifier."""
+    evidence: dict[Path, float] = {}
+    if classifier is None:
+        return evidence
+    bar = _progress(len(paths), what)
+    for path in paths:
+        bar.update()
+        image = cv2.imread(str(path))
+        if image is not None:
+            evidence[path] = photo_mirror_evidence(detector, classifier, image, faces)
+    bar.close()
+    return evidence
 
 
 def _class_folders(root: Path, limit: int | None) -> dict[Path, list[Path]]:

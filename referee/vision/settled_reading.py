@@ -23,6 +23,7 @@ from referee.vision.classify import (
     second_look,
 )
 from referee.vision.detect import OnnxDetector, UltralyticsDetector, card_colour, look_closer
+from referee.vision.mirror import mirror_evidence, mirror_image
 from referee.vision.tracking import TrackerConfig, closer_label
 from referee.vision.tracking.closer import named_surely
 
@@ -108,11 +109,30 @@ def relabel(faces: Sequence[tuple[str, float]], name: str, mode: str) -> str:
     return face if colour in BLACK_VALUES or colour == "back" else f"{colour}_{face}"
 
 
+def photo_mirror_evidence(detector: OnnxDetector | UltralyticsDetector, classifier: FaceClassifier | None,
+                          image: npt.NDArray[np.uint8], faces: frozenset[str] | None = None) -> float:
+    """How much surer the card the photo shows reads mirrored than as it lies
+    (:func:`~referee.vision.mirror.mirror_evidence`; 0 without a classifier or a card)."""
+    if classifier is None:
+        return 0.0
+    det = detector.detect(image)
+    cards = [i for i, label in enumerate(det.labels) if label != "back"]
+    subject = photo_subject(det.xyxy[cards], det.confidence[cards], image.shape) if cards else None
+    if subject is None:
+        return 0.0
+    box = det.xyxy[cards[subject]][None]
+    return mirror_evidence(classifier, image, box, pad=read_pad(faces, tuple(detector.face_names)), allowed=faces)
+
+
 def photo_reads(detector: OnnxDetector | UltralyticsDetector, classifier: FaceClassifier | None,
-           image: npt.NDArray[np.uint8], faces: frozenset[str] | None = None) -> dict[str, str]:
+                image: npt.NDArray[np.uint8], faces: frozenset[str] | None = None, *,
+                mirrored: bool = False) -> dict[str, str]:
     """The label of the card the photo shows (:func:`~referee.vision.card_shape.photo_subject`: sure and near
     the centre, as ``referee learn-deck`` takes it): as the pipeline names it, as the detector does, and (with
-    a classifier) with its face read by the classifier alone."""
+    a classifier) with its face read by the classifier alone; ``mirrored``: the photo is read flipped back (a
+    selfie view, :func:`photo_mirror_evidence`)."""
+    if mirrored:
+        image = mirror_image(image)
     det = detector.detect(image)
     cards = [i for i, label in enumerate(det.labels) if label != "back"]
     if not cards:
@@ -121,8 +141,8 @@ def photo_reads(detector: OnnxDetector | UltralyticsDetector, classifier: FaceCl
     assert subject is not None
     best = cards[subject]
     label = det.labels[best]
-    classified = (classifier.read(image, det.xyxy[best], allowed=faces, pad=read_pad(faces, tuple(detector.face_names)))
-                  if classifier is not None else [])
+    pad = read_pad(faces, tuple(detector.face_names))
+    classified = classifier.read(image, det.xyxy[best], allowed=faces, pad=pad) if classifier is not None else []
     reads = {"pipeline": pipeline_label(detector, classifier, image, det.xyxy[best], label, whole=True, faces=faces,
                                         read=classified,
                                         found_only=bool(det.confidence[best] < READING.min_confidence)),

@@ -65,6 +65,10 @@ class FakeClassifier:
                               for c in crops]).astype(np.float32) / 255.0
         return embedding @ self._weights.T, embedding
 
+    def read(self, image: npt.NDArray[np.uint8], box: Any, **kwargs: Any) -> list[tuple[str, float]]:
+        """Names no face (the photos are never taken for a mirrored camera's)."""
+        return []
+
 
 @dataclass
 class Teach:
