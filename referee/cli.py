@@ -201,6 +201,9 @@ def _run_options(p: argparse.ArgumentParser) -> None:
     _add_game_options(p)
     _add_serve_options(p)
     _add_teach_option(p)
+    p.add_argument("--mirror", action="store_true",
+                   help="flip every frame left to right: a camera that mirrors its view (a selfie view, a flipped "
+                        "capture; the referee warns when the cards read surer flipped)")
     p.add_argument("--calibration", type=Path, default=None,
                    help="calibration profile JSON (without one the table is found from the footage)")
     p.add_argument("--found-calibration", type=Path, default=None, metavar="FILE",

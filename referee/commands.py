@@ -219,7 +219,7 @@ def execute(
     detector = detector or open_detector(getattr(args, "model", None), palette)
     classifier = open_classifier(getattr(args, "classifier", None), detector)
     apply_deck(getattr(args, "deck", None), detector, classifier, palette)
-    capture, phone = _open_capture(spec, realtime=realtime, paced=paced)
+    capture, phone = _open_capture(spec, realtime=realtime, paced=paced, mirror=bool(getattr(args, "mirror", False)))
     with _log_file(args.log) as log_handle:
         session = _open_session(args, options, hand_size)
         writer = LogWriter(out or sys.stdout, *([log_handle] if log_handle else []))
@@ -308,15 +308,16 @@ def _calibration_profile(args: argparse.Namespace) -> CalibrationProfile | None:
     return profile
 
 
-def _open_capture(spec: SourceSpec, *, realtime: bool | None, paced: bool) -> tuple[Capture, PhoneLink | None]:
-    """The frames' source, and the phone's link when the phone is the camera; a camera index that opens
-    nothing is an error said at once, rather than a wait forever."""
+def _open_capture(spec: SourceSpec, *, realtime: bool | None, paced: bool,
+                  mirror: bool = False) -> tuple[Capture, PhoneLink | None]:
+    """The frames' source (``mirror``: each frame flipped left to right), and the phone's link when the phone
+    is the camera; a camera index that opens nothing is an error said at once, rather than a wait forever."""
     if spec.kind is SourceKind.PHONE:
         from referee.vision.phone import PhoneLink
 
         phone = PhoneLink()
-        return phone.capture(), phone
-    capture = Capture(spec, realtime=realtime, paced=paced)
+        return phone.capture(mirror=mirror), phone
+    capture = Capture(spec, realtime=realtime, paced=paced, mirror=mirror)
     if spec.kind is SourceKind.CAMERA and not capture.wait_open(timeout=CAMERA_OPEN_TIMEOUT):
         raise CommandError(capture.status().message)
     return capture, None

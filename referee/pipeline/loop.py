@@ -53,6 +53,7 @@ from referee.vision.colour import DeckColours
 from referee.vision.detect import DETECTOR_LOOK_CONFIDENCE, OnnxDetector, UltralyticsDetector
 from referee.vision.detections import Detections, Detector, FollowsFrames, ReadsColours
 from referee.vision.keeping_up import KeepingUp
+from referee.vision.mirror import MIRRORED_WARNING, MirrorWatch, crop_evidence
 from referee.vision.table_finder import TableFinder
 from referee.vision.teaching import GameTeacher
 from referee.vision.tracking import (
@@ -114,6 +115,8 @@ class Pipeline:
         self.classifier = classifier
         #: The game teaches the reader (``teach``): cards read surely and accepted become views of the deck.
         self.teacher = GameTeacher() if teach and classifier is not None and classifier.has_embedding else None
+        #: Whether the camera mirrors its view, from the cards read (:mod:`referee.vision.mirror`).
+        self.mirror_watch = MirrorWatch()
         _fit_detector(detector, palette)
         self.session = session
         self.players = players
@@ -358,6 +361,8 @@ class Pipeline:
         teaching = self.teacher is not None and isinstance(event, Start | Play)
         if isinstance(event, Start | Play) and self.teacher is not None:
             self._teach(event)
+        if isinstance(event, Start | Play) and self.mirror_watch.verdict is None:
+            self._watch_mirror(event)
         unsure = self.keeping_up.warning
         if (doubt := seated.doubt) is not None:
             unsure = doubt if unsure is None else f"{unsure}; {doubt}"
@@ -397,13 +402,25 @@ class Pipeline:
         self.teacher.consider(event.card, round(event.t, 3), look, corrected=event.camera.corrected_from is not None,
                               unsure=self.keeping_up.warning is not None)
 
+    def _watch_mirror(self, event: Start | Play) -> None:
+        """The card of ``event`` (the tracker's top card) read both ways round: a camera whose cards read surer
+        flipped is said to be mirrored, once (:class:`~referee.vision.mirror.MirrorWatch`)."""
+        top = self.tracker.top
+        if self.classifier is None or top is None or top.label != event.card or self.reading.pile_view is None:
+            return
+        image, view_to_image = self.reading.classifier_view()
+        evidence = crop_evidence(self.classifier, image, top.xyxy, view_to_image=view_to_image, pad=self.reading.pad)
+        if evidence is not None and self.mirror_watch.add(evidence):
+            log.warning("%s", MIRRORED_WARNING)
+
     def status(self) -> PipelineStatus:
         """The frame loop's part of the pipeline's status (the session's ``status``; the capture's is its own)."""
         times = self._frame_times
         fps = (len(times) - 1) / (times[-1] - times[0]) if len(times) > 1 and times[-1] > times[0] else None
         status: PipelineStatus = {
             "fps": None if fps is None else round(fps, 1),
-            "warning": self.keeping_up.warning,
+            "warning": "; ".join(w for w in (self.keeping_up.warning,
+                                             MIRRORED_WARNING if self.mirror_watch.verdict else None) if w) or None,
             "frames": self.stats.frames,
             "detections": len(self._last_detections),
             "observations": self.stats.observations,

@@ -21,7 +21,7 @@ from collections.abc import Collection, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from referee.vision.classify import CROP_PAD, FaceClassifier
+from referee.vision.classify import CROP_PAD, FaceClassifier, square_crop, square_crop_through
 
 Image = npt.NDArray[np.uint8]
 Boxes = npt.NDArray[np.float32] | Sequence[Sequence[float]]
@@ -67,6 +67,53 @@ def read_mirrored(evidence: float, camera: bool) -> bool:
     """Whether a photo whose card reads mirrored by ``evidence`` is read flipped, its ``camera`` mirroring or not:
     the camera's way, unless the photo alone says the other surely (:data:`ALONE`)."""
     return evidence > (-ALONE if camera else ALONE)
+
+
+def crop_evidence(classifier: FaceClassifier, image: Image, box: npt.NDArray[np.float32] | Sequence[float], *,
+                  view_to_image: npt.NDArray[np.float64] | None = None, pad: float = CROP_PAD) -> float | None:
+    """:func:`mirror_evidence` for one card of a live view: its crop (through ``view_to_image``, as the pipeline
+    reads its pile view) and the crop's mirror image, each turned as a read turns it (``None``: no crop)."""
+    crop = (square_crop(image, box, pad=pad, side=classifier.side) if view_to_image is None
+            else square_crop_through(image, box, view_to_image, pad=pad, side=classifier.side))
+    if crop is None:
+        return None
+    turns = [np.ascontiguousarray(np.rot90(view, k)) for view in (crop, crop[:, ::-1]) for k in range(4)]
+    probs = classifier.probabilities(turns).reshape(2, 4, -1).mean(axis=1)
+    return math.log(max(float(probs[1].max()), 1e-9) / max(float(probs[0].max()), 1e-9))
+
+
+#: A live camera is taken as mirrored once the cards it showed sum to this much evidence, and as it lies at minus
+#: this (a card as it lies averages about -0.5: some six cards' worth); then no more looks are taken.
+WATCH_SURE = 3.0
+#: What the referee says once its camera looks mirrored (in the log and the dashboard's status).
+MIRRORED_WARNING = ("the camera's view looks mirrored (its cards read surer flipped): a selfie view or a flipped "
+                    "capture? Start again with --mirror")
+
+
+class MirrorWatch:
+    """Whether a live camera mirrors its view, from the cards it showed (:func:`crop_evidence` of each card the
+    referee read): undecided (``None``) until their evidence sums past :data:`WATCH_SURE` either way. The view
+    is not flipped mid-game (the calibration and the seats were found in it): the referee says so."""
+
+    def __init__(self, sure: float = WATCH_SURE) -> None:
+        self.sure = sure
+        self.evidence = 0.0
+        self.cards = 0
+
+    @property
+    def verdict(self) -> bool | None:
+        """``True``: mirrored; ``False``: as it lies; ``None``: not sure yet."""
+        if self.evidence >= self.sure:
+            return True
+        return False if self.evidence <= -self.sure else None
+
+    def add(self, evidence: float) -> bool:
+        """One card's evidence (ignored once decided); whether it made the view mirrored."""
+        if self.verdict is not None:
+            return False
+        self.evidence += evidence
+        self.cards += 1
+        return self.verdict is True
 
 
 def mirror_image(image: Image) -> Image:

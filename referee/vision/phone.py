@@ -306,10 +306,11 @@ class PhoneLink:
         self.report()
 
     # The capture's side.
-    def capture(self) -> Capture:
+    def capture(self, *, mirror: bool = False) -> Capture:
         """The live source of ``--source phone``: a :class:`Capture` that reads this link, waiting for a
-        phone (not retrying with back-off) whenever none is streaming."""
-        return Capture(SourceSpec(SourceKind.PHONE, "/camera"), opener=self.open_reader, backoff=(0.0, 0.0))
+        phone (not retrying with back-off) whenever none is streaming; ``mirror``: each frame flipped."""
+        return Capture(SourceSpec(SourceKind.PHONE, "/camera"), opener=self.open_reader, backoff=(0.0, 0.0),
+                       mirror=mirror)
 
     def open_reader(self, spec: SourceSpec | None = None) -> PhoneReader:
         """A reader of the phone now streaming (the :class:`Capture`'s ``opener``): waits up to ``wait_s``

@@ -99,6 +99,19 @@ def test_folder_skips_and_counts_a_corrupt_image(tmp_path: Path) -> None:
     assert capture.status().state is CameraState.ENDED
 
 
+def test_a_mirrored_capture_flips_every_frame_left_to_right(tmp_path: Path) -> None:
+    """``referee run --mirror``: a camera that mirrors its view (a selfie view) seen as the table lies."""
+    image = np.zeros((20, 30, 3), np.uint8)
+    image[:, :10] = 255  # white on the left
+    cv2.imwrite(str(tmp_path / "000.png"), image)
+    with Capture(tmp_path, mirror=True) as capture:
+        (frame,) = list(capture)
+    assert frame.image[:, 20:].min() == 255 and frame.image[:, :20].max() == 0  # white on the right
+    with Capture(tmp_path) as capture:
+        (frame,) = list(capture)
+    assert np.array_equal(frame.image, image)
+
+
 def test_live_source_keeps_only_the_newest_frame() -> None:
     camera = FakeCamera(frames=50)
     capture = Capture(SourceSpec(SourceKind.CAMERA, 0), opener=lambda spec: camera, max_reconnects=0)

@@ -22,7 +22,9 @@ from referee.vision.evaluate import evaluate_folders
 from referee.vision.mirror import (
     ALONE,
     MARGIN,
+    MirrorWatch,
     camera_mirrored,
+    crop_evidence,
     mirror_boxes,
     mirror_evidence,
     mirror_image,
@@ -85,6 +87,26 @@ def test_one_photo_is_read_the_other_way_than_its_camera_only_when_it_alone_says
     assert camera_mirrored([0.4, 0.3, -0.2]) and not camera_mirrored([0.4, -0.3, -0.2]) and not camera_mirrored([])
     assert read_mirrored(0.0, camera=True) and not read_mirrored(-ALONE - 0.1, camera=True)
     assert not read_mirrored(0.9, camera=False) and read_mirrored(ALONE + 0.1, camera=False)
+
+
+@pytest.mark.parametrize("label", MISREAD_MIRRORED)
+def test_a_live_card_and_its_mirror_image_say_which_way_round_the_view_is(models, label: str) -> None:  # type: ignore[no-untyped-def]
+    """The pipeline's look at a card it read (its crop, here straight from the frame): negative evidence as it
+    lies, positive mirrored."""
+    _, classifier = models
+    photo, box = _photo(label, 5)
+    as_is = crop_evidence(classifier, photo, box[0])
+    mirrored = crop_evidence(classifier, mirror_image(photo), mirror_boxes(box, photo.shape[1])[0])
+    assert as_is is not None and mirrored is not None and as_is < 0 < mirrored
+
+
+def test_the_watch_decides_once_the_cards_agree_and_then_stops() -> None:
+    watch = MirrorWatch(sure=1.0)
+    assert watch.verdict is None and not watch.add(0.6)  # one card: not sure yet
+    assert watch.add(0.6) and watch.verdict is True  # the second makes it mirrored, said once
+    assert not watch.add(-5.0) and watch.verdict is True and watch.cards == 2  # decided: no more looks
+    calm = MirrorWatch(sure=1.0)
+    assert not calm.add(-0.7) and not calm.add(-0.7) and calm.verdict is False
 
 
 def test_mirror_boxes_flips_x_and_keeps_the_order() -> None:

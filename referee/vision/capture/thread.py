@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 from referee.vision.capture.health import FINAL_STATES, Backoff, CameraState, CaptureStatus
 from referee.vision.capture.readers import Reader, open_reader
@@ -48,7 +49,8 @@ class Capture:
     ``realtime`` paces a file or folder at its frame rate and lets the reader drop stale frames like a
     live camera; it defaults to on for live sources and off for files. ``paced`` paces a file at its
     frame rate and drops nothing (a frame the pipeline is not ready for waits for it). ``opener`` builds
-    the reader (tests pass doubles); ``clock`` and ``sleep`` are injectable for the same reason.
+    the reader (tests pass doubles); ``clock`` and ``sleep`` are injectable for the same reason. ``mirror``
+    flips every frame left to right (:mod:`referee.vision.mirror`).
     """
 
     def __init__(
@@ -64,8 +66,12 @@ class Capture:
         backoff: tuple[float, float] = (0.5, 8.0),
         max_reconnects: int | None = None,
         buffer: int = 8,
+        mirror: bool = False,
     ) -> None:
         self.spec = source if isinstance(source, SourceSpec) else parse_source(source)
+        #: Every frame flipped left to right: a camera that mirrors its view (a selfie view, a flipped capture)
+        #: seen as the table lies, so cards read as printed and seats go round the right way.
+        self.mirror = mirror
         self.realtime = self.spec.kind.is_live if realtime is None else realtime
         self.keep_latest = self.spec.kind.is_live or self.realtime
         self.paced = (paced or self.realtime) and not self.spec.kind.is_live
@@ -242,6 +248,8 @@ class Capture:
         return None
 
     def _publish(self, image: Image, frame_index: int) -> None:
+        if self.mirror:
+            image = np.ascontiguousarray(image[:, ::-1])
         now = self._clock()
         if self._t0 is None:
             self._t0 = now
