@@ -127,6 +127,33 @@ def test_a_card_read_among_its_decks_faces_is_as_sure_as_the_classifier() -> Non
     assert found.cardness.tolist() == pytest.approx([0.9, 0.8, 0.5])
 
 
+def test_a_card_the_deck_cannot_hold_keeps_no_sureness_the_classifier_gave_another_face() -> None:
+    """The classic deck prints no blank card, the detector has a class for it: a strip of a card left showing
+    under one being laid, read "blank" by the detector and "7" by the classifier among the deck's faces, stays
+    "blank" (a black card: no colour to give a 7) and was given the classifier's 0.9 for the 7 it did not take
+    (generated game 15069, no calibration: a blank card played, an impossible-card alert). The classifier gave
+    the blank nothing: the box is a card found, not read."""
+    from referee.pipeline.reading import Reading
+    from referee.pipeline.status import PipelineStats
+    from referee.pipeline.table_view import TableView
+    from referee.vision.detections import Detections
+    from referee.vision.tracking import TrackerConfig
+    from referee.vision.tracking.frame import readable
+
+    detector = load_detector()
+    reader = _Reader({150: [("7", 0.9), ("1", 0.05)]})
+    reading = Reading(detector, reader, deck_faces("official", {}), TableView(None, 4),  # type: ignore[arg-type]
+                      PipelineStats(), None)
+    reading.frame_image = np.zeros((360, 360, 3), np.uint8)
+    detections = Detections(np.array([[150, 120, 240, 200], [80, 110, 220, 250]], np.float32),
+                            np.array([0.6, 0.7], np.float32), np.array([15, 7]), ("blank", "red_7"))
+    read = reading.read_off_deck(detections)
+    assert read.labels == ("blank", "red_7")  # the red 7 (the deck prints it) not read again
+    assert read.confidence.tolist() == pytest.approx([0.0, 0.7])
+    assert read.cardness.tolist() == pytest.approx([0.6, 0.7])  # still a card there
+    assert readable(read, TrackerConfig())[0] == [1, 0]  # the red 7 read; the blank found, not read
+
+
 def test_a_fraction_card_is_read_with_the_least_margin_so_its_numerals_keep_their_pixels(tmp_path: Path) -> None:
     """A fraction's numerals are small: a card some 120 px long in the camera frame is shrunk about half into the
     classifier's 96 px crop at the usual margin (15 %), and fractions of like digits are then told apart by a few

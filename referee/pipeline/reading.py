@@ -30,6 +30,7 @@ from referee.pipeline.table_view import TableView
 from referee.vision.classify import (
     CLASSIFIER_ALONE_CONFIDENCE,
     FaceClassifier,
+    face_of,
     needs_reading,
     read_on_deck,
     read_pad,
@@ -75,15 +76,18 @@ class Reading:
         # classifier is of the face it names. A read spread over the deck's faces (a strip of a card left showing
         # under another, a card under a hand) falls under the tracker's bar for a read: the card is found (its
         # card-ness kept), not read, and names nothing until a clear view does. A box the detector only found
-        # stays found: the classifier makes no read of it surer.
+        # stays found: the classifier makes no read of it surer. Its sureness is of the face the card is named
+        # now: where the read could not be given to it (a face the deck does not print, black, read as a coloured
+        # face: no colour to give it), the classifier gave that face nothing, and the card is found, not read.
         confidence, found = detections.confidence.copy(), detections.cardness.copy()
         for i in off:
             faces = self.classifier.read(self.frame_image, detections.xyxy[i], view_to_image=self.view.view_to_image,
                                          allowed=self.faces, pad=self.pad)
             labels[i] = read_on_deck(labels[i], faces)
             if faces:
+                named = dict(faces).get(face_of(labels[i]), 0.0)
                 read = float(confidence[i]) >= self.read_bar
-                confidence[i] = faces[0][1] if read else min(float(confidence[i]), faces[0][1])
+                confidence[i] = named if read else min(float(confidence[i]), named)
         return replace(detections, labels=tuple(labels), confidence=confidence, found=found)
 
     def colour_at(self, pose: np.ndarray) -> tuple[str, float] | None:
