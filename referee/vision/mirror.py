@@ -10,7 +10,9 @@ and in its mirror image): where the mirror image's surest face is surer, the vie
 (:func:`mirror_evidence`, the log ratio, summed over a view's cards). One card says little: a clean photo's
 draw two may read a reverse mirrored at 0.72 against 0.53 as it lies. A camera mirrors all its views or none,
 so photos from one camera (a folder of them) are read the way their summed evidence says
-(:func:`camera_mirrored`), and one photo the other way only where it alone says so surely (:data:`ALONE`).
+(:func:`camera_mirrored`), and one photo the other way only where it alone says so surely (:data:`ALONE`):
+then the three sets read as they do unmirrored. A live camera is judged from the cards the referee reads
+(:class:`MirrorWatch`) and said to be mirrored, not flipped mid-game; ``referee run --mirror`` flips its frames.
 """
 
 from __future__ import annotations
