@@ -2774,3 +2774,18 @@ def test_the_top_cards_own_label_read_over_the_card_below_when_the_deck_holds_no
     assert cards_seen("red_6") == ["red_8", "red_6"]
     # Another card laid over the top one, changing the grey levels little (one of its colour): played.
     assert cards_seen("red_5") == ["red_8", "red_6", "red_5"]
+
+
+def test_the_top_card_is_judged_again_in_a_new_view() -> None:
+    """A start card believed in clear view, read as a green 4 in the whole frame before the table was found
+    (the card a few dozen pixels long; the detector said 1, a closer look at that size 4), then seen twice as
+    large once the pile is found and read a green 1 frame after frame (generated game 15069, no calibration):
+    in the old view a card believed sure in clear view is never read again; in the new one it is, once."""
+    feed = Feed(PileTracker(CFG))
+    feed([card("green_4", A, conf=0.9)], CFG.min_hits + 3, motion=_visit(1, seat=0))
+    assert [(o["type"], o["card"]) for _, o in feed.out] == [("start", "green_4")]
+    assert feed([card("green_1", A, conf=0.96)], 3 * CFG.min_hits + 5, motion=_visit(1, seat=0)) == []
+    feed.tracker.remap(lambda box: (box[0] * 2, box[1] * 2, box[2] * 2, box[3] * 2))  # the found pile's view
+    big = tuple(v * 2 for v in A)
+    got = feed([card("green_1", big, conf=0.96)], 3 * CFG.min_hits + 5, motion=_visit(1, seat=0))
+    assert [(o["type"], o["card"], o["was"]) for o in got] == [("reread", "green_1", "green_4")]

@@ -115,8 +115,12 @@ class PileTracker:
         """The pile view changed (a new calibration applied live): the cards known to be on the pile
         are moved into the new view by ``move`` (``None``: out of it now, forgotten), so a card already
         there is not taken for a new one. Tentative cards start again in the new view; the hand visits
-        are counted afresh by the new view's motion, so no card keeps the visit that laid it."""
+        are counted afresh by the new view's motion, so no card keeps the visit that laid it. The top card is
+        judged again in the new view (:mod:`.reread`): read in the old one, the whole frame before the table was
+        found, it may have been a few dozen pixels long."""
         self.pile.remap(move)
+        if (top := self.pile.top) is not None:
+            top.clear_when_believed, top.judged_in_clear_view, top.clear_leads = 0, False, {}
         self.candidates.clear()
         self._draws.clear()
         self._visit_seats.clear()
