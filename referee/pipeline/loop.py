@@ -53,7 +53,7 @@ from referee.vision.colour import DeckColours
 from referee.vision.detect import DETECTOR_LOOK_CONFIDENCE, OnnxDetector, UltralyticsDetector
 from referee.vision.detections import Detections, Detector, FollowsFrames, ReadsColours
 from referee.vision.keeping_up import KeepingUp
-from referee.vision.mirror import MIRRORED_WARNING, MirrorWatch, crop_evidence
+from referee.vision.mirror import MIRRORED_WARNING, MirrorWatch, mirror_evidence
 from referee.vision.table_finder import TableFinder
 from referee.vision.teaching import GameTeacher
 from referee.vision.tracking import (
@@ -409,8 +409,9 @@ class Pipeline:
         if self.classifier is None or top is None or top.label != event.card or self.reading.pile_view is None:
             return
         image, view_to_image = self.reading.classifier_view()
-        evidence = crop_evidence(self.classifier, image, top.xyxy, view_to_image=view_to_image, pad=self.reading.pad)
-        if evidence is not None and self.mirror_watch.add(evidence):
+        evidence = mirror_evidence(self.classifier, image, top.xyxy, view_to_image=view_to_image,
+                                   pad=self.reading.pad)
+        if self.mirror_watch.add(evidence):
             log.warning("%s", MIRRORED_WARNING)
 
     def status(self) -> PipelineStatus:

@@ -216,17 +216,19 @@ class FaceClassifier:
 
     def read(self, image: Image, box: Sequence[float] | npt.NDArray[np.float32], *, pad: float = CROP_PAD,
              view_to_image: npt.NDArray[np.float64] | None = None, allowed: Collection[str] | None = None,
-             turns: int = READ_TURNS) -> list[tuple[str, float]]:
+             turns: int = READ_TURNS, mirrored: bool = False) -> list[tuple[str, float]]:
         """The faces of the card at ``box`` (xyxy in ``image``, or in a view of it that ``view_to_image``
         maps onto it: :func:`square_crop_through`), surest first with their probabilities: the crop as
         it lies and turned by each quarter (``turns`` 4) or half a turn (2), averaged (:data:`READ_TURNS`);
-        only the ``allowed`` faces (the deck's), their probabilities renormalised, when given. ``[]`` for
-        a box too small to read."""
+        only the ``allowed`` faces (the deck's), their probabilities renormalised, when given; ``mirrored``: the
+        crop flipped left to right first (:mod:`referee.vision.mirror`). ``[]`` for a box too small to read."""
         if turns not in (2, 4):
             raise ValueError(f"turns must be 2 or 4, not {turns}")
         crop = self._crop(image, box, pad, view_to_image)
         if crop is None:
             return []
+        if mirrored:
+            crop = np.ascontiguousarray(crop[:, ::-1])
         step = 4 // turns
         crops = [np.ascontiguousarray(np.rot90(crop, k)) for k in range(0, 4, step)]
         probs = self.probabilities(crops).mean(axis=0)

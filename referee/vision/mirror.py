@@ -5,8 +5,8 @@ reads as a 5, a 7 into a 1, a 9 into a 6, a draw two's cards and a reverse's arr
 an 8 or a skip read the same either way. Mirrored, the shared single cards read 0.71 as the pipeline names them,
 the second printing's close-ups 0.57 and its table photos 0.44.
 
-The card at a box is read both ways round (:meth:`~referee.vision.classify.FaceClassifier.read` in the view
-and in its mirror image): where the mirror image's surest face is surer, the view looks mirrored
+The card at a box is read both ways round (:meth:`~referee.vision.classify.FaceClassifier.read` of its crop
+as it is and flipped): where the mirror image's surest face is surer, the view looks mirrored
 (:func:`mirror_evidence`, the log ratio, summed over a view's cards). One card says little: a clean photo's
 draw two may read a reverse mirrored at 0.72 against 0.53 as it lies. A camera mirrors all its views or none,
 so photos from one camera (a folder of them) are read the way their summed evidence says
@@ -23,7 +23,7 @@ from collections.abc import Collection, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from referee.vision.classify import CROP_PAD, FaceClassifier, square_crop, square_crop_through
+from referee.vision.classify import CROP_PAD, FaceClassifier
 
 Image = npt.NDArray[np.uint8]
 Boxes = npt.NDArray[np.float32] | Sequence[Sequence[float]]
@@ -36,17 +36,17 @@ MARGIN = 0.1
 ALONE = 1.0
 
 
-def mirror_evidence(classifier: FaceClassifier, image: Image, boxes: Boxes, *, pad: float = CROP_PAD,
+def mirror_evidence(classifier: FaceClassifier, image: Image, boxes: Boxes, *,
+                    view_to_image: npt.NDArray[np.float64] | None = None, pad: float = CROP_PAD,
                     allowed: Collection[str] | None = None) -> float:
-    """How much surer the cards at ``boxes`` (xyxy) read mirrored than as they lie: the sum over the cards of
-    the log ratio of the surest face's probability each way (among the ``allowed`` faces, when given);
-    positive where the view looks mirrored, 0 for no card."""
-    boxes = np.asarray(boxes, np.float32).reshape(-1, 4)
-    flipped, flipped_boxes = mirror_image(image), mirror_boxes(boxes, image.shape[1])
+    """How much surer the cards at ``boxes`` (xyxy; in a view ``view_to_image`` maps onto ``image``, as the
+    pipeline reads its pile view) read mirrored than as they lie: the sum over the cards of the log ratio of the
+    surest face's probability each way, the crop read as it is and flipped (among the ``allowed`` faces, when
+    given); positive where the view looks mirrored, 0 for no card."""
     total = 0.0
-    for box, flipped_box in zip(boxes, flipped_boxes, strict=True):
-        as_is = classifier.read(image, box, pad=pad, allowed=allowed)
-        mirrored = classifier.read(flipped, flipped_box, pad=pad, allowed=allowed)
+    for box in np.asarray(boxes, np.float32).reshape(-1, 4):
+        as_is = classifier.read(image, box, view_to_image=view_to_image, pad=pad, allowed=allowed)
+        mirrored = classifier.read(image, box, view_to_image=view_to_image, pad=pad, allowed=allowed, mirrored=True)
         if as_is and mirrored:
             total += math.log(max(mirrored[0][1], 1e-9) / max(as_is[0][1], 1e-9))
     return total
@@ -71,19 +71,6 @@ def read_mirrored(evidence: float, camera: bool) -> bool:
     return evidence > (-ALONE if camera else ALONE)
 
 
-def crop_evidence(classifier: FaceClassifier, image: Image, box: npt.NDArray[np.float32] | Sequence[float], *,
-                  view_to_image: npt.NDArray[np.float64] | None = None, pad: float = CROP_PAD) -> float | None:
-    """:func:`mirror_evidence` for one card of a live view: its crop (through ``view_to_image``, as the pipeline
-    reads its pile view) and the crop's mirror image, each turned as a read turns it (``None``: no crop)."""
-    crop = (square_crop(image, box, pad=pad, side=classifier.side) if view_to_image is None
-            else square_crop_through(image, box, view_to_image, pad=pad, side=classifier.side))
-    if crop is None:
-        return None
-    turns = [np.ascontiguousarray(np.rot90(view, k)) for view in (crop, crop[:, ::-1]) for k in range(4)]
-    probs = classifier.probabilities(turns).reshape(2, 4, -1).mean(axis=1)
-    return math.log(max(float(probs[1].max()), 1e-9) / max(float(probs[0].max()), 1e-9))
-
-
 #: A live camera is taken as mirrored once the cards it showed sum to this much evidence, and as it lies at minus
 #: this (a card as it lies averages about -0.5: some six cards' worth); then no more looks are taken.
 WATCH_SURE = 3.0
@@ -93,7 +80,7 @@ MIRRORED_WARNING = ("the camera's view looks mirrored (its cards read surer flip
 
 
 class MirrorWatch:
-    """Whether a live camera mirrors its view, from the cards it showed (:func:`crop_evidence` of each card the
+    """Whether a live camera mirrors its view, from the cards it showed (:func:`mirror_evidence` of each card the
     referee read): undecided (``None``) until their evidence sums past :data:`WATCH_SURE` either way. The view
     is not flipped mid-game (the calibration and the seats were found in it): the referee says so."""
 

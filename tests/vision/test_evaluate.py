@@ -168,8 +168,8 @@ class WidthClassifier:
         self.faces = faces
         self.sure = sure
 
-    def read(self, image: np.ndarray, box: np.ndarray, *, allowed: object = None, pad: float = 0.15
-             ) -> list[tuple[str, float]]:
+    def read(self, image: np.ndarray, box: np.ndarray, *, allowed: object = None, pad: float = 0.15,
+             view_to_image: object = None, mirrored: bool = False) -> list[tuple[str, float]]:
         face = self.faces.get(round(float(box[2] - box[0])))
         return [(face, self.sure)] if face else []
 
@@ -237,7 +237,8 @@ class SplitClassifier:
     taught = False
 
     def read(self, image: np.ndarray, box: np.ndarray, *, allowed: frozenset[str] | None = None,
-             pad: float = 0.15) -> list[tuple[str, float]]:
+             pad: float = 0.15, view_to_image: object = None, mirrored: bool = False
+             ) -> list[tuple[str, float]]:
         faces = [("8/9", 0.45), ("8", 0.4), ("3", 0.15)]
         kept = [(f, p) for f, p in faces if allowed is None or f in allowed]
         total = sum(p for _, p in kept)
@@ -270,8 +271,8 @@ def test_eval_reads_a_fraction_card_with_the_margin_the_pipeline_reads_it_with(t
     pads: list[float] = []
 
     class PadClassifier(WidthClassifier):
-        def read(self, image: np.ndarray, box: np.ndarray, *, allowed: object = None, pad: float = CROP_PAD
-                 ) -> list[tuple[str, float]]:
+        def read(self, image: np.ndarray, box: np.ndarray, *, allowed: object = None, pad: float = CROP_PAD,
+                 view_to_image: object = None, mirrored: bool = False) -> list[tuple[str, float]]:
             pads.append(pad)
             return super().read(image, box, allowed=allowed)
 

@@ -24,7 +24,6 @@ from referee.vision.mirror import (
     MARGIN,
     MirrorWatch,
     camera_mirrored,
-    crop_evidence,
     mirror_boxes,
     mirror_evidence,
     mirror_image,
@@ -91,12 +90,13 @@ def test_one_photo_is_read_the_other_way_than_its_camera_only_when_it_alone_says
 
 @pytest.mark.parametrize("label", MISREAD_MIRRORED)
 def test_a_live_card_and_its_mirror_image_say_which_way_round_the_view_is(models, label: str) -> None:  # type: ignore[no-untyped-def]
-    """The pipeline's look at a card it read (its crop, here straight from the frame): negative evidence as it
-    lies, positive mirrored."""
+    """The pipeline's look at a card it read (its crop through the pile view's map back onto the frame, here the
+    identity): negative evidence as it lies, positive mirrored."""
     _, classifier = models
     photo, box = _photo(label, 5)
-    as_is = crop_evidence(classifier, photo, box[0])
-    mirrored = crop_evidence(classifier, mirror_image(photo), mirror_boxes(box, photo.shape[1])[0])
+    as_is = mirror_evidence(classifier, photo, box[0], view_to_image=np.eye(3))
+    mirrored = mirror_evidence(classifier, mirror_image(photo), mirror_boxes(box, photo.shape[1])[0],
+                               view_to_image=np.eye(3))
     assert as_is is not None and mirrored is not None and as_is < 0 < mirrored
 
 
