@@ -46,6 +46,9 @@ def associate(
         if j not in used_cands and cand.first_frame != frame.index:
             cand.misses += 1
     _spoil_clear_views(cfg, candidates, frame)
+    if frame.arm_over_pile:
+        for cand in candidates:
+            cand.clear_run = 0  # a clear view starts again once the arm has gone
 
 
 def _continue_candidates(
@@ -102,6 +105,7 @@ def _continue(cfg: TrackerConfig, frame: FrameFacts, cand: Candidate, row: Readi
     if frame.still(box):
         cand.hits += 1
         cand.clear += not frame.arm_over_pile
+        cand.clear_run += not frame.arm_over_pile
         cand.count_frame(row)
 
 
@@ -118,7 +122,7 @@ def _new_candidate(frame: FrameFacts, row: Reading, like_top: bool, hand_frame: 
     cand.note_seat(seat)
     if frame.still(box):
         cand.hits = 1
-        cand.clear = int(not frame.arm_over_pile)
+        cand.clear = cand.clear_run = int(not frame.arm_over_pile)
         cand.count_frame(row)
     return cand
 
@@ -132,4 +136,4 @@ def _spoil_clear_views(cfg: TrackerConfig, candidates: Sequence[Candidate], fram
         if any(other is not cand
                and intersection(cand.box, other.box) >= cfg.spoiling_overlap * box_area(cand.box)
                for other in sliding):
-            cand.clear = 0
+            cand.clear = cand.clear_run = 0

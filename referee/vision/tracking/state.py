@@ -118,6 +118,10 @@ class Candidate:
     hits: int = 0
     #: Steady frames with no arm over the pile: the detector's clear view of it.
     clear: int = 0
+    #: Of those, the ones since an arm was last over the pile: what it showed before an arm came says
+    #: nothing of what lies there once the arm has gone (a hand reaching past hides a part of the top card
+    #: before it is seen over the pile, and still as it leaves).
+    clear_run: int = 0
     misses: int = 0
     #: Frames it was detected in, steady or not.
     seen: int = 1
@@ -172,6 +176,7 @@ class Candidate:
         ``before`` (the pile image before that visit). It keeps the seat of the hand visit that brought
         it: within one visit the hand's seat can flicker to another for a frame."""
         self.anchor, self.hits, self.clear, self.first_frame, self.first_t = box, 0, 0, frame_index, t
+        self.clear_run = 0
         self.clear_votes()
         self.boxes.clear()
         if self.visit is None or self.visit != visit or self.seat is None:

@@ -284,10 +284,11 @@ class PileTracker:
                  or (c.hits >= 2 * cfg.min_hits and not frame.arm_over_pile))
             # An unsure read, or a part of the top card read as another card, waits until no arm is
             # over the pile and the detector has had a clear view of it for as long as a card must
-            # hold still: a hand half over a card makes misreads, and a card really laid is still
-            # there when the hand has gone (judged on the hand's frames alone, a card on ones of its
-            # colour, which changes the pile's grey levels little, would be taken for no card).
-            and (not needs_clear_view(cfg, self.pile, c) or (not frame.arm_over_pile and c.clear >= cfg.min_hits))
+            # hold still since an arm was last over it: a hand half over a card makes misreads, and a
+            # card really laid is still there when the hand has gone (judged on the hand's frames
+            # alone, a card on ones of its colour, which changes the pile's grey levels little, would
+            # be taken for no card).
+            and (not needs_clear_view(cfg, self.pile, c) or (not frame.arm_over_pile and c.clear_run >= cfg.min_hits))
         ]
 
     def _believe(self, frame: FrameFacts, cand: Candidate, decision: Decision, *, top: bool) -> Start | Play | None:
