@@ -32,10 +32,21 @@ def in_top_pose(cfg: TrackerConfig, top: PileCard | None, cand: Candidate) -> bo
 
 
 def voted_top_in_its_pose(cfg: TrackerConfig, top: PileCard | None, cand: Candidate) -> bool:
-    """``cand`` lies in the top card's very pose and its votes name the top card, though each frame's
-    surest reading may have been another label: the top card misread as a hand passes near, or an
-    identical card laid square on it. Either way it waits as long as an identical card does."""
-    return like_top(top, cand) and in_top_pose(cfg, top, cand)
+    """``cand`` lies in the top card's very pose and its votes name the top card, first or in a near tie
+    with the first (:func:`top_in_the_vote`), though each frame's surest reading may have been another
+    label: the top card misread as a hand passes near, or an identical card laid square on it. Either way
+    it waits as long as an identical card does."""
+    return top is not None and top_in_the_vote(cfg, top, cand) and in_top_pose(cfg, top, cand)
+
+
+def top_in_the_vote(cfg: TrackerConfig, top: PileCard, cand: Candidate) -> bool:
+    """``cand``'s votes name ``top``'s label first, or nearly as often as the first (``unsure_runner_up`` of
+    its share): one box read two ways as surely, one of them the card that lay there (a 9 read as a 6 as
+    surely as a 9, both ways up, as a hand comes near), says no more of a new card than the top card read
+    alone."""
+    ranked = cand.ranked()
+    return bool(ranked) and any(
+        s.label == top.label and s.share >= cfg.unsure_runner_up * ranked[0].share for s in ranked)
 
 
 def part_of_top(cfg: TrackerConfig, top: PileCard | None, cand: Candidate) -> bool:
