@@ -8,6 +8,7 @@ the hue of its saturated, well-lit pixels against the palette's hue centres.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Sequence
 from typing import NamedTuple, Protocol
 
@@ -78,6 +79,15 @@ def white_balance_gains(
     return gains.astype(np.float32)
 
 
+#: A known colour's spread, with :class:`DeckColours`' ``spreads``: this many deviations of its cards' hues from the
+#: centre it is read against (the median's, as a standard deviation), and never under :data:`MIN_SPREAD` hue units
+#: (nor over its stock spread).
+SPREAD_K = 2.0
+MIN_SPREAD = 3.0
+#: The sure reads a colour's spread is measured over: its newest.
+SPREAD_READS = 256
+
+
 class ColourReader(Protocol):
     """What the detector reads colours with, frame by frame: :class:`DeckColours` (learning the deck's
     printing as it plays) or a learned deck's palette (:class:`referee.vision.deck.DeckPalette`)."""
@@ -134,21 +144,38 @@ class DeckColours:
     cards teach them, and a card printed at its colour's stock hue reads that colour for the whole game.
     (With a reach measured to the neighbour's centre, a yellow and a green that both drifted towards each
     other met, and from then on every yellow card read green and every green yellow.)
+
+    With ``spreads``, a colour whose neighbours are both known is also read in units of the spread its own
+    cards showed (:data:`SPREAD_K` deviations of their hues, between :data:`MIN_SPREAD` and its stock spread)
+    rather than the spread of every printing there is: one deck under one camera prints its green a few hue
+    units wide, not from lime to teal. The deviation is the median's: a card of the neighbour's colour read
+    surely as this one (the misread this is to mend) must not widen it over the neighbour. A hue is then
+    named by the two centres either side of it, so the boundary between two known neighbours lies between
+    their learned centres in proportion to how widely each was seen, never past either, and a narrow colour
+    keeps the hues past its centre on its far side. ``photos``: each card is balanced on its own white as a photo is
+    (:func:`read_colour`: a wider gain range, strong casts), for a folder of photos from one camera;
+    otherwise as the live pile view is.
     """
 
     def __init__(
         self, palette: Sequence[Colour] = CLASSIC_COLOURS, *, sure: float = 0.9, rate: float = 0.1,
-        reach: float = 0.5, min_reads: int = 3,
+        reach: float = 0.5, min_reads: int = 3, spreads: bool = False, photos: bool = False,
     ) -> None:
         self.palette = tuple(palette)
         self.sure = sure
         self.rate = rate
         self.min_reads = min_reads
+        self.spreads = spreads
+        self.photos = photos
+        #: Set false to read against what was learned without learning more (a folder's second pass).
+        self.learning = True
         self.stock = [HUE_CENTRES[c] for c in self.palette]
         self.widths = [HUE_WIDTHS[c] for c in self.palette]
         #: What each colour's sure reads taught (stock centres until then), and how many there were.
         self.learned = list(self.stock)
         self.reads = [0] * len(self.palette)
+        #: Each colour's newest sure reads' hues, as offsets from its stock centre (its spread).
+        self._seen: list[deque[float]] = [deque(maxlen=SPREAD_READS) for _ in self.palette]
         n = len(self.stock)
         # Each colour's neighbours on the hue circle, below and above, and how far it may go each way.
         self._below: list[int | None] = [None] * n
@@ -186,13 +213,31 @@ class DeckColours:
             out.append((stock + float(np.clip(_signed(self.learned[i], stock), lo, hi))) % 180.0)
         return out
 
+    @property
+    def read_widths(self) -> list[float]:
+        """The spreads colours are read in: with ``spreads``, a colour known, its neighbours known too, in
+        the spread its cards showed; otherwise its stock spread (:data:`HUE_WIDTHS`)."""
+        out = list(self.widths)
+        if not self.spreads:
+            return out
+        centres = self.centres
+        for i, stock_width in enumerate(self.widths):
+            if self._known(i) and self._known(self._below[i]) and self._known(self._above[i]):
+                # About the centre read against (its reach may stop it short of the cards' own middle), and the
+                # median's: one misread is one card.
+                seen = np.asarray(self._seen[i], np.float32) - _signed(centres[i], self.stock[i])
+                deviation = 1.4826 * float(np.median(np.abs(seen)))
+                out[i] = float(np.clip(SPREAD_K * deviation, MIN_SPREAD, stock_width))
+        return out
+
     def read(
         self, image: npt.NDArray[np.uint8], xyxy: Sequence[float] | npt.NDArray[np.float32], *, learn: bool = True
     ) -> tuple[Colour, float]:
         """:func:`read_colour` against the deck's centres; a sure reading teaches them (with ``learn``)."""
-        hues = _card_hues(image, xyxy, gain_range=LIVE_GAIN_RANGE, strong_casts=False)
-        colour, share, hue = _vote(hues, self.palette, self.centres, self.widths)
-        if learn and hue is not None and share >= self.sure:
+        hues = (_card_hues(image, xyxy) if self.photos
+                else _card_hues(image, xyxy, gain_range=LIVE_GAIN_RANGE, strong_casts=False))
+        colour, share, hue = _vote(hues, self.palette, self.centres, self.read_widths, between=self.spreads)
+        if learn and self.learning and hue is not None and share >= self.sure:
             self.learn(colour, hue)
         return colour, share
 
@@ -206,6 +251,7 @@ class DeckColours:
         offset = float(np.clip(_signed(towards, stock), -self._reach_below[i], self._reach_above[i]))
         self.learned[i] = (stock + offset) % 180.0
         self.reads[i] += 1
+        self._seen[i].append(_signed(hue, stock))
 
 
 def _signed(h: float, centre: float) -> float:
@@ -291,17 +337,22 @@ def _vote(
     palette: Sequence[Colour],
     centres: Sequence[float],
     widths: Sequence[float],
+    *,
+    between: bool = False,
 ) -> tuple[Colour, float, float | None]:
     """Each pixel votes for its nearest centre, in units of each colour's spread (``widths``), a clipped one
     only where clearly within one colour (:func:`fair_votes`): the winner, its share of the votes, and the mean
-    hue of the pixels that voted for it (``None`` without votes)."""
+    hue of the pixels that voted for it (``None`` without votes). ``between``: only for one of the two centres
+    on either side of it on the hue circle; otherwise a colour much narrower than its neighbour would lose
+    the hues just past its centre on its far side too, where the neighbour, counted in its wide units, is
+    nearer."""
     if pixels is None:
         return palette[0], 0.0, None
-    fair = fair_votes(np.stack([_hue_distance(pixels.hue, c) / w for c, w in zip(centres, widths, strict=True)]),
-                      pixels.clipped)
-    hue, weight = pixels.hue[fair], pixels.weight[fair]
+    units = _units(pixels.hue, centres, widths, between)
+    fair = fair_votes(units, pixels.clipped)
+    hue, weight, units = pixels.hue[fair], pixels.weight[fair], units[:, fair]
     distances = np.stack([_hue_distance(hue, c) for c in centres])
-    nearest = (distances / np.asarray(widths, np.float32)[:, None]).argmin(axis=0)
+    nearest = units.argmin(axis=0)
     # Votes far from every centre (a hand, the table) count little.
     weight = weight * np.exp(-((distances.min(axis=0) / 18.0) ** 2))
     votes = np.bincount(nearest, weights=weight, minlength=len(palette))
@@ -313,3 +364,18 @@ def _vote(
     offsets = (hue[mine] - centres[best] + 90.0) % 180.0 - 90.0
     mean_hue = (centres[best] + float(np.average(offsets, weights=weight[mine]))) % 180.0
     return palette[best], float(votes[best] / total), mean_hue
+
+
+def _units(hue: npt.NDArray[np.float32], centres: Sequence[float], widths: Sequence[float],
+           between: bool) -> npt.NDArray[np.float32]:
+    """Each hue's distance to each centre (colours x pixels) in units of that colour's width; with ``between``,
+    infinite to every centre but the nearest below and the nearest above it on the hue circle."""
+    units = np.stack([_hue_distance(hue, c) / w for c, w in zip(centres, widths, strict=True)])
+    if between and len(centres) > 2:
+        c = np.asarray(centres, np.float32)[:, None]
+        below = ((hue[None, :] - c) % 180.0).argmin(axis=0)
+        above = ((c - hue[None, :]) % 180.0).argmin(axis=0)
+        rows = np.arange(len(centres))[:, None]
+        units = np.where((rows == below) | (rows == above), units, np.float32(np.inf))
+    out: npt.NDArray[np.float32] = units.astype(np.float32)
+    return out

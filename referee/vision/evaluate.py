@@ -35,7 +35,8 @@ from __future__ import annotations
 import logging
 import sys
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -47,8 +48,9 @@ import numpy.typing as npt
 from referee.cards import Card, CardError, folder_label
 from referee.vision.card_shape import card_length, holds_whole_card
 from referee.vision.classify import FaceClassifier, read_pad
+from referee.vision.colour import DeckColours
 from referee.vision.detect import OnnxDetector, UltralyticsDetector
-from referee.vision.detections import Detections
+from referee.vision.detections import Detections, ReadsColours
 from referee.vision.mirror import camera_mirrored, looks_mirrored, mirror_boxes, mirror_image, read_mirrored
 from referee.vision.settled_reading import (
     READING,
@@ -285,26 +287,27 @@ def evaluate_folders(
     totals: dict[str, int] = defaultdict(int)
     images = skipped = 0
     photos = [p for paths in files.values() for p in paths]
-    evidence = _mirror_evidence(detector, classifier, photos, faces, f"{root.name}: which way round")
+    evidence, colours = _camera_look(detector, classifier, photos, faces, f"{root.name}: the camera")
     camera = camera_mirrored(list(evidence.values()))
     bar = _progress(len(photos), root.name)
-    for folder, paths in files.items():
-        for image_path in paths:
-            bar.update()
-            image = cv2.imread(str(image_path))
-            if image is None:
-                log.warning("unreadable image skipped: %s", image_path)
-                skipped += 1
-                continue
-            images += 1
-            truth = folder_label(folder.name)
-            totals[truth] += 1
-            flip = read_mirrored(evidence.get(image_path, 0.0), camera)
-            for reader, read in photo_reads(detector, classifier, image, faces, mirrored=flip).items():
-                if read == truth:
-                    hits[reader][truth] += 1
-                else:
-                    confusions[reader][truth][read] += 1
+    with _reading_with(detector, colours):  # the folder's colours as its camera shows them
+        for folder, paths in files.items():
+            for image_path in paths:
+                bar.update()
+                image = cv2.imread(str(image_path))
+                if image is None:
+                    log.warning("unreadable image skipped: %s", image_path)
+                    skipped += 1
+                    continue
+                images += 1
+                truth = folder_label(folder.name)
+                totals[truth] += 1
+                flip = read_mirrored(evidence.get(image_path, 0.0), camera)
+                for reader, read in photo_reads(detector, classifier, image, faces, mirrored=flip).items():
+                    if read == truth:
+                        hits[reader][truth] += 1
+                    else:
+                        confusions[reader][truth][read] += 1
     bar.close()
     if images == 0:
         raise EvalError(f"{root}: no readable image in its class folders")
@@ -331,22 +334,45 @@ def evaluate_folders(
     return out
 
 
-def _mirror_evidence(detector: OnnxDetector | UltralyticsDetector, classifier: FaceClassifier | None,
-                     paths: Sequence[Path], faces: frozenset[str] | None, what: str) -> dict[Path, float]:
-    """How much surer each photo's card reads mirrored (:func:`photo_mirror_evidence`): the photos of a folder
-    come from one camera, mirrored (a selfie view) or not, as their cards say together. Empty without a
-    classifier."""
+def _camera_look(detector: OnnxDetector | UltralyticsDetector, classifier: FaceClassifier | None,
+                 paths: Sequence[Path], faces: frozenset[str] | None, what: str
+                 ) -> tuple[dict[Path, float], DeckColours | None]:
+    """The photos of a folder come from one camera: how much surer each photo's card reads mirrored
+    (:func:`photo_mirror_evidence`; empty without a classifier), as the photos together say whether the camera
+    mirrors its views (a selfie view); and how the camera shows the deck's colours, as a game learns them
+    (:class:`~referee.vision.colour.DeckColours`, read as photos are, each colour in the spread its cards
+    showed), taught by every card read surely; ``None`` where the detector reads a learned deck's palette."""
     evidence: dict[Path, float] = {}
-    if classifier is None:
-        return evidence
+    learns = isinstance(detector, ReadsColours) and detector.deck is None
+    colours = DeckColours(detector.palette, spreads=True, photos=True) if learns else None
     bar = _progress(len(paths), what)
-    for path in paths:
-        bar.update()
-        image = cv2.imread(str(path))
-        if image is not None:
-            evidence[path] = photo_mirror_evidence(detector, classifier, image, faces)
+    with _reading_with(detector, colours):
+        for path in paths:
+            bar.update()
+            image = cv2.imread(str(path))
+            if image is None:
+                continue
+            if classifier is None:
+                detector.detect(image)
+            else:
+                evidence[path] = photo_mirror_evidence(detector, classifier, image, faces)
     bar.close()
-    return evidence
+    if colours is not None:
+        colours.learning = False
+    return evidence, colours
+
+
+@contextmanager
+def _reading_with(detector: OnnxDetector | UltralyticsDetector, colours: DeckColours | None) -> Iterator[None]:
+    """``detector`` reading colours against ``colours`` meanwhile (nothing changed with ``None``)."""
+    if colours is None or not isinstance(detector, ReadsColours):
+        yield
+        return
+    deck, detector.deck = detector.deck, colours
+    try:
+        yield
+    finally:
+        detector.deck = deck
 
 
 def _class_folders(root: Path, limit: int | None) -> dict[Path, list[Path]]:
