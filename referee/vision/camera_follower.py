@@ -19,8 +19,8 @@ import numpy.typing as npt
 log = logging.getLogger(__name__)
 
 __all__ = ["AGREE", "ALIGN_WIDTH", "BUMP_CHECKS", "BUMP_PX", "BUMP_STEADY_PX", "CORNER_PX", "CORNER_SAME",
-           "CORNER_SHAPE", "COVERED_CHECKS", "FOLLOW_WIDTH", "GLANCE_WIDTH", "MAX_ZOOM", "QUIET_CHECKS", "SPREAD",
-           "TILES", "CameraFollower", "Tracked", "agreed_all_over", "shifted"]
+           "CORNER_SHAPE", "COVERED_CHECKS", "FOLLOW_WIDTH", "GLANCE_WIDTH", "MAX_ZOOM", "QUIET_CHECKS", "RENEW_FRAMES",
+           "SPREAD", "TILES", "CameraFollower", "Tracked", "agreed_all_over", "shifted"]
 
 #: A view moved by more than this (camera pixels at a corner) is a bump...
 BUMP_PX = 8.0
@@ -39,6 +39,8 @@ FOLLOW_WIDTH = 640
 GLANCE_WIDTH = 160
 #: A view not jolted is checked once every this many of its turns (:attr:`every`): a knock jolts it.
 QUIET_CHECKS = 5
+#: Frames after which a still check, no hand over the table, renews the reference (the light, the cards laid).
+RENEW_FRAMES = 150
 #: Width of the whole-picture alignment, tried when the corners cannot tell (it starts at half this width).
 ALIGN_WIDTH = 320
 #: The alignment's check: the picture cut into this many tiles (across, down)...
@@ -156,6 +158,8 @@ class CameraFollower:
         tracked = self._tracked(grey)
         matrix = tracked.matrix if tracked.all_over else self._aligned(grey, tracked)
         if matrix is None:
+            if self._held_still(tracked, jolted=jolted, busy=busy):
+                self.reference(image)
             return None
         w, h = self.size
         corners = np.array([(0, 0), (w, 0), (w, h), (0, h)], np.float64)
@@ -163,7 +167,7 @@ class CameraFollower:
             self._last = None
             self._moving_since = None
             self._covered(grey, matrix)
-            if self._since_ref > 150 and not busy:  # follow the light and the new cards, slowly
+            if self._since_ref > RENEW_FRAMES and not busy:  # follow the light and the new cards, slowly
                 self.reference(image)
             return None
         if self._moving_since is None:
@@ -186,6 +190,16 @@ class CameraFollower:
         full[:, 2] /= s
         self.reference(image)
         return full
+
+    def _held_still(self, tracked: Tracked, *, jolted: bool, busy: bool) -> bool:
+        """A quiet check that measured nothing for sure, yet whose corners kept agree on a move of :data:`BUMP_PX` or
+        less (not all over the view, and the alignment refused): the view held still, and an old reference is
+        renewed as at any still check (:data:`RENEW_FRAMES`). On a plain or streaky table a reference taken before
+        the pile was laid holds few corners beyond the stock's, too few for a later knock to be measured on them;
+        the reference is only ever renewed at a still check, so without this it stayed the first frame's all game.
+        Not within a jolt's checks (the knock's own frames), nor with the view seen moving or a hand over the table."""
+        return (tracked.matrix is not None and not jolted and not busy and not self.moving
+                and self._since_ref > RENEW_FRAMES and self._moved_px(tracked.matrix) <= BUMP_PX)
 
     def _glance(self, image: npt.NDArray[np.uint8]) -> bool:
         """The whole view shifted since the last frame by half :data:`BUMP_PX` or more (a thumbnail's phase
