@@ -303,11 +303,7 @@ def evaluate_folders(
                 truth = folder_label(folder.name)
                 totals[truth] += 1
                 flip = read_mirrored(evidence.get(image_path, 0.0), camera)
-                for reader, read in photo_reads(detector, classifier, image, faces, mirrored=flip).items():
-                    if read == truth:
-                        hits[reader][truth] += 1
-                    else:
-                        confusions[reader][truth][read] += 1
+                _count(photo_reads(detector, classifier, image, faces, mirrored=flip), truth, hits, confusions)
     bar.close()
     if images == 0:
         raise EvalError(f"{root}: no readable image in its class folders")
@@ -332,6 +328,16 @@ def evaluate_folders(
             "confusions_classifier": {k: dict(v) for k, v in confusions["classifier"].items()},
         })
     return out
+
+
+def _count(reads: dict[str, str], truth: str, hits: dict[str, dict[str, int]],
+           confusions: dict[str, dict[str, dict[str, int]]]) -> None:
+    """Count each reader's read of a photo of ``truth``: a hit, or a confusion with what it read."""
+    for reader, read in reads.items():
+        if read == truth:
+            hits[reader][truth] += 1
+        else:
+            confusions[reader][truth][read] += 1
 
 
 def _camera_look(detector: OnnxDetector | UltralyticsDetector, classifier: FaceClassifier | None,
