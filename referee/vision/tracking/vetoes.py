@@ -23,7 +23,7 @@ from referee.vision.tracking.known import remembered
 from referee.vision.tracking.state import Candidate, PileCard
 from referee.vision.tracking.twins import came_in
 from referee.vision.tracking.votes import unread, unsure, upside_down_tie
-from referee.vision.tracking.waits import in_place_under_top, in_top_pose
+from referee.vision.tracking.waits import in_place_under_top, in_top_pose, part_of_top
 
 log = logging.getLogger(__name__)
 
@@ -264,11 +264,12 @@ def veto(ctx: Judging, cand: Candidate, label: str) -> str | None:
 
 
 def top_read_closer(cfg: TrackerConfig, top: PileCard | None, cand: Candidate, closer: str | None) -> bool:
-    """Read otherwise in the top card's very pose, and read ``closer`` up as the top card: the top card
-    misread in the pile view while a hand passed, not a new card (its readings join the top card's). An
-    identical card laid square on it is left to its own rule. Asked after the closer look, once the
-    vetoes found nothing."""
-    if closer is None or top is None or closer != top.label or not in_top_pose(cfg, top, cand):
+    """Read otherwise in the top card's very pose, or inside it and smaller (:func:`part_of_top`: what a hand
+    over the top card leaves of it), and read ``closer`` up as the top card: the top card misread in the pile
+    view while a hand passed, not a new card (its readings join the top card's). An identical card laid
+    square on it is left to its own rule. Asked after the closer look, once the vetoes found nothing."""
+    if (closer is None or top is None or closer != top.label
+            or not (in_top_pose(cfg, top, cand) or part_of_top(cfg, top, cand))):
         return False
     top.reads = top.reads | cand.reads()
     log.info("%s read as %s in its own pose, and as itself closer up: no new card", top.label,
