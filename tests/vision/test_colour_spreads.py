@@ -4,7 +4,7 @@ An overexposed webcam turns the shared photos' blue (hue 99) cyan: its blue card
 boundary with green (91 lies between the stock green, 68, and blue, 106, in units of each colour's spread over all
 printings: lime to teal for green). Their greens lie at 71-83 all the same. Learned from the folder's sure reads,
 green is a few units wide at 75 and blue a few at 97, and the boundary between them falls in the gap the camera
-left (``benchmarks/camera_casts.py --only bright-webcam``: 10 blues read green before).
+left (``benchmarks/camera_casts.py --only bright-webcam``: 9 blues read green before).
 """
 
 from __future__ import annotations
@@ -14,23 +14,14 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from referee.cards import Card, Colour
+from referee.cards import Colour
 from referee.synth.printing import Palette, hsv_to_bgr
-from referee.synth.render import _hsv_to_bgr, render_card
 from referee.vision.colour import HUE_WIDTHS, MIN_SPREAD, DeckColours, read_colour
 from referee.vision.detect import load_detector
 from referee.vision.evaluate import evaluate_folders
 
-
-def _card(hue: float) -> np.ndarray:
-    """A card seen from above: white border, a body of ``hue``, a white oval in the middle."""
-    image = np.full((120, 80, 3), 235, np.uint8)
-    image[8:112, 8:72] = _hsv_to_bgr(hue, 220, 210)
-    image[45:75, 25:55] = 240
-    return image
-
-
-BOX = (0.0, 0.0, 80.0, 120.0)
+from .test_colour_ranges import BOX, _card
+from .test_mirror import _photo as photo_on_table
 
 
 def _taught(deck: DeckColours, hues: dict[float, int]) -> DeckColours:
@@ -93,16 +84,7 @@ def test_the_live_reader_learns_no_spreads_unless_asked() -> None:
 
 def _photo(label: str, hue: float, seed: int) -> np.ndarray:
     """A card of ``label`` printed (or shown by the camera) at ``hue``, a little turned on a wooden table."""
-    rng = np.random.default_rng(seed)
-    face = render_card(Card.from_label(label), design=0, rng=rng, palette=Palette(body=hsv_to_bgr(hue, 220, 215)))
-    table = np.full((480, 640, 3), (60, 110, 160), np.uint8)
-    h, w = face.shape[:2]
-    turn = cv2.getRotationMatrix2D((w / 2, h / 2), float(rng.uniform(-12, 12)), 300 / h)
-    turn[:, 2] = np.array([320.0, 240.0]) - turn[:, :2] @ np.array([w / 2, h / 2])
-    warped = cv2.warpAffine(face, turn, (640, 480))
-    alpha = warped[..., 3:4].astype(np.float32) / 255.0
-    photo: np.ndarray = (warped[..., :3] * alpha + table * (1 - alpha)).astype(np.uint8)
-    return photo
+    return photo_on_table(label, seed, Palette(body=hsv_to_bgr(hue, 220, 215)))[0]
 
 
 def test_a_folder_of_one_cameras_photos_is_read_in_the_colours_it_showed(tmp_path: Path) -> None:

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from referee.cards import Card
+from referee.synth.printing import Palette
 from referee.synth.render import render_card
 from referee.vision.classify import load_classifier
 from referee.vision.detect import load_detector
@@ -37,10 +38,11 @@ ASYMMETRIC = ["red_2", "blue_7", "green_reverse", "yellow_draw2", "red_5", "blue
 MISREAD_MIRRORED = ["red_2", "blue_7", "yellow_draw2", "red_5", "blue_9"]
 
 
-def _photo(label: str, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """A card of ``label`` lying a little turned on a wooden table, as a phone photographs it, and its box."""
+def _photo(label: str, seed: int, palette: Palette | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """A card of ``label`` lying a little turned on a wooden table, as a phone photographs it, and its box
+    (``palette``: its inks; a random printing of its colour when ``None``)."""
     rng = np.random.default_rng(seed)
-    face = render_card(Card.from_label(label), design=0, rng=rng)
+    face = render_card(Card.from_label(label), design=0, rng=rng, palette=palette)
     table = np.full((480, 640, 3), (60, 110, 160), np.uint8)
     h, w = face.shape[:2]
     scale = 300 / h
