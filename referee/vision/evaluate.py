@@ -351,6 +351,8 @@ def _camera_look(detector: OnnxDetector | UltralyticsDetector, classifier: FaceC
     evidence: dict[Path, float] = {}
     learns = isinstance(detector, ReadsColours) and detector.deck is None
     colours = DeckColours(detector.palette, spreads=True, photos=True) if learns else None
+    if colours is None and classifier is None:
+        return evidence, None  # nothing to learn from the photos
     bar = _progress(len(paths), what)
     with _reading_with(detector, colours):
         for path in paths:
