@@ -29,7 +29,6 @@ import logging
 import threading
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -304,9 +303,10 @@ class Pipeline:
         assert self.view.profile is not None and self.view.motion is not None
         finder.observe(frame.image, frame.t, self.view.profile, detections if fresh else Detections.empty(),
                        self.view.motion.foreground, busy=motion.arm_over_pile)
-        self.view.motion.camera_moving = finder.camera_moving  # its stock episode held until the view is followed
+        # Its stock episode held until the view is followed; draws heard through a moving view dropped.
+        motion = self.view.motion.heard(motion, finder.camera_moving)
         if finder.camera_moving:
-            return self._last_detections, False, replace(motion, draws=(), draw_started=())
+            return self._last_detections, False, motion
         if finder.followed_now:
             return self._last_detections, False, motion
         return detections, fresh, motion

@@ -221,6 +221,17 @@ class MotionDetector:
             self._stock_ep.knocked = True
         self._moving = moving
 
+    def heard(self, sample: MotionSample, moving: bool) -> MotionSample:
+        """``sample`` (this frame's) as the pipeline hears it, once the table finder has said whether the camera is
+        ``moving`` (:attr:`camera_moving` set so): while it moves, what the stock zone shows is the view moving, and
+        draws are dropped. Not those that ended in the frame the move was first seen: a visit ends once the stock
+        zone has held still a few frames (``stock_quiet_frames``, this one the last), so it was seen whole before."""
+        began = moving and not self._moving
+        self.camera_moving = moving
+        if moving and not began:
+            return replace(sample, draws=(), draw_started=())
+        return sample
+
     def _reaches_past(self, zone: Mask) -> bool:
         """Some pixel of the view lies 1.5 zone radii or more from ``zone``'s centre (low-resolution pixels),
         as the far end of an arm must (:meth:`Zones.arm_root`)."""
