@@ -120,6 +120,10 @@ class Episode:
     passed: int = 0
     #: The camera was knocked during this visit (see ``MotionDetector.camera_moving``).
     knocked: bool = False
+    #: The detector's last frame the hand was in the zone, and the frame the camera began to move in when the hand
+    #: was in the zone then (``None``: it was not, or the view has been seen still since; see ``_through_the_knock``).
+    zone_frame: int = -1
+    knocked_in_zone: int | None = None
 
     def moved(self, camera: npt.NDArray[np.float64]) -> Episode:
         """This episode seen by a camera moved by the 2x3 similarity ``camera`` (camera pixels): where the hand
@@ -219,6 +223,8 @@ class MotionDetector:
     def camera_moving(self, moving: bool) -> None:
         if moving and not self._moving and self._stock_ep is not None:
             self._stock_ep.knocked = True
+            if self._stock_ep.zone_frame == self._frame:
+                self._stock_ep.knocked_in_zone = self._frame
         self._moving = moving
 
     def heard(self, sample: MotionSample, moving: bool) -> MotionSample:
@@ -366,6 +372,7 @@ class MotionDetector:
         if self._stock_ep is not None:
             ep = self._stock_ep
             ep.held = self._held_run if ep.start_frame == self._frame else ep.held + held
+            self._through_the_knock(ep)
             ep.passed += passed_on(self._foreground, self.stock_zone, self.pile_zone)
         if stock_ended is not None and stock_ended.passed >= _PASSED_FRAMES:
             # A hand that crossed the stock on its way to the pile (or back from it) drew nothing, whatever
@@ -413,6 +420,7 @@ class MotionDetector:
         if in_zone:
             ep.touched = True
             ep.in_zone += 1
+            ep.zone_frame = self._frame
         if reach and root is None and not ep.roots and len(ep.faint_roots) < self.reach_frames:
             faint = self._zones.arm_root(self._faint_foreground(), zone)
             if faint is not None:
@@ -442,6 +450,18 @@ class MotionDetector:
         if ep.quiet >= quiet_frames:
             return None, ep
         return ep, None
+
+    def _through_the_knock(self, ep: Episode) -> None:
+        """The first frame ``ep`` is watched again once the camera no longer moves: a hand in the zone as the camera
+        began to move and in it again now was there all the while (a hand that draws dwells there; a knock's frames
+        are not watched, and the knock can take most of its visit): those frames count as in the zone."""
+        if ep.knocked_in_zone is None or self._moving:
+            return
+        if ep.zone_frame == self._frame:
+            gap = self._frame - ep.knocked_in_zone - 1
+            ep.in_zone += gap
+            ep.held += gap
+        ep.knocked_in_zone = None
 
     def _slow_hand(self, ep: Episode) -> bool:
         """``ep``, just ended, was a hand that came into the stock too slowly for the differencing: seen
