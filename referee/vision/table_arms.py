@@ -148,7 +148,8 @@ class StockVisits:
     the followed view starts with no hand in sight. So a hand that had held at the stock (:data:`CUT_HELD_S`, its
     hand not going on to the pile) when the camera began to move, or had just left it, and whose draw was not
     judged, drew: said once the view is followed and no arm has been at the stock for :data:`CUT_QUIET_S` (a hand
-    still there is the motion detector's to judge), unless a draw is judged meanwhile."""
+    still there is the motion detector's to judge), unless a draw is judged meanwhile, or the arm at the stock in the
+    followed view reaches on to the pile (:data:`CUT_PASSED` frames: it was on its way there)."""
 
     def __init__(self) -> None:
         #: The visit going on (or just ended): footage times an arm was at the stock, where it came in (the
@@ -192,6 +193,8 @@ class StockVisits:
         self._passed += passed
         if far > self._far:
             self._root, self._far = root, far
+        if self._cut is not None and self._passed >= CUT_PASSED:
+            self._cut = None  # the arm at the stock once the view was followed went on to the pile: on its way there
 
     def knocked(self, t: float, fps: float, drawn: Sequence[float]) -> None:
         """The camera began to move at ``t``: a hand at the stock, or that left it just now (its draw not judged
