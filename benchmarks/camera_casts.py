@@ -4,7 +4,8 @@
 
 A webcam whose automatic white balance failed tints the whole view (tungsten light: warm; fluorescent tubes:
 green; a north window: cool), and a cheap one adds low resolution, noise, soft focus, washed-out colours and
-heavy JPEG. Real decks under such webcams are what the referee meets and what nobody in this project has
+heavy JPEG; a card held up to it may be cut by the frame (``close``) or half under a thumb (``thumb``). Real decks
+under such webcams are what the referee meets and what nobody in this project has
 photographed, so this benchmark makes each condition from the real photos it is given (a folder of
 class-named folders, or a YOLO ``data.yaml``) and reads them as ``referee eval`` does. The photos are
 degraded into a temporary folder, never into the project.
@@ -146,6 +147,37 @@ def mirror(image: Image) -> tuple[Image, npt.NDArray[np.float64]]:
     return out, flip
 
 
+def close(image: Image) -> tuple[Image, npt.NDArray[np.float64]]:
+    """The card held close to the camera: the middle of the view blown up 2.2 times, so that a card that filled
+    half of it now fills it, cut by the frame's edges; with the homography, so boxes follow."""
+    h, w = image.shape[:2]
+    zoom = 2.2
+    move = np.array([[zoom, 0.0, w / 2 * (1 - zoom)], [0.0, zoom, h / 2 * (1 - zoom)], [0.0, 0.0, 1.0]])
+    out: Image = cv2.warpPerspective(image, move, (w, h), flags=cv2.INTER_LINEAR)
+    return out, move
+
+
+#: Skin tones (BGR) of the thumb that :func:`thumb` lays over the view: light, medium, dark.
+SKIN = ((120, 150, 200), (80, 110, 160), (50, 70, 110))
+
+
+def thumb(image: Image, rng: np.random.Generator) -> Image:
+    """A hand holding the card up to the camera: a thumb from any edge of the view, a third of the way across it,
+    its tone any of :data:`SKIN`, lit from its middle (the shared photos' cards lie near the middle, so it covers an
+    edge or a corner of most and reaches the middle of some)."""
+    h, w = image.shape[:2]
+    side, along = int(rng.integers(4)), float(rng.uniform(0.3, 0.7))
+    reach, width = 0.35 * (h if side % 2 == 0 else w), 0.11 * max(h, w)
+    centre = [(along * w, h), (w, along * h), (along * w, 0.0), (0.0, along * h)][side]
+    mask = np.zeros((h, w), np.uint8)
+    cv2.ellipse(mask, (round(centre[0]), round(centre[1])), (round(reach), round(width)), 90 * (side % 2 == 0),
+                0, 360, 255, -1)
+    lit = cv2.GaussianBlur(mask.astype(np.float32) / 255.0, (0, 0), width / 3)[..., None]
+    skin = np.asarray(SKIN[int(rng.integers(len(SKIN)))], np.float32) * (0.7 + 0.4 * lit)
+    out: Image = np.where(mask[..., None] > 0, np.clip(skin, 0, 255), image).astype(np.uint8)
+    return out
+
+
 Change = Callable[[Image], "Image | tuple[Image, npt.NDArray[np.float64]]"]
 
 
@@ -163,7 +195,10 @@ def conditions(seed: int) -> dict[str, Change]:
     out["bright"] = bright
     out["mirror"] = mirror
     out["tilt"] = lambda image: tilt(image, rng)
-    out["bright-webcam"] = lambda image: webcam(bright(image), rng)  # last: the others' noise draws stay as they were
+    out["bright-webcam"] = lambda image: webcam(bright(image), rng)  # after the others: their noise draws stay
+    out["close"] = close
+    hands = np.random.default_rng(seed + 1)  # its own draws, so that the others' stay as they were
+    out["thumb"] = lambda image: thumb(image, hands)
     return out
 
 
@@ -217,7 +252,8 @@ def _image_of(label: Path, moved: dict[Path, npt.NDArray[np.float64]]) -> Path |
 
 
 def move_boxes(text: str, homography: npt.NDArray[np.float64], shape: tuple[int, int]) -> str:
-    """YOLO label lines with each box's corners carried by ``homography``, the new box around them."""
+    """YOLO label lines with each box's corners carried by ``homography``, the new box around them, cut to the
+    view; a box less than half in view is left out (a card mostly outside the frame is no card to read)."""
     h, w = shape
     lines = []
     for line in text.splitlines():
@@ -229,6 +265,8 @@ def move_boxes(text: str, homography: npt.NDArray[np.float64], shape: tuple[int,
         corners = np.float32([[[x0, y0]], [[x1, y0]], [[x1, y1]], [[x0, y1]]])
         out = cv2.perspectiveTransform(corners, homography.astype(np.float32)).reshape(4, 2)
         lo, hi = np.clip(out.min(0), 0, [w, h]), np.clip(out.max(0), 0, [w, h])
+        if np.prod(hi - lo) < 0.5 * np.prod(out.max(0) - out.min(0)):
+            continue
         lines.append(f"{parts[0]} {(lo[0] + hi[0]) / 2 / w:.6f} {(lo[1] + hi[1]) / 2 / h:.6f} "
                      f"{(hi[0] - lo[0]) / w:.6f} {(hi[1] - lo[1]) / h:.6f}")
     return "\n".join(lines) + "\n"
