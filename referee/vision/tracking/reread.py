@@ -4,7 +4,8 @@ Under a hand a card is seen in part and through shadow, and its first reading ma
 believed with an arm over it (fewer than ``min_hits`` clear frames), or on an unsure vote, is watched
 once the pile is clear: each clear frame counts which label leads in its pose, and once ``reread_frames``
 have been counted, a label other than its own that led in ``reread_share`` of them, read with a sure
-colour, re-reads it (a ``reread`` event: the pipeline corrects the play). A closer look at the whole card
+colour (its own face in another colour: not unsure, the colour read under the arm being what is in question),
+re-reads it (a ``reread`` event: the pipeline corrects the play). A closer look at the whole card
 has the last word. A card believed sure in clear view is never re-read, nor one re-read already.
 """
 
@@ -18,7 +19,7 @@ from referee.vision.tracking.closer import SecondLook, look_closer
 from referee.vision.tracking.config import TrackerConfig
 from referee.vision.tracking.events import Reread
 from referee.vision.tracking.frame import FrameFacts
-from referee.vision.tracking.state import Candidate, PileCard
+from referee.vision.tracking.state import Candidate, PileCard, face
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +51,7 @@ def reread_in_clear_view(
             continue
         if best is None or conf * colour > best[0]:
             best = (conf * colour, label, colour)
-    if best is None or best[2] < cfg.wait_colour:
+    if best is None or best[2] < _colour_wanted(cfg, top.label, best[1]):
         return None
     top.clear_leads[best[1]] = top.clear_leads.get(best[1], 0) + 1
     counted = sum(top.clear_leads.values())
@@ -79,6 +80,16 @@ def reread_in_clear_view(
     was, top.label = top.label, leader
     top.reads = top.reads | {leader}
     return Reread(leader, was, top.seat, frame.t, frame.index)
+
+
+def _colour_wanted(cfg: TrackerConfig, believed: str, read: str) -> float:
+    """How sure of its colour a clear frame's reading must be to count: ``wait_colour``; for the believed card's
+    own face in another colour, ``unsure_colour``. What is in question then is the colour read under the arm (a
+    hand resting on a pale card lends it the skin's warm colour), and a clear view that reads another colour
+    less surely than a sure belief is still better evidence of it than the view through the hand."""
+    if read != believed and face(read) == face(believed):
+        return cfg.unsure_colour
+    return cfg.wait_colour
 
 
 def being_covered(cfg: TrackerConfig, top: PileCard, candidates: Sequence[Candidate]) -> bool:
