@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from referee.vision.table_finder import TableFinder
+from .test_table_finder_bump import found_table
 
 pytest.importorskip("cv2")
 
@@ -15,15 +15,9 @@ def _said(after: list[str]) -> float | None:
     """A hand at the stock one frame before the camera was knocked (the view followed 5 frames later: the hand had
     come long enough before to have drawn through the knock), then ``after``, frame by frame: ``stock``, an arm
     from the bottom edge with its hand in the stock; ``pile``, that arm reaching on past it to the pile; ``none``."""
-    from referee.vision.calibration import CalibrationProfile
-
-    pile = ((640.0, 110.0), (1000.0, 110.0), (1000.0, 470.0), (640.0, 470.0))
-    stock = ((360.0, 330.0), (570.0, 330.0), (570.0, 540.0), (360.0, 540.0))
-    seats = ((1275.0, 300.0), (640.0, 0.0), (470.0, 719.0), (0.0, 300.0))
-    profile = CalibrationProfile((1280, 720), pile, seats, stock=stock, method="found")
-    finder = TableFinder(4)
-    finder.profile, finder.pile_found, finder.stock_found, finder.seats_sure = profile, True, True, True
-    finder.seat_finder.seats = seats
+    finder = found_table()
+    profile = finder.profile
+    assert profile is not None
     arms = {name: np.zeros((135, 240), bool) for name in ("stock", "pile", "none")}
     arms["stock"][80:135, 85:92] = True  # up from the bottom edge, its hand in the stock (x 68-107, y 62-101)
     arms["pile"][70:135, 85:92] = True

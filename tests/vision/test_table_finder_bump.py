@@ -301,15 +301,9 @@ def _knocked_at_the_stock(after: list[bool], drawn_at: float | None = None, *, b
     """Dev game 15007's table: seat 2's hand held at the stock (``before`` frames up to 24.07 s), the camera was
     knocked at 24.13 s as it left, and followed ``moving`` frames later; then ``after``: an arm at the stock or
     not, frame by frame."""
-    from referee.vision.calibration import CalibrationProfile
-
-    pile = ((640.0, 110.0), (1000.0, 110.0), (1000.0, 470.0), (640.0, 470.0))
-    stock = ((360.0, 330.0), (570.0, 330.0), (570.0, 540.0), (360.0, 540.0))
-    seats = ((1275.0, 300.0), (640.0, 0.0), (470.0, 719.0), (0.0, 300.0))
-    profile = CalibrationProfile((1280, 720), pile, seats, stock=stock, method="found")
-    finder = TableFinder(4)
-    finder.profile, finder.pile_found, finder.stock_found, finder.seats_sure = profile, True, True, True
-    finder.seat_finder.seats = seats
+    finder = found_table()
+    profile = finder.profile
+    assert profile is not None
     arm, none = np.zeros((135, 240), bool), np.zeros((135, 240), bool)
     arm[80:135, 85:92] = True  # up from the bottom edge, its hand in the stock (x 68-107, y 62-101)
     finder._arms.add(23.0, none, 1280)
@@ -397,3 +391,17 @@ def test_the_start_card_seen_again_as_the_pile_view_changes_is_not_played() -> N
     assert finder.seen_again("yellow_reverse", 3.6, last)
     finder.pile_visits.append(4.5)
     assert not finder.seen_again("yellow_reverse", 4.8, last)  # a hand at the pile since: a card of its own
+
+
+def found_table() -> TableFinder:
+    """Dev game 15007's table, found: its pile, stock and four seats known and sure."""
+    from referee.vision.calibration import CalibrationProfile
+
+    pile = ((640.0, 110.0), (1000.0, 110.0), (1000.0, 470.0), (640.0, 470.0))
+    stock = ((360.0, 330.0), (570.0, 330.0), (570.0, 540.0), (360.0, 540.0))
+    seats = ((1275.0, 300.0), (640.0, 0.0), (470.0, 719.0), (0.0, 300.0))
+    profile = CalibrationProfile((1280, 720), pile, seats, stock=stock, method="found")
+    finder = TableFinder(4)
+    finder.profile, finder.pile_found, finder.stock_found, finder.seats_sure = profile, True, True, True
+    finder.seat_finder.seats = seats
+    return finder
