@@ -299,6 +299,9 @@ def _synth_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--crops", action="store_true",
                    help="instead: square crops of single cards (OUT/{train,val}/FACE/*.jpg) for the face classifier;"
                         " --train/--val count scenes, --imgsz is the scene size")
+    p.add_argument("--cut-share", type=float, default=0.0,
+                   help="with --crops: this share of the cards also cut a second time by a frame edge across them"
+                        " (a card held up to a camera)")
 
 
 def _train_options(p: argparse.ArgumentParser) -> None:

@@ -26,7 +26,8 @@ def main(args: argparse.Namespace) -> int:
         recipe = load_recipe(recipe_path)
         if getattr(args, "crops", False):
             crops = write_crops(args.out, train=args.train, val=args.val, seed=args.seed, size=args.imgsz,
-                                workers=args.workers, recipe=recipe)
+                                workers=args.workers, recipe=recipe,
+                                cut_share=getattr(args, "cut_share", 0.0))
             print(json.dumps({k: v for k, v in crops.items() if k != "per_class"}))
             return 0
         summary = write_dataset(args.out, train=args.train, val=args.val, seed=args.seed,
