@@ -15,7 +15,7 @@ import numpy.typing as npt
 
 from referee.vision.calibration import CalibrationProfile, Point, Quad
 from referee.vision.table_seats import angle
-from referee.vision.tracking.motion import blob_touching, passed_on
+from referee.vision.tracking.arms import blob_touching, passed_on
 
 __all__ = ["ARM_HISTORY_S", "ARM_WINDOW", "CUT_HELD_S", "CUT_QUIET_S", "DRAW_ARM_S", "DRAW_WINDOW", "ArmHistory",
            "PileVisits", "StockVisits"]

@@ -1,11 +1,11 @@
 """Draws at a stock that lies between the players: an arm crossing the stock on its way to the pile drew
-nothing, whatever seat it seems to point at from the stock (``referee.vision.tracking.motion.passed_on``)."""
+nothing, whatever seat it seems to point at from the stock (``referee.vision.tracking.arms.passed_on``)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from referee.vision.tracking.motion import passed_on
+from referee.vision.tracking.arms import passed_on
 
 SHAPE = (135, 240)
 

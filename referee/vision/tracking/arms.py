@@ -89,3 +89,55 @@ class Zones:
         if reach < 1.5 * radius:  # not past the zone's corners: no arm
             return None
         return float(xs[far]) / self.scale, float(ys[far]) / self.scale
+
+
+def blob_touching(foreground: Mask, zone: Mask) -> Mask | None:
+    """The foreground blobs (grown by a pixel, so an arm split by a thin gap stays one) that touch ``zone``;
+    ``None`` when none does."""
+    if not (foreground & zone).any():
+        return None
+    grown = cv2.dilate(foreground.astype(np.uint8), np.ones((3, 3), np.uint8))
+    count, labels = cv2.connectedComponents(grown)
+    touching = np.unique(labels[zone & (grown > 0)])
+    touching = touching[touching > 0]
+    if count < 2 or not touching.size:
+        return None
+    blob: Mask = np.isin(labels, touching)
+    return blob
+
+
+def comes_in_at(blob: Mask) -> Point | None:
+    """Where ``blob`` comes into the view: the middle of its pixels on the view's outermost rows and columns
+    (the blob's resolution); ``None`` when it does not reach the edge."""
+    edge = np.zeros_like(blob)
+    edge[0, :] = edge[-1, :] = edge[:, 0] = edge[:, -1] = True
+    ey, ex = np.nonzero(blob & edge)
+    return (float(ex.mean()), float(ey.mean())) if ey.size else None
+
+
+def arm_comes_in_at(foreground: Mask, zone: Mask) -> Point | None:
+    """Where the foreground blob that reaches into ``zone`` comes into the view (see :func:`comes_in_at`)."""
+    blob = blob_touching(foreground, zone)
+    return None if blob is None else comes_in_at(blob)
+
+
+def passed_on(foreground: Mask, stock: Mask, pile: Mask, came_from: Point | None = None) -> bool:
+    """The arm over the ``stock`` zone goes on past it: its hand (the end of the blob away from where it
+    comes into the view) lies in the ``pile`` zone. An arm crossing the stock to lay a card or hover over
+    the pile looks like a hand at the stock, and its player drew nothing; an arm reaching over the pile to
+    the stock has its hand at the stock. Zones are masks at the foreground's resolution; ``False`` when
+    the blob does not come in from the view's edge (where it comes from is unknown) or the pile zone is
+    the whole view. ``came_from``: where the same arm came into the view when it was last seen to (the
+    foreground's resolution), taken where the blob does not reach the edge in this frame (an arm that looks
+    like the table near the edge stands out only in its lower part)."""
+    if pile.all():
+        return False
+    blob = blob_touching(foreground, stock)
+    if blob is None or not (blob & pile).any():
+        return False
+    root = comes_in_at(blob) or came_from
+    if root is None:
+        return False
+    ys, xs = np.nonzero(blob)
+    tip = int(np.argmax((xs - root[0]) ** 2 + (ys - root[1]) ** 2))
+    return bool(pile[ys[tip], xs[tip]]) and not bool(stock[ys[tip], xs[tip]])

@@ -9,7 +9,7 @@ import numpy as np
 import numpy.typing as npt
 
 from referee.vision.calibration import CalibrationProfile
-from referee.vision.tracking.arms import Zones, farthest
+from referee.vision.tracking.arms import Zones, arm_comes_in_at, farthest, passed_on
 from referee.vision.tracking.background import TableBackground, grey, moving, shrink
 from referee.vision.tracking.boxes import Box, Mask, low_res_area
 
@@ -17,44 +17,6 @@ from referee.vision.tracking.boxes import Box, Mask, low_res_area
 _HELD_SHARE = 0.02
 #: Frames a stock visit's arm must be seen reaching on to the pile for the visit to be no draw.
 _PASSED_FRAMES = 2
-
-
-def blob_touching(foreground: Mask, zone: Mask) -> Mask | None:
-    """The foreground blobs (grown by a pixel, so an arm split by a thin gap stays one) that touch ``zone``;
-    ``None`` when none does."""
-    if not (foreground & zone).any():
-        return None
-    grown = cv2.dilate(foreground.astype(np.uint8), np.ones((3, 3), np.uint8))
-    count, labels = cv2.connectedComponents(grown)
-    touching = np.unique(labels[zone & (grown > 0)])
-    touching = touching[touching > 0]
-    if count < 2 or not touching.size:
-        return None
-    blob: Mask = np.isin(labels, touching)
-    return blob
-
-
-def passed_on(foreground: Mask, stock: Mask, pile: Mask) -> bool:
-    """The arm over the ``stock`` zone goes on past it: its hand (the end of the blob away from where it
-    comes into the view) lies in the ``pile`` zone. An arm crossing the stock to lay a card or hover over
-    the pile looks like a hand at the stock, and its player drew nothing; an arm reaching over the pile to
-    the stock has its hand at the stock. Zones are masks at the foreground's resolution; ``False`` when
-    the blob does not come in from the view's edge (where it comes from is unknown) or the pile zone is
-    the whole view."""
-    if pile.all():
-        return False
-    blob = blob_touching(foreground, stock)
-    if blob is None or not (blob & pile).any():
-        return False
-    edge = np.zeros_like(blob)
-    edge[0, :] = edge[-1, :] = edge[:, 0] = edge[:, -1] = True
-    ey, ex = np.nonzero(blob & edge)
-    if not ey.size:
-        return False
-    root = float(ex.mean()), float(ey.mean())
-    ys, xs = np.nonzero(blob)
-    tip = int(np.argmax((xs - root[0]) ** 2 + (ys - root[1]) ** 2))
-    return bool(pile[ys[tip], xs[tip]]) and not bool(stock[ys[tip], xs[tip]])
 
 
 @dataclass(frozen=True)
@@ -116,8 +78,10 @@ class Episode:
     #: Frames something stood out from the table in the zone, from the run of them it began in
     #: (see ``MotionDetector._slow_hand``).
     held: int = 0
-    #: Frames the arm over the stock reached on past it, its hand at the pile (see ``passed_on``).
+    #: Frames the arm over the stock reached on past it, its hand at the pile (see ``passed_on``), and where that arm
+    #: came into the view when last seen to (low-resolution pixels; ``None``: not seen).
     passed: int = 0
+    comes_in_at: tuple[float, float] | None = None
     #: The camera was knocked during this visit (see ``MotionDetector.camera_moving``).
     knocked: bool = False
     #: The detector's last frame the hand was in the zone, and the frame the camera began to move in when the hand
@@ -127,14 +91,15 @@ class Episode:
 
     def moved(self, camera: npt.NDArray[np.float64]) -> Episode:
         """This episode seen by a camera moved by the 2x3 similarity ``camera`` (camera pixels): where the hand
-        came in and its arm came from move with it."""
+        came in and its arm came from move with it; where that arm came into the view is seen again."""
         m = np.asarray(camera, np.float64)
 
         def move(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
             return [(float(m[0, 0] * x + m[0, 1] * y + m[0, 2]), float(m[1, 0] * x + m[1, 1] * y + m[1, 2]))
                     for x, y in points]
 
-        return replace(self, entry=move(self.entry), roots=move(self.roots), faint_roots=move(self.faint_roots))
+        return replace(self, entry=move(self.entry), roots=move(self.roots), faint_roots=move(self.faint_roots),
+                       comes_in_at=None)
 
 
 class MotionDetector:
@@ -183,9 +148,7 @@ class MotionDetector:
         #: calibration), where every hand's motion begins inside it.
         self.pile_entries_seen = bool((self.pile_near & ~self.pile_zone).any())
         self.stock_zone = profile.mask(profile.stock, shape) if profile.stock is not None else None
-        self.stock_near = (
-            profile.mask(profile.stock, shape, scale=1.8) if profile.stock is not None else None
-        )
+        self.stock_near = profile.mask(profile.stock, shape, scale=1.8) if profile.stock is not None else None
         self._zones = Zones(profile, self.scale)
         #: Whether an arm can reach into the pile zone and past its corners within the view: not when the
         #: zone is (nearly) the whole view, where :meth:`Zones.arm_root` finds none whatever the foreground.
@@ -373,7 +336,8 @@ class MotionDetector:
             ep = self._stock_ep
             ep.held = self._held_run if ep.start_frame == self._frame else ep.held + held
             self._through_the_knock(ep)
-            ep.passed += passed_on(self._foreground, self.stock_zone, self.pile_zone)
+            ep.comes_in_at = arm_comes_in_at(self._foreground, self.stock_zone) or ep.comes_in_at
+            ep.passed += passed_on(self._foreground, self.stock_zone, self.pile_zone, ep.comes_in_at)
         if stock_ended is not None and stock_ended.passed >= _PASSED_FRAMES:
             # A hand that crossed the stock on its way to the pile (or back from it) drew nothing, whatever
             # seat its arm seems to point at from the stock: a hand that draws stops at the stock.
