@@ -50,8 +50,30 @@ def _draws(frames: list[tuple[Mask, Mask]]) -> list[int | None]:
     return draws
 
 
+#: A lump standing out in the stock (16 px of its 180), still.
+LUMP = _mask((62, 12, 66, 16))
 #: Seat 3's arm from the right edge to the stock, moving.
 TO_STOCK = _arm((79, 40), (66, 10))
+#: A brief stir at the stock's lower edge, partly outside it (seen coming).
+STIR = _mask((62, 15, 66, 20))
+
+
+def test_a_visit_does_not_take_the_last_visits_standing_out_for_its_own() -> None:
+    """Game 15096 (the spent held-out set 15090-15101; no calibration, a bump or not): seat 0's hand drew and went on
+    to lay a green 1; its arm still stood out in the stock zone (56-64 of 1600 px) for 14 frames, past the end of
+    the visit. A stir there for 2 frames began a new visit, which took the whole run of 14 for its own standing out:
+    a hand come too slowly for the differencing, dwelling as long as a draw (``_slow_hand``), and a draw made up at
+    33.27 s. What stood out from before the last visit ended is that visit's."""
+    drew = [(TO_STOCK, TO_STOCK)] * 8
+    left = [(LUMP, np.zeros(SHAPE, bool))] * 6
+    stir = [(LUMP, STIR)] * 2
+    assert _draws(drew + left + stir) == [3]
+
+
+def test_a_slow_hand_standing_out_since_the_last_visit_ended_still_draws() -> None:
+    """A hand come too slowly to stir the differencing stands out before it is seen to move: with no visit before,
+    the run it began in is its own."""
+    assert len(_draws([(LUMP, np.zeros(SHAPE, bool))] * 6 + [(LUMP, STIR)] * 2)) == 1
 
 
 def test_an_arm_on_to_the_pile_whose_top_does_not_stand_out_passed_on() -> None:

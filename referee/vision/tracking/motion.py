@@ -161,6 +161,8 @@ class MotionDetector:
         self._pile_ep: Episode | None = None
         self._stock_ep: Episode | None = None
         self._held_run = 0
+        #: The frame the last visit to the stock that drew, or whose arm went on to the pile, ended in.
+        self._judged_at = 0
         self._stock_area = int(self.stock_zone.sum()) if self.stock_zone is not None else 0
         self._seat: int | None = None
         self._frame = 0
@@ -334,13 +336,17 @@ class MotionDetector:
         )
         if self._stock_ep is not None:
             ep = self._stock_ep
-            ep.held = self._held_run if ep.start_frame == self._frame else ep.held + held
+            # A visit takes the run of standing-out frames it began in as its own, unless that run began before a
+            # visit judged (a draw, or an arm gone on to the pile) ended: what still stands out is what that one left.
+            own_run = self._held_run <= self._frame - self._judged_at
+            ep.held = (self._held_run if own_run else int(held)) if ep.start_frame == self._frame else ep.held + held
             self._through_the_knock(ep)
             ep.comes_in_at = arm_comes_in_at(self._foreground, self.stock_zone) or ep.comes_in_at
             ep.passed += passed_on(self._foreground, self.stock_zone, self.pile_zone, ep.comes_in_at)
         if stock_ended is not None and stock_ended.passed >= _PASSED_FRAMES:
             # A hand that crossed the stock on its way to the pile (or back from it) drew nothing, whatever
             # seat its arm seems to point at from the stock: a hand that draws stops at the stock.
+            self._judged_at = self._frame
             return (), ()
         if (
             stock_ended is not None
@@ -358,6 +364,7 @@ class MotionDetector:
             # A hand seen neither coming nor by its arm (an arm the colour of the table, in the
             # stock by the first frame it moved) has no seat: the referee gives the draw to the
             # player who owes it, which a guess from the hand's first pixels often is not.
+            self._judged_at = self._frame
             return (self._draw_seat(stock_ended),), (self._frame - stock_ended.start_frame,)
         return (), ()
 
