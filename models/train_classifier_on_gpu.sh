@@ -17,6 +17,7 @@ set -u
 NAME=${NAME:-crops5} SEED=${SEED:-72} SCENES=${SCENES:-52000} VAL=${VAL:-3000} EPOCHS=${EPOCHS:-20}
 LR=${LR:-1.5e-3} BATCH=${BATCH:-512} DEVICE=${DEVICE:-cuda} WEIGHTS=${WEIGHTS:-models/classifier.pt} OUT=${OUT:-/tmp/out}
 RECIPE=${RECIPE:-datasets/crops5-recipe.json} VARIANTS=${VARIANTS:-plain camera} TRAIN_S=${TRAIN_S:-300}
+CUT_SHARE=${CUT_SHARE:-0.0}  # `referee synth --cut-share`: cards also cut by a frame edge across them
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/font_*.whl || exit 1
 export PYTHONPATH=/tmp/site:$PWD PYTHONUNBUFFERED=1
 nvidia-smi -L
@@ -35,7 +36,8 @@ if __name__ == "__main__":
     assert not missing, f"typefaces missing: {missing}"
     logging.basicConfig(level=logging.INFO)
     raise SystemExit(main(argparse.Namespace(out=Path("datasets/$NAME"), train=$SCENES, val=$VAL, seed=$SEED,
-                                             imgsz=384, workers=os.cpu_count(), recipe=Path("$RECIPE"), crops=True)))
+                                             imgsz=384, workers=os.cpu_count(), recipe=Path("$RECIPE"), crops=True,
+                                             cut_share=$CUT_SHARE)))
 PY
 python3 /tmp/synth_crops.py 2>&1 | tr '\r' '\n' | grep -v '^crops:' | tail -3
 echo "synth: $(( $(date +%s) - t0 )) s"
