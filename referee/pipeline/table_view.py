@@ -24,6 +24,7 @@ import logging
 import numpy as np
 
 from referee.vision.calibration import CalibrationProfile, Point, WhiteBalance
+from referee.vision.camera_follower import BUMP_CHECKS
 from referee.vision.recalibration import LiveProfile, view_mover
 from referee.vision.tracking import MotionDetector, PileTracker
 
@@ -88,7 +89,7 @@ class TableView:
         self.prepare(image, fps)
         assert self.profile is not None and self.motion is not None
         if motion is not None:
-            self.motion.learnt_from(motion, camera)
+            self.motion.learnt_from(motion, camera, still=BUMP_CHECKS)
         if old is not None and old.image_size == self.profile.image_size and camera is None:
             tracker.remap(view_mover(old, self.profile))
         log.info("calibration applied: pile zone %s (%s)",

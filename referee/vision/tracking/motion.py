@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -17,6 +18,8 @@ from referee.vision.tracking.boxes import Box, Mask, low_res_area
 _HELD_SHARE = 0.02
 #: Frames a stock visit's arm must be seen reaching on to the pile for the visit to be no draw.
 _PASSED_FRAMES = 2
+#: The most frames kept to be watched again in a followed view (``MotionDetector.learnt_from``'s ``still``).
+_KEPT = 8
 
 
 @dataclass(frozen=True)
@@ -137,9 +140,7 @@ class MotionDetector:
         iw, ih = profile.image_size
         self.size = (width, max(8, round(width * ih / iw)))
         self.scale = width / iw
-        self.threshold = threshold
-        self.chroma_threshold = chroma_threshold
-        self.faint_chroma = faint_chroma
+        self.threshold, self.chroma_threshold, self.faint_chroma = threshold, chroma_threshold, faint_chroma
         self.min_pixels = min_pixels
         shape = (self.size[1], self.size[0])
         self.pile_zone = profile.mask(profile.pile, shape)
@@ -161,12 +162,14 @@ class MotionDetector:
         self._pile_ep: Episode | None = None
         self._stock_ep: Episode | None = None
         self._held_run = 0
+        #: The last frames seen (low resolution), and draws judged in frames watched again (see :meth:`_watch_again`).
+        self._kept: deque[npt.NDArray[np.uint8]] = deque(maxlen=_KEPT)
+        self._late: tuple[tuple[int | None, ...], tuple[int, ...]] = ((), ())
         #: The frame the last visit to the stock that drew, or whose arm went on to the pile, ended in.
         self._judged_at = 0
         self._stock_area = int(self.stock_zone.sum()) if self.stock_zone is not None else 0
         self._seat: int | None = None
-        self._frame = 0
-        self._visits = 0
+        self._frame = self._visits = 0
         self._away = self.quiet_frames
         self._pile_quiet: npt.NDArray[np.uint8] | None = None
         self._pile_before: npt.NDArray[np.uint8] | None = None
@@ -218,12 +221,14 @@ class MotionDetector:
         self.profile = profile
         self._zones = Zones(profile, self.scale)
 
-    def learnt_from(self, other: MotionDetector, camera: npt.NDArray[np.float64] | None = None) -> None:
+    def learnt_from(self, other: MotionDetector, camera: npt.NDArray[np.float64] | None = None, still: int = 0) -> None:
         """Keep what ``other`` (the same camera's detector for other zones) learnt of the table: its picture
         of the table without hands and its last frame. A fresh one would learn the hands in view now into
         the table, and see their ghosts as arms for seconds. ``camera``: the camera moved by this 2x3
         similarity (camera pixels) since: the picture moves with it, and so does a hand's visit to the stock
-        going on (the camera knocked as it drew)."""
+        going on (the camera knocked as it drew). ``still``: how many of the last frames ``other`` saw the view
+        already held still where it is followed in (a camera follower takes a view for still once a few frames in
+        a row agree on its move): watched again at the stock, in the moved zones (:meth:`_watch_again`)."""
         if other.size != self.size:
             return
         self._background = other._background
@@ -245,6 +250,8 @@ class MotionDetector:
             self._frame = other._frame
             if other._stock_ep is not None and other._stock_ep.knocked and self.stock_zone is not None:
                 self._stock_ep = other._stock_ep.moved(camera)
+            if still and self.stock_zone is not None:
+                self._watch_again(list(other._kept)[-still:], other._frame)
 
     def timed(self, fps: float) -> None:
         """Set the frame counts for ``fps`` frames judged a second, so each stands for the same time at
@@ -274,11 +281,7 @@ class MotionDetector:
     def update(self, frame: npt.NDArray[np.uint8], pile_view: npt.NDArray[np.uint8]) -> MotionSample:
         """One frame (camera pixels) and its top-down pile view -> what moved."""
         self._frame += 1
-        small = shrink(frame, self.size)
-        gray = grey(small)
-        moved = moving(gray, self._prev, self.threshold)
-        self._prev = gray
-        self._foreground = self._background.subtract(small, self.threshold, self.chroma_threshold)
+        moved = self._watch(shrink(frame, self.size))
         ph, pw = pile_view.shape[:2]
         pile_small = (96, max(8, round(96 * ph / pw)))
         pile_now = grey(shrink(pile_view, pile_small))
@@ -298,6 +301,9 @@ class MotionDetector:
             self._seat = pile_ep.seat
         held = self._moving and self._stock_ep is not None and self._stock_ep.knocked
         draws, draw_started = ((), ()) if held else self._stock(moved)
+        if self._late[0]:
+            draws, draw_started = self._late[0] + draws, tuple(self._frame - f for f in self._late[1]) + draw_started
+            self._late = ((), ())
         over = self._pile_ep is not None and self._pile_ep.quiet == 0
         disturbed = bool((moved & self.pile_zone).any()) or over
         root = self._zones.arm_root(self._foreground, self.pile_zone) if self._pile_arms else None
@@ -320,6 +326,26 @@ class MotionDetector:
             self._pile_quiet = pile_now
         return MotionSample(pile_mask, (pw, ph), self._seat, over, False, draws, disturbed, draw_started, arm,
                             self._visits, pile_now, self._pile_before)
+
+    def _watch(self, small: npt.NDArray[np.uint8]) -> Mask:
+        """One frame at low resolution seen: the pixels moved since the last; what stands out from the table."""
+        gray = grey(small)
+        moved = moving(gray, self._prev, self.threshold)
+        self._prev = gray
+        self._foreground = self._background.subtract(small, self.threshold, self.chroma_threshold)
+        self._kept.append(small)
+        return moved
+
+    def _watch_again(self, frames: list[npt.NDArray[np.uint8]], last: int) -> None:
+        """``frames`` (low resolution, the last one frame ``last``), in which the view already held still where it is
+        now followed, watched at the stock: a hand that came to the stock as the camera was knocked and left before
+        the view was followed dwelt there in them, unwatched (the camera taken for moving till then). A draw judged
+        in them is said with the next frame's."""
+        for k, small in enumerate(frames):
+            self._frame = last - len(frames) + 1 + k
+            draws, started = self._stock(self._watch(small))
+            self._late = (self._late[0] + draws, self._late[1] + tuple(self._frame - s for s in started))
+        self._frame = last
 
     def _stock(self, moved: Mask) -> tuple[tuple[int | None, ...], tuple[int, ...]]:
         """The stock zone's episode this frame: the seats that drew (one at most), and how many frames
