@@ -89,22 +89,23 @@ def _write_one(job: _Job) -> list[str]:
         if crop is None:
             continue
         quality = int(rng.integers(job.recipe.jpeg_quality[0], job.recipe.jpeg_quality[1] + 1))
-        ok, data = cv2.imencode(".jpg", crop, [cv2.IMWRITE_JPEG_QUALITY, quality])
-        if not ok:
-            raise RuntimeError(f"JPEG encoding failed for scene {job.index} box {k}")
-        (job.out / job.split / face_folder(box.face) / f"{job.index:07d}_{k:02d}.jpg").write_bytes(data.tobytes())
+        stem = job.out / job.split / face_folder(box.face) / f"{job.index:07d}_{k:02d}"
+        _write_jpeg(crop, stem.with_suffix(".jpg"), quality)
         faces.append(box.face)
         if job.cut_share and rng.random() < job.cut_share:
             cut, visible = cut_by_frame(scene.image, box.xyxy, rng)
             crop = square_crop(cut, visible, pad=float(rng.uniform(0.05, 0.3)))
             if crop is not None:
-                ok, data = cv2.imencode(".jpg", crop, [cv2.IMWRITE_JPEG_QUALITY, quality])
-                if not ok:
-                    raise RuntimeError(f"JPEG encoding failed for scene {job.index} box {k} (cut)")
-                (job.out / job.split / face_folder(box.face) / f"{job.index:07d}_{k:02d}c.jpg").write_bytes(
-                    data.tobytes())
+                _write_jpeg(crop, stem.with_name(stem.name + "c.jpg"), quality)
                 faces.append(box.face)
     return faces
+
+
+def _write_jpeg(crop: Image, path: Path, quality: int) -> None:
+    ok, data = cv2.imencode(".jpg", crop, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    if not ok:
+        raise RuntimeError(f"JPEG encoding failed for {path}")
+    path.write_bytes(data.tobytes())
 
 
 def write_crops(out: Path, *, train: int, val: int, seed: int = 0, size: int = 384, workers: int = 1,
