@@ -82,7 +82,7 @@ def frame_report(
 
 def stock_report(motion: MotionDetector) -> str:
     """The stock line of one frame, read after the motion detector's update."""
-    ep = motion._stock_ep  # a trace reads the detector's own state
+    ep = motion.stock.ep if motion.stock is not None else None  # a trace reads the detector's own state
     zone = motion.stock_zone
     if zone is None:
         return "   stock (no stock zone)"

@@ -1,5 +1,5 @@
 """A hand at the stock as the camera was knocked and still there once the view is followed was there all the while:
-the knock's frames count as its dwell (:meth:`MotionDetector._through_the_knock`)."""
+the knock's frames count as its dwell (:meth:`StockWatch._through_the_knock`)."""
 
 from __future__ import annotations
 

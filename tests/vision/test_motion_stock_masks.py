@@ -46,7 +46,8 @@ def _draws(frames: list[tuple[Mask, Mask]]) -> list[int | None]:
     for foreground, moved in [(still, still)] * 5 + frames + [(still, still)] * 8:
         motion._frame += 1
         motion._foreground = foreground
-        draws.extend(motion._stock(moved)[0])
+        assert motion.stock is not None
+        draws.extend(motion.stock.step(moved)[0])
     return draws
 
 

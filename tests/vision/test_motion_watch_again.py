@@ -1,6 +1,6 @@
 """A hand that came to the stock as the camera was knocked and left before the view was followed: the frames the
 view already held still in, where it is followed, are watched again at the stock (``MotionDetector.learnt_from``'s
-``still``, ``MotionDetector._watch_again``)."""
+``still``, ``StockWatch.watch_again``)."""
 
 from __future__ import annotations
 

@@ -115,25 +115,24 @@ def comes_in_at(blob: Mask) -> Point | None:
     return (float(ex.mean()), float(ey.mean())) if ey.size else None
 
 
-def arm_comes_in_at(foreground: Mask, zone: Mask) -> Point | None:
-    """Where the foreground blob that reaches into ``zone`` comes into the view (see :func:`comes_in_at`)."""
-    blob = blob_touching(foreground, zone)
-    return None if blob is None else comes_in_at(blob)
-
-
 def passed_on(foreground: Mask, stock: Mask, pile: Mask, came_from: Point | None = None) -> bool:
-    """The arm over the ``stock`` zone goes on past it: its hand (the end of the blob away from where it
-    comes into the view) lies in the ``pile`` zone. An arm crossing the stock to lay a card or hover over
-    the pile looks like a hand at the stock, and its player drew nothing; an arm reaching over the pile to
-    the stock has its hand at the stock. Zones are masks at the foreground's resolution; ``False`` when
-    the blob does not come in from the view's edge (where it comes from is unknown) or the pile zone is
-    the whole view. ``came_from``: where the same arm came into the view when it was last seen to (the
-    foreground's resolution), taken where the blob does not reach the edge in this frame (an arm that looks
-    like the table near the edge stands out only in its lower part)."""
+    """The arm over the ``stock`` zone in ``foreground`` goes on past it to the ``pile`` zone (see
+    :func:`blob_passed_on`)."""
     if pile.all():
         return False
-    blob = blob_touching(foreground, stock)
-    if blob is None or not (blob & pile).any():
+    return blob_passed_on(blob_touching(foreground, stock), stock, pile, came_from)
+
+
+def blob_passed_on(blob: Mask | None, stock: Mask, pile: Mask, came_from: Point | None = None) -> bool:
+    """The arm over the ``stock`` zone (``blob``: the foreground blobs touching it, :func:`blob_touching`) goes on
+    past it: its hand (the end of the blob away from where it comes into the view) lies in the ``pile`` zone. An arm
+    crossing the stock to lay a card or hover over the pile looks like a hand at the stock, and its player drew
+    nothing; an arm reaching over the pile to the stock has its hand at the stock. Zones are masks at the
+    foreground's resolution; ``False`` when the blob does not come in from the view's edge (where it comes from is
+    unknown) or the pile zone is the whole view. ``came_from``: where the same arm came into the view when it was
+    last seen to (the foreground's resolution), taken where the blob does not reach the edge in this frame (an arm
+    that looks like the table near the edge stands out only in its lower part)."""
+    if pile.all() or blob is None or not (blob & pile).any():
         return False
     root = comes_in_at(blob) or came_from
     if root is None:

@@ -10,14 +10,11 @@ import numpy as np
 import numpy.typing as npt
 
 from referee.vision.calibration import CalibrationProfile
-from referee.vision.tracking.arms import Zones, arm_comes_in_at, farthest, passed_on
+from referee.vision.tracking.arms import Zones, farthest
 from referee.vision.tracking.background import TableBackground, grey, moving, shrink
 from referee.vision.tracking.boxes import Box, Mask, low_res_area
+from referee.vision.tracking.stock_watch import StockWatch
 
-#: Share of the stock zone standing out from the table that is a hand there (``MotionDetector._slow_hand``).
-_HELD_SHARE = 0.02
-#: Frames a stock visit's arm must be seen reaching on to the pile for the visit to be no draw.
-_PASSED_FRAMES = 2
 #: The most frames kept to be watched again in a followed view (``MotionDetector.learnt_from``'s ``still``).
 _KEPT = 8
 
@@ -79,7 +76,7 @@ class Episode:
     #: (see ``MotionDetector.faint_chroma``): the seat of a draw that would otherwise have none.
     faint_roots: list[tuple[float, float]] = field(default_factory=list)
     #: Frames something stood out from the table in the zone, from the run of them it began in
-    #: (see ``MotionDetector._slow_hand``).
+    #: (see ``StockWatch._slow_hand``).
     held: int = 0
     #: Frames the arm over the stock reached on past it, its hand at the pile (see ``passed_on``), and where that arm
     #: came into the view when last seen to (low-resolution pixels; ``None``: not seen).
@@ -88,7 +85,8 @@ class Episode:
     #: The camera was knocked during this visit (see ``MotionDetector.camera_moving``).
     knocked: bool = False
     #: The detector's last frame the hand was in the zone, and the frame the camera began to move in when the hand
-    #: was in the zone then (``None``: it was not, or the view has been seen still since; see ``_through_the_knock``).
+    #: was in the zone then (``None``: it was not, or the view has been seen still since; see
+    #: ``StockWatch._through_the_knock``).
     zone_frame: int = -1
     knocked_in_zone: int | None = None
 
@@ -160,14 +158,11 @@ class MotionDetector:
         self._foreground: Mask = np.zeros((self.size[1], self.size[0]), bool)
         self._prev_pile: npt.NDArray[np.uint8] | None = None
         self._pile_ep: Episode | None = None
-        self._stock_ep: Episode | None = None
-        self._held_run = 0
-        #: The last frames seen (low resolution), and draws judged in frames watched again (see :meth:`_watch_again`).
+        #: The hands at the stock and their draws (``None``: no stock zone).
+        self.stock = StockWatch(self, self.stock_zone, self.stock_near) \
+            if self.stock_zone is not None and self.stock_near is not None else None
+        #: The last frames seen (low resolution), watched again at the stock in a followed view.
         self._kept: deque[npt.NDArray[np.uint8]] = deque(maxlen=_KEPT)
-        self._late: tuple[tuple[int | None, ...], tuple[int, ...]] = ((), ())
-        #: The frame the last visit to the stock that drew, or whose arm went on to the pile, ended in.
-        self._judged_at = 0
-        self._stock_area = int(self.stock_zone.sum()) if self.stock_zone is not None else 0
         self._seat: int | None = None
         self._frame = self._visits = 0
         self._away = self.quiet_frames
@@ -189,10 +184,8 @@ class MotionDetector:
 
     @camera_moving.setter
     def camera_moving(self, moving: bool) -> None:
-        if moving and not self._moving and self._stock_ep is not None:
-            self._stock_ep.knocked = True
-            if self._stock_ep.zone_frame == self._frame:
-                self._stock_ep.knocked_in_zone = self._frame
+        if moving and not self._moving and self.stock is not None:
+            self.stock.knocked()
         self._moving = moving
 
     def heard(self, sample: MotionSample, moving: bool) -> MotionSample:
@@ -228,7 +221,7 @@ class MotionDetector:
         similarity (camera pixels) since: the picture moves with it, and so does a hand's visit to the stock
         going on (the camera knocked as it drew). ``still``: how many of the last frames ``other`` saw the view
         already held still where it is followed in (a camera follower takes a view for still once a few frames in
-        a row agree on its move): watched again at the stock, in the moved zones (:meth:`_watch_again`)."""
+        a row agree on its move): watched again at the stock, in the moved zones (:meth:`StockWatch.watch_again`)."""
         if other.size != self.size:
             return
         self._background = other._background
@@ -248,10 +241,10 @@ class MotionDetector:
             # A hand at the stock as the camera was knocked: its visit goes on in the followed view (it drew
             # once it has left), counted in the same frames.
             self._frame = other._frame
-            if other._stock_ep is not None and other._stock_ep.knocked and self.stock_zone is not None:
-                self._stock_ep = other._stock_ep.moved(camera)
-            if still and self.stock_zone is not None:
-                self._watch_again(list(other._kept)[-still:], other._frame)
+            if self.stock is not None and other.stock is not None:
+                self.stock.carried_over(other.stock, camera)
+            if still and self.stock is not None:
+                self.stock.watch_again(list(other._kept)[-still:], other._frame)
 
     def timed(self, fps: float) -> None:
         """Set the frame counts for ``fps`` frames judged a second, so each stands for the same time at
@@ -299,11 +292,7 @@ class MotionDetector:
             # Motion that began inside the zone was not seen coming: the hand already there stirred
             # (see below), and where it stirs says nothing of its seat.
             self._seat = pile_ep.seat
-        held = self._moving and self._stock_ep is not None and self._stock_ep.knocked
-        draws, draw_started = ((), ()) if held else self._stock(moved)
-        if self._late[0]:
-            draws, draw_started = self._late[0] + draws, tuple(self._frame - f for f in self._late[1]) + draw_started
-            self._late = ((), ())
+        draws, draw_started = self.stock.seen(moved) if self.stock is not None else ((), ())
         over = self._pile_ep is not None and self._pile_ep.quiet == 0
         disturbed = bool((moved & self.pile_zone).any()) or over
         root = self._zones.arm_root(self._foreground, self.pile_zone) if self._pile_arms else None
@@ -335,64 +324,6 @@ class MotionDetector:
         self._foreground = self._background.subtract(small, self.threshold, self.chroma_threshold)
         self._kept.append(small)
         return moved
-
-    def _watch_again(self, frames: list[npt.NDArray[np.uint8]], last: int) -> None:
-        """``frames`` (low resolution, the last one frame ``last``), in which the view already held still where it is
-        now followed, watched at the stock: a hand that came to the stock as the camera was knocked and left before
-        the view was followed dwelt there in them, unwatched (the camera taken for moving till then). A draw judged
-        in them is said with the next frame's."""
-        for k, small in enumerate(frames):
-            self._frame = last - len(frames) + 1 + k
-            draws, started = self._stock(self._watch(small))
-            self._late = (self._late[0] + draws, self._late[1] + tuple(self._frame - s for s in started))
-        self._frame = last
-
-    def _stock(self, moved: Mask) -> tuple[tuple[int | None, ...], tuple[int, ...]]:
-        """The stock zone's episode this frame: the seats that drew (one at most), and how many frames
-        ago each draw's hand first came near the stock."""
-        if self.stock_zone is None or self.stock_near is None:
-            return (), ()
-        # A draw ends when the hand leaves the stock itself, so it reaches the referee before
-        # whatever the operator says next.
-        held = int((self._foreground & self.stock_zone).sum()) >= max(3, _HELD_SHARE * self._stock_area)
-        self._held_run = self._held_run + 1 if held else 0
-        self._stock_ep, stock_ended = self._step(
-            self._stock_ep, moved, self.stock_near, self.stock_zone, self.stock_quiet_frames,
-            end_on_zone=True, reach=True,
-        )
-        if self._stock_ep is not None:
-            ep = self._stock_ep
-            # A visit takes the run of standing-out frames it began in as its own, unless that run began before a
-            # visit judged (a draw, or an arm gone on to the pile) ended: what still stands out is what that one left.
-            own_run = self._held_run <= self._frame - self._judged_at
-            ep.held = (self._held_run if own_run else int(held)) if ep.start_frame == self._frame else ep.held + held
-            self._through_the_knock(ep)
-            ep.comes_in_at = arm_comes_in_at(self._foreground, self.stock_zone) or ep.comes_in_at
-            ep.passed += passed_on(self._foreground, self.stock_zone, self.pile_zone, ep.comes_in_at)
-        if stock_ended is not None and stock_ended.passed >= _PASSED_FRAMES:
-            # A hand that crossed the stock on its way to the pile (or back from it) drew nothing, whatever
-            # seat its arm seems to point at from the stock: a hand that draws stops at the stock.
-            self._judged_at = self._frame
-            return (), ()
-        if (
-            stock_ended is not None
-            and stock_ended.touched
-            and (
-                (stock_ended.in_zone >= self.min_draw_in_zone
-                 # A hand that moved little there (it held still on the deck) is seen by its arm.
-                 and (stock_ended.frames >= self.min_draw_frames or len(stock_ended.roots) >= 2)
-                 # And it stood in the stock: an arm that only clipped the zone's edge on its way
-                 # to the pile drew nothing (a hand that draws stands there several frames).
-                 and stock_ended.held >= 1)
-                or self._slow_hand(stock_ended)
-            )
-        ):
-            # A hand seen neither coming nor by its arm (an arm the colour of the table, in the
-            # stock by the first frame it moved) has no seat: the referee gives the draw to the
-            # player who owes it, which a guess from the hand's first pixels often is not.
-            self._judged_at = self._frame
-            return (self._draw_seat(stock_ended),), (self._frame - stock_ended.start_frame,)
-        return (), ()
 
     def _step(
         self, ep: Episode | None, moved: Mask, near: Mask, zone: Mask, quiet_frames: int,
@@ -448,28 +379,6 @@ class MotionDetector:
             return None, ep
         return ep, None
 
-    def _through_the_knock(self, ep: Episode) -> None:
-        """The first frame ``ep`` is watched again once the camera no longer moves: a hand in the zone as the camera
-        began to move and in it again now was there all the while (a hand that draws dwells there; a knock's frames
-        are not watched, and the knock can take most of its visit): those frames count as in the zone."""
-        if ep.knocked_in_zone is None or self._moving:
-            return
-        if ep.zone_frame == self._frame:
-            gap = self._frame - ep.knocked_in_zone - 1
-            ep.in_zone += gap
-            ep.held += gap
-        ep.knocked_in_zone = None
-
-    def _slow_hand(self, ep: Episode) -> bool:
-        """``ep``, just ended, was a hand that came into the stock too slowly for the differencing: seen
-        coming from outside, it stood out from the table in the zone as long as a hand takes to draw
-        and no longer, and has gone (a hand come down beside the stock, its arm short of the zone's
-        corners, can stand out there for frames before it is seen to move). Anything that stays (a
-        thing left on the stock, learnt into the table only slowly) keeps standing out: no hand, and
-        no bar to draws seen the usual way."""
-        return (ep.came_in and self.min_draw_in_zone <= ep.held <= self.max_held_frames
-                and self._held_run == 0)
-
     def _faint_foreground(self) -> Mask:
         """This frame's foreground with a fainter hue difference let in (``faint_chroma``): asked
         only where a draw's arm is when the foreground shows none."""
@@ -478,14 +387,3 @@ class MotionDetector:
             return self._foreground
         faint: Mask = self._foreground | (hue > self.faint_chroma)
         return faint
-
-    def _draw_seat(self, ep: Episode) -> int | None:
-        """The seat of a hand that drew: from its arm, or the way it came in; else from its arm seen
-        only in a fainter hue than arms must show to count as hands (an olive arm across striped
-        grey-brown wood differs from it by 3-5 in Lab's a* and b*); else none."""
-        if ep.roots or ep.came_in:
-            return ep.seat
-        if ep.faint_roots and self.stock_zone is not None:
-            rx, ry = farthest(ep.faint_roots, self._zones.centre(self.stock_zone))
-            return self._zones.seat_of_arm((float(rx), float(ry)), self.stock_zone)
-        return None
