@@ -93,8 +93,10 @@ class CameraFollower:
         self._since_ref = 0
         self._steady = 0
         self._moving_since: int | None = None
-        #: The last frame the view was jolted in (:meth:`_glance`).
+        #: The last frame the view was jolted in (:meth:`_glance`), and whether a check since has seen it moved, if
+        #: not for sure (see :attr:`unsettled`).
         self._jolted: int | None = None
+        self._seen_moved = False
         #: Frames the view may be seen moving before it is taken as it is (a camera carried, not knocked).
         self.give_up = 90
 
@@ -131,12 +133,26 @@ class CameraFollower:
         self._since_ref = 0
         self._steady = 0
         self._moving_since = None
+        self._seen_moved = False
 
     @property
     def moving(self) -> bool:
         """The view is seen moved from its reference and not yet still: what it shows now is not where
         the zones say."""
         return self._moving_since is not None
+
+    @property
+    def unsettled(self) -> bool:
+        """The view is seen moving, or, jolted within the last quiet check's turns (:data:`QUIET_CHECKS`), the
+        corners tracked since have said it moved by more than :data:`BUMP_PX`, if not for sure (those that agree not
+        all over the view, the alignment refusing), and no check has measured it still where it was since: what it
+        shows may not be where the zones say. A knocked view comes to rest in a few frames, but its move may be
+        measured for sure only a while later (on a plain or streaky table few corners agree on it, and those only on
+        some frames); meanwhile the cards it shows moved look like cards laid there."""
+        if self.moving:
+            return True
+        return (self._seen_moved and self._jolted is not None
+                and self._frames - self._jolted < self.every * QUIET_CHECKS)
 
     def update(self, image: npt.NDArray[np.uint8], *, busy: bool = False) -> npt.NDArray[np.float64] | None:
         """A 2x3 similarity (camera pixels, reference -> now) once the view holds still moved by more than
@@ -156,6 +172,8 @@ class CameraFollower:
             return None
         grey = self._grey(image)
         tracked = self._tracked(grey)
+        if jolted and tracked.matrix is not None and self._moved_px(tracked.matrix) > BUMP_PX:
+            self._seen_moved = True
         matrix = tracked.matrix if tracked.all_over else self._aligned(grey, tracked)
         if matrix is None:
             if self._held_still(tracked, jolted=jolted, busy=busy):
@@ -166,6 +184,8 @@ class CameraFollower:
         if self._moved_px(matrix) <= BUMP_PX:
             self._last = None
             self._moving_since = None
+            # Measured where the reference is, not in a jolted frame (blurred, the view mid-move): settled.
+            self._seen_moved = self._seen_moved and self._jolted == self._frames
             self._covered(grey, matrix)
             if self._since_ref > RENEW_FRAMES and not busy:  # follow the light and the new cards, slowly
                 self.reference(image)

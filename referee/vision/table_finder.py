@@ -188,7 +188,7 @@ class TableFinder:
     def camera_moving(self) -> bool:
         """The camera is moving (knocked, not yet still): the pile view shows the cards elsewhere than the
         tracker knows them, so the pipeline holds its last readings and sees no draws until it is followed."""
-        return self._follow is not None and self._follow.moving
+        return self._follow is not None and self._follow.unsettled
 
     @property
     def followed_now(self) -> bool:
@@ -241,11 +241,11 @@ class TableFinder:
             self._follow = CameraFollower((w, h), every=max(1, round(self.fps / 5)))
             self._follow.give_up = round(3 * self.fps)
         bumped = self._follow.update(image, busy=busy)
-        self.visits.update(t, profile, foreground, busy and bumped is None and not self._follow.moving)
+        self.visits.update(t, profile, foreground, busy and bumped is None and not self._follow.unsettled)
         if bumped is not None:
             self._bumped(profile, bumped)
-        self.stock_visits.update(t, profile, foreground, self._arms, moving=self._follow.moving or bumped is not None,
-                                 drawn=self.drawn, fps=self.fps)  # the frame followed: the foreground not yet
+        moving = self._follow.unsettled or bumped is not None  # the frame followed: the foreground not yet
+        self.stock_visits.update(t, profile, foreground, self._arms, moving=moving, drawn=self.drawn, fps=self.fps)
 
     def cut_short(self) -> float | None:
         """A draw the camera's knock cut short (:class:`~referee.vision.table_arms.StockVisits`), to be said now:
