@@ -83,7 +83,12 @@ def white_balance_gains(
 #: centre it is read against (the median's, as a standard deviation), and never under :data:`MIN_SPREAD` hue units
 #: (nor over its stock spread).
 SPREAD_K = 2.0
-MIN_SPREAD = 3.0
+#: No colour is read narrower than the error one card's own balance can make. A card is balanced on its own white
+#: (:func:`~referee.vision.card_white.balance_gains`: its brightest unsaturated pixels); where a lamp's glare lies
+#: over a glossy card those are the glare's, washed towards the lamp's white with the palest of the ink, so that card
+#: is hardly balanced while the others are, and its hues lie up to 5 units from theirs. A colour seen narrow beside
+#: a wide one keeps about its own spread on that side, so a floor under that error hands such a card to the neighbour.
+MIN_SPREAD = 5.0
 #: The sure reads a colour's spread is measured over: its newest.
 SPREAD_READS = 256
 

@@ -120,5 +120,5 @@ def test_a_narrow_colour_keeps_the_hues_past_its_centre_on_its_far_side() -> Non
     deck = _taught(DeckColours(spreads=True, photos=True),
                    {176.0: 4, 29.0: 4, 42.0: 2, 52.0: 2, 62.0: 2, 72.0: 2, 80.0: 2, 100.0: 4})
     widths = dict(zip(deck.palette, deck.read_widths, strict=True))
-    assert widths[Colour.YELLOW] < 5.0 < 15.0 < widths[Colour.GREEN]
+    assert widths[Colour.YELLOW] == MIN_SPREAD < 15.0 < widths[Colour.GREEN]
     assert deck.read(_card(23.0), BOX)[0] is Colour.YELLOW
