@@ -464,6 +464,40 @@ def test_a_hand_half_over_the_top_card_is_no_new_card_when_its_reading_turns_to_
     assert [o["card"] for _, o in feed.out] == ["blue_skip"]
 
 
+def test_the_top_card_cut_short_by_a_hovering_hand_with_no_arm_over_the_pile_is_no_new_card() -> None:
+    """Held-out game 15143: the top blue 9 lies still; the next player's hand hovers over its right
+    third (a hand at the pile, no arm counted over it) for a good second before playing. The rest is
+    boxed with three of the card's edges, its right one cut short, and read as a blue 9 (or a blue 5
+    or 6): read like the top card in its place, so maybe an identical card laid on it, and with no arm
+    over the pile it was believed as one after twice the settling (a false blue 9 by seat 2, then the
+    turn order shifted: two false out-of-turn alerts). A card laid on the pile lies over everything
+    there, so it shows whole once no arm is over it; a part cut short is the top card partly hidden.
+    When the hand goes, the top card shows whole again."""
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    feed([card("blue_9")], 8, motion=_visit(1, arm=True, seat=1))
+    feed([card("blue_9")], 8, motion=_visit(1, seat=1))
+    cut = (201.0, 152.0, 262.0, 299.0)  # A's left, top and bottom edges, its right one 0.38 short
+    hovering = MotionSample(seat=2, disturbed=True, arm_over_pile=False, pile_visit=2)  # a hand, no arm
+    feed([card("blue_5", cut, conf=0.86), card("blue_9", cut, conf=0.6)], 1, motion=hovering)
+    for label in ("blue_9", "blue_5", "blue_9", "blue_6"):
+        feed([card(label, cut, conf=0.9), card("blue_6", cut, conf=0.5)], 2 * CFG.min_hits, motion=_visit(2, seat=2))
+    feed([card("blue_9")], 12, motion=_visit(2, seat=2))
+    assert [o["card"] for _, o in feed.out] == ["blue_9"]
+
+
+def test_an_identical_card_laid_square_and_seen_whole_after_a_hand_hid_part_of_it_is_a_play() -> None:
+    """The other side of the same wait: a blue 9 laid straighter on a turned blue 9, first seen cut
+    short on one side (a hand over it with no arm counted), then whole inside the first one's pose: a
+    new play once seen whole."""
+    feed = Feed(PileTracker(CFG, expect_start=False))
+    feed([card("blue_9")], 8, motion=_visit(1, arm=True, seat=1))
+    feed([card("blue_9")], 8, motion=_visit(1, seat=1))
+    feed([], 3, motion=_visit(2, arm=True, seat=2))
+    feed([card("blue_9", (201.0, 152.0, 262.0, 299.0))], CFG.min_hits, motion=_visit(2, seat=2))
+    feed([card("blue_9", SQUARE_ON_A)], 2 * CFG.min_hits + 1, motion=_visit(2, seat=2))
+    assert [(o["card"], o["seat"]) for _, o in feed.out] == [("blue_9", 1), ("blue_9", 2)]
+
+
 def test_a_new_reading_with_no_hand_since_the_top_card_is_that_card_until_it_moves() -> None:
     feed = Feed(PileTracker(CFG, expect_start=False))
     feed([card("yellow_3")], 8, motion=_visit(1, arm=True, seat=3))

@@ -57,6 +57,19 @@ def overhang(box: Box, pose: Box) -> float:
                float(pose[1] - box[1]) / h, float(box[3] - pose[3]) / h, 0.0)
 
 
+def cut_short(cfg: TrackerConfig, box: Box, pose: Box) -> bool:
+    """``box`` is ``pose`` with one edge cut short: three of its edges lie on the pose's (within
+    ``max_overhang`` of its size, as a still card's boxes jitter), the fourth further inside it. What
+    shows of a card that something lies over on one side keeps the edges that still show where they
+    were; a card laid on it has edges of its own (one laid straighter on a turned card lies inside it
+    on every side)."""
+    w, h = max(float(pose[2] - pose[0]), 1.0), max(float(pose[3] - pose[1]), 1.0)
+    insets = (float(box[0] - pose[0]) / w, float(pose[2] - box[2]) / w,
+              float(box[1] - pose[1]) / h, float(pose[3] - box[3]) / h)
+    on_edge = sum(abs(d) <= cfg.max_overhang for d in insets)
+    return on_edge == 3 and max(insets) > cfg.max_overhang
+
+
 def in_pose(cfg: TrackerConfig, box: Box, pose: Box) -> bool:
     """``box`` lies in ``pose``: nearly the same box, or mostly inside it (the part that shows)."""
     return iou(box, pose) >= cfg.same_pose_iou or containment(box, pose) >= cfg.known_containment

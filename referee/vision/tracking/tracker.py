@@ -42,7 +42,12 @@ from referee.vision.tracking.state import Candidate, PileCard
 from referee.vision.tracking.takeback import check_take_back
 from referee.vision.tracking.vetoes import Judging, top_read_closer, veto
 from referee.vision.tracking.votes import Decision, decide, in_voted_colour, unread, unsure
-from referee.vision.tracking.waits import came_with_a_hand, needs_clear_view, voted_top_in_its_pose
+from referee.vision.tracking.waits import (
+    came_with_a_hand,
+    hidden_part_of_top,
+    needs_clear_view,
+    voted_top_in_its_pose,
+)
 
 log = logging.getLogger(__name__)
 
@@ -281,7 +286,10 @@ class PileTracker:
             if c.hits >= cfg.min_hits and c.misses == 0 and c.votes and not c.absorbed
             and came_with_a_hand(cfg, c, self._motion_frames, self._first_frame)
             and (not (c.identical or voted_top_in_its_pose(cfg, self.top, c))
-                 or (c.hits >= 2 * cfg.min_hits and not frame.arm_over_pile))
+                 or (c.hits >= 2 * cfg.min_hits and not frame.arm_over_pile
+                     and not hidden_part_of_top(cfg, self.top, c)))
+            # A card laid on the pile shows whole once no arm is over it: one read like the top card
+            # and cut short on one side inside its pose is the top card partly hidden, and waits.
             # An unsure read, or a part of the top card read as another card, waits until no arm is
             # over the pile and the detector has had a clear view of it for as long as a card must
             # hold still since an arm was last over it: a hand half over a card makes misreads, and a

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 from referee.vision.detections import box_area, iou
-from referee.vision.tracking.boxes import containment, over_most_of, translation
+from referee.vision.tracking.boxes import containment, cut_short, over_most_of, translation
 from referee.vision.tracking.config import TrackerConfig
 from referee.vision.tracking.known import remembered
 from referee.vision.tracking.state import Candidate, PileCard
@@ -56,6 +56,20 @@ def part_of_top(cfg: TrackerConfig, top: PileCard | None, cand: Candidate) -> bo
     return (top is not None and containment(cand.pose, top.xyxy) >= cfg.known_containment
             and box_area(cand.pose) < box_area(top.xyxy)
             and not (cand.leading is not None and came_in(cfg, cand, top.xyxy, cand.pose, cand.leading)))
+
+
+def hidden_part_of_top(cfg: TrackerConfig, top: PileCard | None, cand: Candidate) -> bool:
+    """``cand``, read like the top card in its place (``identical``), is a part of the top card
+    (:func:`part_of_top`) cut short on one side (:func:`~referee.vision.tracking.boxes.cut_short`): the
+    top card with something over that side (a hand hovering there with no arm counted over the pile), not a
+    card like it laid on it, when it took that pose with no arm over the pile (every steady frame in it a
+    clear one). A card laid on the pile lies over everything there and shows whole once no arm is over it,
+    so such a reading waits until it is seen whole: then it is the top card's own box (and goes), or a card
+    like it in a pose of its own. One seen in that pose under the arm that laid it, and still so once the
+    arm has gone, is a card like it laid nearly square along three edges of the top one (its fourth
+    edge inside the top card's pose, as an older card turned more leaves it)."""
+    return (top is not None and cand.identical and cand.clear >= cand.hits
+            and part_of_top(cfg, top, cand) and cut_short(cfg, cand.pose, top.xyxy))
 
 
 def in_place_under_top(cfg: TrackerConfig, pile: Sequence[PileCard], cand: Candidate) -> PileCard | None:
