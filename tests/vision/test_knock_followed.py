@@ -19,6 +19,7 @@ from referee.vision.calibration import CalibrationProfile
 from referee.vision.capture import Frame
 from referee.vision.detections import Detections
 from referee.vision.table_finder import TableFinder
+from referee.vision.tracking import MotionSample, TrackerEvent
 from tests.vision.test_table_finder_bump import plain_table_with_cards
 
 
@@ -38,14 +39,14 @@ def test_the_frame_a_knock_is_followed_in_is_not_read() -> None:
         stock=((960.0, 300.0), (1100.0, 300.0), (1100.0, 440.0), (960.0, 440.0)))
     finder = TableFinder(4, given=profile, fps=15.0)
     session = MatchSession(Store(":memory:"), players=4, dealer=0)
-    pipeline = Pipeline(NoCards(), session, profile=profile, players=4, fps=15.0, finder=finder)  # type: ignore[arg-type]
+    pipeline = Pipeline(NoCards(), session, profile=profile, players=4, fps=15.0, finder=finder)
     fresh_at: dict[int, bool] = {}
     update = pipeline.tracker.update
 
-    def seen(detections: Detections, t: float, frame_index: int, motion: object = None, *,
-             fresh: bool = True) -> list[object]:
+    def seen(detections: Detections, t: float, frame_index: int, motion: MotionSample | None = None, *,
+             fresh: bool = True) -> list[TrackerEvent]:
         fresh_at[frame_index] = fresh
-        return update(detections, t, frame_index, motion, fresh=fresh)  # type: ignore[arg-type]
+        return update(detections, t, frame_index, motion, fresh=fresh)
 
     pipeline.tracker.update = seen  # type: ignore[method-assign]
     image = plain_table_with_cards()

@@ -243,7 +243,7 @@ def test_the_pipeline_drops_the_card_seen_again_after_a_bump() -> None:
 
     finder = TableFinder(4)
     session = MatchSession(Store(":memory:"), players=4, dealer=0)
-    pipeline = Pipeline(SimpleNamespace(face_names=()), session, players=4, finder=finder)  # type: ignore[arg-type]
+    pipeline = Pipeline(SimpleNamespace(face_names=()), session, players=4, finder=finder)
     frame = Frame(np.zeros((720, 1280, 3), np.uint8), 0, 0.0, 0.0)
     pipeline.submit(Start("red_5", 0.5, 1), frame)
     pipeline.submit(Play("red_7", 1, 2.0, 30), frame)
@@ -284,7 +284,7 @@ def test_the_view_come_to_rest_after_a_jolt_it_could_not_measure_is_checked_at_o
 
     def swing(a: float, b: float) -> np.ndarray:  # one frame of the camera swinging from a to b, blurred
         steps = [knocked(float(t)).astype(np.float32) for t in np.linspace(a, b, 16)]
-        out: np.ndarray = (sum(steps) / len(steps)).astype(np.uint8)
+        out: np.ndarray = (np.sum(steps, axis=0) / len(steps)).astype(np.uint8)
         return out
 
     for _ in range(14):  # the reference, then still frames
