@@ -113,10 +113,43 @@ class SeatFinder:
         origin = self.samples[-1][0]
         return self._one_side_each(sorted(groups, key=lambda g: self._angle(origin, g)), origin)
 
-    def _judged(self, g: Sequence[int]) -> int | None:
-        """The seat most of group ``g``'s cards were judged for (``None``: a tie)."""
-        ranked = Counter(self.samples[j][2] for j in g).most_common(2)
+    def _judged(self, g: Sequence[int], elsewhere: Callable[[int], bool] | None = None) -> int | None:
+        """The seat most of group ``g``'s cards were judged for (``None``: a tie, or none); with ``elsewhere``,
+        not counting a card judged for a seat whose side is plainly placed apart from ``g`` (:meth:`_elsewhere`)."""
+        ranked = Counter(self.samples[j][2] for j in g
+                         if elsewhere is None or not elsewhere(self.samples[j][2])).most_common(2)
+        if not ranked:
+            return None
         return ranked[0][0] if len(ranked) == 1 or ranked[0][1] > ranked[1][1] else None
+
+    def _elsewhere(self, origin: Point, groups: list[list[int]], g: Sequence[int]) -> Callable[[int], bool]:
+        """Whether a seat's side is plainly placed apart from group ``g``: the dealer's (the start card's) or one
+        an even step round from it (within :data:`PLAIN_SHARE`), further round the table from ``g`` than
+        :data:`SAME_SIDE` of an even gap. One player's arms come in at one place (or two close together, by a
+        corner): a card from ``g`` judged for that seat was laid out of turn, or judged by a turn order thrown
+        off, and says nothing of who sits at ``g``. Counted, a first play out of turn from a side not placed yet
+        named that side after the seat whose turn it was, and every later arm from there was given that seat
+        too, so the seats were never found."""
+        starts = [(h, self.samples[j][2]) for h in groups for j in h if self.samples[j][3]]
+        if not starts:
+            return lambda seat: False
+        dealer_group, dealer = starts[-1]
+        gap = 2 * math.pi / self.players
+        base = self._angle(origin, dealer_group)
+        placed: dict[int, Sequence[int]] = {dealer: dealer_group}
+        for h in groups:
+            steps = ((self._angle(origin, h) - base) % (2 * math.pi)) / gap
+            k = round(steps)
+            if h is not dealer_group and abs(steps - k) < PLAIN_SHARE and 0 < k < self.players:
+                placed.setdefault((dealer + k) % self.players, h)
+        here = self._angle(origin, g)
+
+        def apart(seat: int) -> bool:
+            side = placed.get(seat)
+            return side is not None and side is not g and abs(
+                math.remainder(self._angle(origin, side) - here, 2 * math.pi)) >= SAME_SIDE * gap
+
+        return apart
 
     def _one_side_each(self, groups: list[list[int]], origin: Point) -> list[list[int]]:
         """``groups`` (clockwise) with each two neighbours judged the same seat, closer round the table than
@@ -178,7 +211,7 @@ class SeatFinder:
         if abs(steps - k) < PLAIN_SHARE and 0 < k < self.players:
             return (dealer + k) % self.players
         home = [g for g in groups if math.hypot(*np.subtract(self._centre(g), root)) < self.reach]
-        if len(home) == 1 and (seat := self._judged(home[0])) is not None:
+        if len(home) == 1 and (seat := self._judged(home[0], self._elsewhere(origin, groups, home[0]))) is not None:
             # One player's arms come in at one place: an arm from a side whose cards were given one seat
             # (the turn's, when no seat was plain) is that seat's, even when the turn has moved on.
             return seat
@@ -202,7 +235,8 @@ class SeatFinder:
             if g is not dealer_group and (abs(steps - k) >= PLAIN_SHARE or not 0 < k < n):
                 # Not an even step round: placed by its cards' seat (else a side a third of a step off is
                 # given the turn's seat, and a later out-of-turn card from the last side with it).
-                if (judged := self._judged(g)) is None or (judged - dealer) % n == 0:
+                judged = self._judged(g, self._elsewhere(origin, groups, g))
+                if judged is None or (judged - dealer) % n == 0:
                     return None
                 k = (judged - dealer) % n
             if k in placed:

@@ -222,3 +222,24 @@ def test_the_last_side_left_is_found_between_sides_placed_by_their_cards_seats()
     swapped.add(pile, (1147.0, 0.0), 3)
     swapped.add(pile, (0.0, 715.0), 1)
     assert swapped.plainly(pile, (1275.0, 715.0)) is None
+
+
+def test_a_first_play_out_of_turn_from_a_side_not_placed_is_not_that_sides_seat() -> None:
+    # Held-out seed 15160 (the fourteenth pass; dev since): the dealer at the top, the next three players
+    # round clockwise, none an even step from the dealer's side. Seat 3 (left) played out of turn when it was the
+    # dealer's turn, and the referee gave the card the turn's seat, 0; from then on every arm from the left was
+    # given seat 0 (a side's cards were judged one seat), the plays never agreed with the sides, and the seats
+    # were not found all game (21 plays; seats 0.73, 8 false alerts).
+    sides = {0: -95.0, 1: -34.0, 2: 51.0, 3: 143.0}
+    pile = (240.0, 400.0)
+    seats = finder()
+    seats.add(pile, edge(sides[0]), 0, start=True)
+    seats.add(pile, edge(sides[1]), 1)
+    seats.add(pile, edge(sides[3]), 0)  # out of turn: the dealer's turn, the dealer's seat given
+    assert seats.plainly(pile, edge(sides[3] + 1)) is None  # the dealer's arms come in at the top, not here
+    for side in (3, 0, 1, 2, 3, 0, 1, 2, 3):  # each later play: the seat its arm plainly comes from, else the turn's
+        plain = seats.plainly(pile, edge(sides[side] + 1))
+        seats.add(pile, edge(sides[side] + 1), side if plain is None else plain)
+    found = seats.solve()
+    assert found is not None
+    assert all(math.dist(found[seat], edge(sides[seat])) < seats.reach for seat in range(4))
