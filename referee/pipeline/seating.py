@@ -85,6 +85,9 @@ def seat(finder: TableFinder, session: Session, event: TrackerEvent) -> Seating:
         seen = finder.seat_seen(event.t)
         if seen is None:
             finder.guessed()
+            if expected is not None:
+                # The turn's seat sits plainly elsewhere: laid out of turn, by the seat its arm more likely is.
+                seen = finder.not_seat(expected, event.t)
         elif seats_unsure and finder.plain_so_far:
             # Its arm plainly from a seat already placed, and so was every play's before it: the referee's
             # turn order rests on no guess, and neither does its verdict.

@@ -396,6 +396,16 @@ class TableFinder:
         root = self._arms.at_pile(profile, t)
         return None if root is None else self.seat_finder.plainly(profile.pile_centre, root)
 
+    def not_seat(self, seat: int, t: float) -> int | None:
+        """Before the seats are sure, a play at rest at ``t`` whose arm came plainly from no seat found, about to
+        be given ``seat`` (the turn's): the seat its arm more likely belongs to when ``seat``'s side is plainly
+        placed elsewhere (:meth:`SeatFinder.instead_of`: it was laid out of turn); ``None``: ``seat`` stands."""
+        profile = self.profile
+        if not self.pile_found or profile is None or profile.is_whole_frame:
+            return None
+        root = self._arms.at_pile(profile, t)
+        return None if root is None else self.seat_finder.instead_of(profile.pile_centre, root, seat)
+
     def draw_seat(self, t: float) -> int | None:
         """The seat whose arms come into the view where the arm reaching to the stock around ``t`` does (a
         player's arms come in by their shoulder, wherever they reach): the seat found (or, before the seats

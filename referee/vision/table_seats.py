@@ -122,10 +122,10 @@ class SeatFinder:
             return None
         return ranked[0][0] if len(ranked) == 1 or ranked[0][1] > ranked[1][1] else None
 
-    def _elsewhere(self, origin: Point, groups: list[list[int]], g: Sequence[int]) -> Callable[[int], bool]:
-        """Whether a seat's side is plainly placed apart from group ``g``: the dealer's (the start card's) or one
-        an even step round from it (within :data:`PLAIN_SHARE`), further round the table from ``g`` than
-        :data:`SAME_SIDE` of an even gap. One player's arms come in at one place (or two close together, by a
+    def _elsewhere(self, origin: Point, groups: list[list[int]], g: Sequence[int] | Point) -> Callable[[int], bool]:
+        """Whether a seat's side is plainly placed apart from group ``g`` (or an arm coming in at a point ``g``):
+        the dealer's (the start card's) or one an even step round from it (within :data:`PLAIN_SHARE`), further
+        round the table from ``g`` than :data:`SAME_SIDE` of an even gap. One player's arms come in at one place (or two close together, by a
         corner): a card from ``g`` judged for that seat was laid out of turn, or judged by a turn order thrown
         off, and says nothing of who sits at ``g``. Counted, a first play out of turn from a side not placed yet
         named that side after the seat whose turn it was, and every later arm from there was given that seat
@@ -142,7 +142,7 @@ class SeatFinder:
             k = round(steps)
             if h is not dealer_group and abs(steps - k) < PLAIN_SHARE and 0 < k < self.players:
                 placed.setdefault((dealer + k) % self.players, h)
-        here = self._angle(origin, g)
+        here = self.around(origin, g) if isinstance(g, tuple) else self._angle(origin, g)
 
         def apart(seat: int) -> bool:
             side = placed.get(seat)
@@ -216,6 +216,28 @@ class SeatFinder:
             # (the turn's, when no seat was plain) is that seat's, even when the turn has moved on.
             return seat
         return self._last_side(origin, root, groups, dealer_group, dealer)
+
+    def instead_of(self, origin: Point, root: Point, seat: int) -> int | None:
+        """Before the seats are sure, an arm at ``root`` that is not plainly any seat's (:meth:`plainly`), its card
+        about to be given ``seat`` (the turn's): when ``seat``'s side is plainly placed elsewhere (the dealer's, or
+        an even step round from it, apart from the arm by :data:`SAME_SIDE` of an even gap), the arm is not that
+        seat's (one player's arms come in at one place) and the card was laid out of turn. Returns the seat whose
+        even step round from the dealer's side lies nearest the arm among the seats not placed elsewhere; ``None``
+        when ``seat`` may be the arm's."""
+        groups = self.groups()
+        starts = [(g, self.samples[j][2]) for g in groups for j in g if self.samples[j][3]]
+        if not starts:
+            return None
+        elsewhere = self._elsewhere(origin, groups, root)
+        if not elsewhere(seat):
+            return None
+        dealer_group, dealer = starts[-1]
+        n, gap = self.players, 2 * math.pi / self.players
+        steps = ((self.around(origin, root) - self._angle(origin, dealer_group)) % (2 * math.pi)) / gap
+        others = [(dealer + k) % n for k in range(n) if not elsewhere((dealer + k) % n)]
+        if not others:
+            return None
+        return min(others, key=lambda s: abs(math.remainder(steps - (s - dealer) % n, n)))
 
     def _last_side(self, origin: Point, root: Point, groups: list[list[int]], dealer_group: list[int],
                    dealer: int) -> int | None:

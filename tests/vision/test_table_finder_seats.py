@@ -243,3 +243,17 @@ def test_a_first_play_out_of_turn_from_a_side_not_placed_is_not_that_sides_seat(
     found = seats.solve()
     assert found is not None
     assert all(math.dist(found[seat], edge(sides[seat])) < seats.reach for seat in range(4))
+
+
+def test_an_arm_plainly_not_from_the_turns_side_is_given_the_seat_its_side_is_nearest() -> None:
+    # The same table: the play out of turn from the left, when it was the dealer's turn, goes to the seat whose
+    # even step from the dealer's side lies nearest (3), not to the dealer's, whose arms come in at the top; a
+    # seat whose side is not placed may be anywhere, so the turn's seat stands for it.
+    sides = {0: -95.0, 1: -34.0, 2: 51.0, 3: 143.0}
+    pile = (240.0, 400.0)
+    seats = finder()
+    seats.add(pile, edge(sides[0]), 0, start=True)
+    seats.add(pile, edge(sides[1]), 1)
+    assert seats.instead_of(pile, edge(sides[3]), 0) == 3
+    assert seats.instead_of(pile, edge(sides[3]), 2) is None  # seat 2's side not seen: it may sit there
+    assert seats.instead_of(pile, edge(sides[0] + 5), 0) is None  # the dealer's own side
