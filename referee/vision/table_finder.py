@@ -390,21 +390,20 @@ class TableFinder:
     def seat_seen(self, t: float) -> int | None:
         """Before the seats are sure: the seat already found (from earlier plays) that the arm laying the card
         at rest at ``t`` plainly comes from; ``None`` when it comes from none of them, or is not seen."""
-        profile = self.profile
-        if not self.pile_found or profile is None or profile.is_whole_frame:
+        arm = self._pile_arm(t)
+        return None if arm is None else self.seat_finder.plainly(*arm)
+
+    def _pile_arm(self, t: float) -> tuple[Point, Point] | None:
+        """The pile's centre and where the arm laying the card at rest at ``t`` came into view (camera pixels)."""
+        if not self.pile_found or (profile := self.profile) is None or profile.is_whole_frame:
             return None
         root = self._arms.at_pile(profile, t)
-        return None if root is None else self.seat_finder.plainly(profile.pile_centre, root)
+        return None if root is None else (profile.pile_centre, root)
 
     def not_seat(self, seat: int, t: float) -> int | None:
-        """Before the seats are sure, a play at rest at ``t`` whose arm came plainly from no seat found, about to
-        be given ``seat`` (the turn's): the seat its arm more likely belongs to when ``seat``'s side is plainly
-        placed elsewhere (:meth:`SeatFinder.instead_of`: it was laid out of turn); ``None``: ``seat`` stands."""
-        profile = self.profile
-        if not self.pile_found or profile is None or profile.is_whole_frame:
-            return None
-        root = self._arms.at_pile(profile, t)
-        return None if root is None else self.seat_finder.instead_of(profile.pile_centre, root, seat)
+        """Before the seats are sure: the seat of a play laid out of turn (:meth:`SeatFinder.instead_of`)."""
+        arm = self._pile_arm(t)
+        return None if arm is None else self.seat_finder.instead_of(*arm, seat)
 
     def draw_seat(self, t: float) -> int | None:
         """The seat whose arms come into the view where the arm reaching to the stock around ``t`` does (a
@@ -450,12 +449,9 @@ class TableFinder:
     def played(self, seat: int, t: float, *, start: bool = False) -> None:
         """The card that came to rest at ``t`` was laid by ``seat`` (the start card: the dealer): its arm
         tells where ``seat`` sits."""
-        profile = self.profile
-        if not self.pile_found or profile is None or profile.is_whole_frame:
-            return
-        root = self._arms.at_pile(profile, t)
-        if root is not None:
-            self._learn(profile, root, seat, start=start)
+        arm, profile = self._pile_arm(t), self.profile
+        if arm is not None and profile is not None:
+            self._learn(profile, arm[1], seat, start=start)
 
     def _learn(self, profile: CalibrationProfile, root: Point, seat: int, *, start: bool = False) -> None:
         """An arm of ``seat``'s came into the view at ``root``: the seats are solved again with it."""

@@ -125,11 +125,11 @@ class SeatFinder:
     def _elsewhere(self, origin: Point, groups: list[list[int]], g: Sequence[int] | Point) -> Callable[[int], bool]:
         """Whether a seat's side is plainly placed apart from group ``g`` (or an arm coming in at a point ``g``):
         the dealer's (the start card's) or one an even step round from it (within :data:`PLAIN_SHARE`), further
-        round the table from ``g`` than :data:`SAME_SIDE` of an even gap. One player's arms come in at one place (or two close together, by a
-        corner): a card from ``g`` judged for that seat was laid out of turn, or judged by a turn order thrown
-        off, and says nothing of who sits at ``g``. Counted, a first play out of turn from a side not placed yet
-        named that side after the seat whose turn it was, and every later arm from there was given that seat
-        too, so the seats were never found."""
+        round the table from ``g`` than :data:`SAME_SIDE` of an even gap. One player's arms come in at one place
+        (or two close together, by a corner): a card from ``g`` judged for that seat was laid out of turn, or judged
+        by a turn order thrown off, and says nothing of who sits at ``g``. Counted, a first play out of turn from a
+        side not placed yet named that side after the seat whose turn it was, and every later arm from there was
+        given that seat too, so the seats were never found."""
         starts = [(h, self.samples[j][2]) for h in groups for j in h if self.samples[j][3]]
         if not starts:
             return lambda seat: False
