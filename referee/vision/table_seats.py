@@ -219,25 +219,55 @@ class SeatFinder:
 
     def instead_of(self, origin: Point, root: Point, seat: int) -> int | None:
         """Before the seats are sure, an arm at ``root`` that is not plainly any seat's (:meth:`plainly`), its card
-        about to be given ``seat`` (the turn's): when ``seat``'s side is plainly placed elsewhere (the dealer's, or
-        an even step round from it, apart from the arm by :data:`SAME_SIDE` of an even gap), the arm is not that
-        seat's (one player's arms come in at one place) and the card was laid out of turn. Returns the seat whose
-        even step round from the dealer's side lies nearest the arm among the seats not placed elsewhere; ``None``
-        when ``seat`` may be the arm's."""
+        about to be given ``seat`` (the turn's): whether the sides placed so far leave ``seat`` room there. The
+        sides placed are the dealer's (the start card's), those an even step round from it, and those whose cards
+        were judged one seat (:meth:`_judged`); the seats go round clockwise. A seat whose side is placed sits there
+        (its arms come in within :data:`SAME_SIDE` of an even gap of it); one not placed sits between the sides of
+        the seats placed before and after it. When ``seat`` has no room at the arm, the card was laid out of turn:
+        returns the seat with room there whose even step round from the dealer's side lies nearest the arm.
+        ``None``: ``seat`` may be the arm's, or no seat has room (the sides placed disagree)."""
         groups = self.groups()
         starts = [(g, self.samples[j][2]) for g in groups for j in g if self.samples[j][3]]
         if not starts:
             return None
-        elsewhere = self._elsewhere(origin, groups, root)
-        if not elsewhere(seat):
-            return None
         dealer_group, dealer = starts[-1]
         n, gap = self.players, 2 * math.pi / self.players
-        steps = ((self.around(origin, root) - self._angle(origin, dealer_group)) % (2 * math.pi)) / gap
-        others = [(dealer + k) % n for k in range(n) if not elsewhere((dealer + k) % n)]
+        base = self._angle(origin, dealer_group)
+
+        def steps(angle: float) -> float:  # even steps clockwise round from the dealer's side
+            return ((angle - base) % (2 * math.pi)) / gap
+
+        placed: dict[int, float] = {0: 0.0}  # a seat's steps round from the dealer -> where its side lies
+        for g in groups:
+            if g is dealer_group:
+                continue
+            at = steps(self._angle(origin, g))
+            k = round(at)
+            if not (abs(at - k) < PLAIN_SHARE and 0 < k < n):
+                judged = self._judged(g, self._elsewhere(origin, groups, g))
+                if judged is None or (judged - dealer) % n == 0:
+                    continue
+                k = (judged - dealer) % n
+            if k in placed:
+                return None  # two sides for one seat: no order to go by
+            placed[k] = at
+        if [placed[k] for k in sorted(placed)] != sorted(placed.values()):
+            return None  # the sides placed do not go round clockwise
+        here = steps(self.around(origin, root))
+
+        def room(k: int) -> bool:
+            if k in placed:
+                return abs(math.remainder(here - placed[k], n)) < SAME_SIDE
+            before = max(at for j, at in placed.items() if j < k)
+            after = min((at for j, at in placed.items() if j > k), default=float(n))
+            return before < here < after
+
+        if room((seat - dealer) % n):
+            return None
+        others = [k for k in range(n) if room(k)]
         if not others:
             return None
-        return min(others, key=lambda s: abs(math.remainder(steps - (s - dealer) % n, n)))
+        return (dealer + min(others, key=lambda k: abs(math.remainder(here - k, n)))) % n
 
     def _last_side(self, origin: Point, root: Point, groups: list[list[int]], dealer_group: list[int],
                    dealer: int) -> int | None:

@@ -257,3 +257,19 @@ def test_an_arm_plainly_not_from_the_turns_side_is_given_the_seat_its_side_is_ne
     assert seats.instead_of(pile, edge(sides[3]), 0) == 3
     assert seats.instead_of(pile, edge(sides[3]), 2) is None  # seat 2's side not seen: it may sit there
     assert seats.instead_of(pile, edge(sides[0] + 5), 0) is None  # the dealer's own side
+
+
+def test_an_arm_between_the_dealers_side_and_the_next_but_one_is_not_the_seat_after_them() -> None:
+    # Game 16101 (the real-card held-out set 16100-16105, photographed faces; dev since): the dealer at the right,
+    # seat 2's side (the left) placed by its card's seat, and then seat 1 played from the bottom out of turn when
+    # it was seat 3's turn. Seat 3 sits between seat 2 and the dealer going clockwise (the top), not at the bottom
+    # between the dealer and seat 2: the card is seat 1's, and its out-of-turn alert was missed before.
+    sides = {0: -14.0, 1: 109.0, 2: -157.0, 3: -87.0}
+    pile = (865.0, 463.0)
+    seats = finder()
+    seats.add(pile, edge(sides[0]), 0, start=True)
+    seats.add(pile, edge(sides[2]), 2)  # not an even step from the dealer's: placed by its card's seat
+    assert seats.plainly(pile, edge(sides[1])) is None
+    assert seats.instead_of(pile, edge(sides[1]), 3) == 1
+    assert seats.instead_of(pile, edge(sides[1]), 1) is None  # the turn's seat has room there
+    assert seats.instead_of(pile, edge(sides[3]), 3) is None
