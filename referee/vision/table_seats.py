@@ -122,6 +122,11 @@ class SeatFinder:
             return None
         return ranked[0][0] if len(ranked) == 1 or ranked[0][1] > ranked[1][1] else None
 
+    def _dealer(self, groups: list[list[int]]) -> tuple[list[int], int] | None:
+        """The group holding the start card's arm (the last one seen) and the dealer's seat; ``None``: none seen."""
+        starts = [(g, self.samples[j][2]) for g in groups for j in g if self.samples[j][3]]
+        return starts[-1] if starts else None
+
     def _elsewhere(self, origin: Point, groups: list[list[int]], g: Sequence[int] | Point) -> Callable[[int], bool]:
         """Whether a seat's side is plainly placed apart from group ``g`` (or an arm coming in at a point ``g``):
         the dealer's (the start card's) or one an even step round from it (within :data:`PLAIN_SHARE`), further
@@ -130,10 +135,9 @@ class SeatFinder:
         by a turn order thrown off, and says nothing of who sits at ``g``. Counted, a first play out of turn from a
         side not placed yet named that side after the seat whose turn it was, and every later arm from there was
         given that seat too, so the seats were never found."""
-        starts = [(h, self.samples[j][2]) for h in groups for j in h if self.samples[j][3]]
-        if not starts:
+        if (found := self._dealer(groups)) is None:
             return lambda seat: False
-        dealer_group, dealer = starts[-1]
+        dealer_group, dealer = found
         gap = 2 * math.pi / self.players
         base = self._angle(origin, dealer_group)
         placed: dict[int, Sequence[int]] = {dealer: dealer_group}
@@ -182,9 +186,8 @@ class SeatFinder:
     def _placed(self, groups: list[list[int]]) -> dict[int, int] | None:
         """Group index -> seat: the dealer's group from the start card, else the judged seats' vote."""
         n = self.players
-        starts = [(k, self.samples[j][2]) for k, g in enumerate(groups) for j in g if self.samples[j][3]]
-        if starts:
-            k, dealer = starts[-1]
+        if (found := self._dealer(groups)) is not None:
+            k, dealer = next(i for i, g in enumerate(groups) if g is found[0]), found[1]
             return {(k + i) % len(groups): (dealer + i) % n for i in range(len(groups))}
         if len(groups) != n:
             return None
@@ -199,10 +202,9 @@ class SeatFinder:
         seat's arms come in at one place; that seat is as sure as those judgements were), or the last side
         left. ``None``: not plain (the referee's turn order stands)."""
         groups = self.groups()
-        starts = [(g, self.samples[j][2]) for g in groups for j in g if self.samples[j][3]]
-        if not starts:
+        if (found := self._dealer(groups)) is None:
             return None
-        dealer_group, dealer = starts[-1]
+        dealer_group, dealer = found
         gap = 2 * math.pi / self.players
         if math.hypot(*np.subtract(self._centre(dealer_group), root)) < self.reach:
             return dealer
@@ -227,10 +229,9 @@ class SeatFinder:
         returns the seat with room there whose even step round from the dealer's side lies nearest the arm.
         ``None``: ``seat`` may be the arm's, or no seat has room (the sides placed disagree)."""
         groups = self.groups()
-        starts = [(g, self.samples[j][2]) for g in groups for j in g if self.samples[j][3]]
-        if not starts:
+        if (found := self._dealer(groups)) is None:
             return None
-        dealer_group, dealer = starts[-1]
+        dealer_group, dealer = found
         n, gap = self.players, 2 * math.pi / self.players
         base = self._angle(origin, dealer_group)
 

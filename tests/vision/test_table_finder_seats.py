@@ -224,17 +224,27 @@ def test_the_last_side_left_is_found_between_sides_placed_by_their_cards_seats()
     assert swapped.plainly(pile, (1275.0, 715.0)) is None
 
 
+#: The table of game 15160: the dealer at the top, the next three players round clockwise, none an even step from
+#: the dealer's side (degrees round the table from the view's middle), and its pile.
+TOP_DEALER = {0: -95.0, 1: -34.0, 2: 51.0, 3: 143.0}
+TOP_DEALER_PILE = (240.0, 400.0)
+
+
+def dealer_at_the_top() -> SeatFinder:
+    """That table's finder after the start card (the dealer's) and seat 1's first play."""
+    seats = finder()
+    seats.add(TOP_DEALER_PILE, edge(TOP_DEALER[0]), 0, start=True)
+    seats.add(TOP_DEALER_PILE, edge(TOP_DEALER[1]), 1)
+    return seats
+
 def test_a_first_play_out_of_turn_from_a_side_not_placed_is_not_that_sides_seat() -> None:
     # Held-out seed 15160 (the fourteenth pass; dev since): the dealer at the top, the next three players
     # round clockwise, none an even step from the dealer's side. Seat 3 (left) played out of turn when it was the
     # dealer's turn, and the referee gave the card the turn's seat, 0; from then on every arm from the left was
     # given seat 0 (a side's cards were judged one seat), the plays never agreed with the sides, and the seats
     # were not found all game (21 plays; seats 0.73, 8 false alerts).
-    sides = {0: -95.0, 1: -34.0, 2: 51.0, 3: 143.0}
-    pile = (240.0, 400.0)
-    seats = finder()
-    seats.add(pile, edge(sides[0]), 0, start=True)
-    seats.add(pile, edge(sides[1]), 1)
+    seats = dealer_at_the_top()
+    sides, pile = TOP_DEALER, TOP_DEALER_PILE
     seats.add(pile, edge(sides[3]), 0)  # out of turn: the dealer's turn, the dealer's seat given
     assert seats.plainly(pile, edge(sides[3] + 1)) is None  # the dealer's arms come in at the top, not here
     for side in (3, 0, 1, 2, 3, 0, 1, 2, 3):  # each later play: the seat its arm plainly comes from, else the turn's
@@ -249,11 +259,8 @@ def test_an_arm_plainly_not_from_the_turns_side_is_given_the_seat_its_side_is_ne
     # The same table: the play out of turn from the left, when it was the dealer's turn, goes to the seat whose
     # even step from the dealer's side lies nearest (3), not to the dealer's, whose arms come in at the top; a
     # seat whose side is not placed may be anywhere, so the turn's seat stands for it.
-    sides = {0: -95.0, 1: -34.0, 2: 51.0, 3: 143.0}
-    pile = (240.0, 400.0)
-    seats = finder()
-    seats.add(pile, edge(sides[0]), 0, start=True)
-    seats.add(pile, edge(sides[1]), 1)
+    seats = dealer_at_the_top()
+    sides, pile = TOP_DEALER, TOP_DEALER_PILE
     assert seats.instead_of(pile, edge(sides[3]), 0) == 3
     assert seats.instead_of(pile, edge(sides[3]), 2) is None  # seat 2's side not seen: it may sit there
     assert seats.instead_of(pile, edge(sides[0] + 5), 0) is None  # the dealer's own side
