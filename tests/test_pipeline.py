@@ -18,6 +18,8 @@ import numpy.typing as npt
 import pytest
 
 from referee.commands import demo, execute, run
+from referee.contract import OutputLine
+from referee.live_status import PipelineStatus
 from referee.pipeline import LogWriter, Pipeline
 from referee.rules.replay import replay_file
 from referee.session import MatchSession
@@ -375,7 +377,7 @@ def test_the_card_queries_follow_the_live_referee_after_an_undo() -> None:
     assert possible is not None and possible("blue_9") and not possible("red_1/2")
 
 
-def _alerts(outputs: list[dict[str, object]]) -> list[object]:
+def _alerts(outputs: list[OutputLine]) -> list[str]:
     return [o["code"] for o in outputs if o["type"] == "alert"]
 
 
@@ -464,12 +466,12 @@ def test_a_long_run_says_how_far_it_got(game_folder: Path, caplog: pytest.LogCap
 
 
 def _judge_frames(keep_every: int, pipeline: Pipeline | None = None
-                  ) -> tuple[list[dict[str, object]], dict[str, object]]:
+                  ) -> tuple[list[OutputLine], PipelineStatus]:
     """The game filmed at 30 fps, every ``keep_every``-th frame judged (as on a machine too busy for
     the rest); the referee's outputs and the last status."""
     pipeline = pipeline or Pipeline(ColourDetector(), MatchSession(Store(":memory:"), players=4), players=4,
                                     fps=30.0)
-    outputs: list[dict[str, object]] = []
+    outputs: list[OutputLine] = []
     for index, image in enumerate(_game()):
         if index % keep_every == 0:
             outputs.extend(pipeline.step(Frame(image, index, index / 30.0, index / 30.0)))

@@ -12,14 +12,16 @@ from typing import Any
 
 import pytest
 
+from referee.contract import Observation, OutputLine
 from referee.rules import ObservationError, Referee
 from referee.rules.replay import replay_file
 from referee.rules.simulate import simulate_game
-from referee.session import MatchSession
+from referee.session import Event, MatchSession
 from referee.store import Store
+from tests.rules.helpers import alert
 
 
-def _direct_outputs(observations: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _direct_outputs(observations: list[dict[str, Any]]) -> list[OutputLine]:
     referee = Referee()
     return [line for obs in observations for line in referee.observe(obs)]
 
@@ -72,7 +74,7 @@ def test_the_cli_replays_an_exported_log(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "referee.cli", "replay", str(log_path)],
                           capture_output=True, text=True, timeout=60, check=True)
     assert [json.loads(line) for line in done.stdout.splitlines()] == alerts
-    assert alerts[0]["code"] == "illegal_card"
+    assert alert(alerts[0])["code"] == "illegal_card"
 
 
 def test_restart_resumes_the_same_match_with_nothing_lost(
@@ -103,7 +105,7 @@ def test_a_rejected_observation_changes_and_records_nothing() -> None:
     store = Store(":memory:")
     session = MatchSession(store, players=3)
     session.submit({"type": "start", "card": "red_5"})
-    seen: list[dict[str, Any]] = []
+    seen: list[Event] = []
     session.add_listener(seen.append)
     before = session.snapshot()
     for bad in ({"type": "play", "card": "purple_7", "seat": 1}, {"type": "play", "seat": 1},
@@ -140,7 +142,7 @@ def test_events_are_recorded_before_they_are_broadcast_with_increasing_ids() -> 
     session = MatchSession(store, players=3)
     found: list[bool] = []
 
-    def listener(event: dict[str, Any]) -> None:
+    def listener(event: Event) -> None:
         found.append(any(e["id"] == event["id"] for e in store.events_since(event["id"] - 1)))
         found.append(any(o.seq == event["seq"] for o in store.observations(session.match_id)))
 
@@ -158,7 +160,7 @@ def test_undo_drops_the_last_observation_and_its_alerts() -> None:
     store = Store(":memory:")
     session = MatchSession(store, players=3)
     session.submit({"type": "start", "card": "red_5"})
-    assert session.submit({"type": "play", "card": "blue_7", "seat": 1})[0]["code"] == "illegal_card"
+    assert alert(session.submit({"type": "play", "card": "blue_7", "seat": 1})[0])["code"] == "illegal_card"
     assert len(session.snapshot()["alerts"]) == 1
     session.undo()
     state = session.snapshot()
@@ -341,7 +343,12 @@ def test_the_referee_judges_a_typed_observation_as_it_is(monkeypatch: pytest.Mon
 
     seen: list[type] = []
     observe = Referee.observe
-    monkeypatch.setattr(Referee, "observe", lambda self, obs: (seen.append(type(obs)), observe(self, obs))[1])
+
+    def observing(self: Referee, obs: dict[str, Any] | Observation) -> list[OutputLine]:
+        seen.append(type(obs))
+        return observe(self, obs)
+
+    monkeypatch.setattr(Referee, "observe", observing)
     session = MatchSession(Store(":memory:"), players=4)
     session.submit(contract.Start(Card.from_label("red_5"), 0.5, contract.CameraNotes(3)))
     session.submit({"type": "play", "card": "red_7", "seat": 1}, source="operator")

@@ -42,7 +42,7 @@ def url(broker: Mosquitto) -> BrokerUrl:
     return parse_broker_url(broker.url)
 
 
-def wait_for(check: Callable[[], bool], timeout: float = 15.0, what: str = "condition") -> None:
+def wait_for(check: Callable[[], object], timeout: float = 15.0, what: str = "condition") -> None:
     deadline = time.monotonic() + timeout
     while not check():
         if time.monotonic() > deadline:

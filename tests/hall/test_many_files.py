@@ -25,7 +25,7 @@ def many_files_open() -> Iterator[None]:
         if hard != resource.RLIM_INFINITY and hard < HIGH + 200:
             pytest.skip(f"the open-files limit ({hard}) is too low to open {HIGH} files")
         resource.setrlimit(resource.RLIMIT_NOFILE, (HIGH + 200, hard))
-    opened = []
+    opened: list[int] = []
     try:
         while not opened or opened[-1] < HIGH:
             opened.append(os.open(os.devnull, os.O_RDONLY))

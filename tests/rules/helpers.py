@@ -4,21 +4,34 @@ from __future__ import annotations
 
 from typing import Any
 
+from referee.contract import AlertLine, OutputLine
 from referee.rules import Referee
 
 
-def run(script: list[dict[str, Any]], rules: str | None = None) -> tuple[Referee, list[dict[str, Any]]]:
+def run(script: list[dict[str, Any]], rules: str | None = None) -> tuple[Referee, list[OutputLine]]:
     """Feed every observation of ``script``; returns the referee and all its output lines."""
     ref = Referee(rules=rules)
-    out: list[dict[str, Any]] = []
+    out: list[OutputLine] = []
     for obs in script:
         out.extend(ref.observe(obs))
     return ref, out
 
 
-def alerts(lines: list[dict[str, Any]]) -> list[tuple[str, int]]:
+def alerts(lines: list[OutputLine]) -> list[tuple[str, int]]:
     """``(code, seat)`` of every alert line."""
     return [(line["code"], line["seat"]) for line in lines if line["type"] == "alert"]
+
+
+def alert(line: OutputLine) -> AlertLine:
+    """``line``, which the test knows is an alert, as one (checked: a line of another type fails the test)."""
+    assert line["type"] == "alert", line
+    return line
+
+
+def message(line: OutputLine) -> str:
+    """The message of ``line``, which the test knows is an alert or an info line (checked)."""
+    assert line["type"] == "alert" or line["type"] == "info", line
+    return line["message"]
 
 
 def setup(players: int = 4, dealer: int = 0, rules: str = "official", **options: Any) -> dict[str, Any]:

@@ -28,9 +28,10 @@ from referee.rules.observations import (
     Uno,
     checked,
 )
+from referee.rules.referee import RefereeSnapshot
 from referee.rules.simulate import ALERT_CODES, SIM_PRESETS, simulate_game
 
-Outcome = tuple[list[Any], dict[str, Any]]
+Outcome = tuple[list[Any], RefereeSnapshot]
 
 
 def judge_all(observations: list[Any]) -> Outcome:

@@ -13,6 +13,7 @@ from tests.rules.helpers import (
     challenge,
     color,
     draw,
+    message,
     pass_,
     play,
     reveal,
@@ -507,7 +508,7 @@ IGNORED_CHALLENGES: list[tuple[str, Script]] = [
 def test_challenges_that_do_not_count(name: str, script: Script) -> None:
     ref, out = run(script[:-1])
     said = ref.observe(script[-1])
-    assert [line["type"] for line in said] == ["info"] and "ignored" in said[0]["message"]
+    assert [line["type"] for line in said] == ["info"] and "ignored" in message(said[0])
     assert alerts(out) == []
     assert not ref.challenge_pending
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from referee.contract import OutputLine
 from referee.rules.observations import ObservationError
 from referee.rules.referee import Referee
 from referee.rules.replay import replay_file, replay_lines
@@ -91,7 +92,7 @@ def test_an_internal_error_loses_only_its_line(monkeypatch: pytest.MonkeyPatch) 
 
     real = Referee.observe
 
-    def flaky(self: Referee, obs: dict[str, object]) -> list[dict[str, object]]:
+    def flaky(self: Referee, obs: dict[str, object]) -> list[OutputLine]:
         if obs.get("card") == "red_9":
             raise RuntimeError("boom")
         return real(self, obs)

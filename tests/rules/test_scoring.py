@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, overload
 
 import pytest
 
-from tests.rules.helpers import alerts, draw, play, reveal, run, start
+from referee.contract import EliminatedLine, InfoLine, MatchEndLine, OutputLine, RoundEndLine, ScoresLine
+from tests.rules.helpers import alerts, draw, message, play, reveal, run, start
 
 Script = list[dict[str, Any]]
 
@@ -22,7 +23,18 @@ def one_card_setup(players: int = 3, dealer: int = 0, rules: str = "official", *
     }
 
 
-def lines_of(out: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
+@overload
+def lines_of(out: list[OutputLine], kind: Literal["round_end"]) -> list[RoundEndLine]: ...
+@overload
+def lines_of(out: list[OutputLine], kind: Literal["scores"]) -> list[ScoresLine]: ...
+@overload
+def lines_of(out: list[OutputLine], kind: Literal["match_end"]) -> list[MatchEndLine]: ...
+@overload
+def lines_of(out: list[OutputLine], kind: Literal["info"]) -> list[InfoLine]: ...
+@overload
+def lines_of(out: list[OutputLine], kind: Literal["eliminated"]) -> list[EliminatedLine]: ...
+def lines_of(out: list[OutputLine], kind: str) -> list[Any]:
+    """The lines of type ``kind`` (typed as that kind's line)."""
     return [line for line in out if line["type"] == kind]
 
 
@@ -79,7 +91,7 @@ def test_elimination() -> None:
     assert [e["seat"] for e in lines_of(out, "eliminated")] == [0]
     assert ref.snapshot()["turn"] == 1  # seat 0 is out: left of the dealer (2) is seat 1
     out = ref.observe(play(0, "red_1"))
-    assert "out of the match" in out[0]["message"]
+    assert "out of the match" in message(out[0])
     ref.observe(play(1, "red_2"))
     out = ref.observe(reveal(2, ["wild_draw4"]))
     assert [e["seat"] for e in lines_of(out, "eliminated")] == [2]

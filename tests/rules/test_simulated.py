@@ -15,6 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from referee.contract import OutputLine
 from referee.rules import Referee
 from referee.rules.simulate import (
     ALERT_CODES,
@@ -51,13 +52,13 @@ reporting = st.sampled_from(
 )
 
 
-def judge(game: SimulatedGame) -> tuple[list[tuple[str, int]], Referee, list[dict[str, Any]]]:
+def judge(game: SimulatedGame) -> tuple[list[tuple[str, int]], Referee, list[OutputLine]]:
     """Feed the whole match to a fresh Referee: its alerts ``(code, seat)``, itself, every line."""
     referee = Referee()
-    lines: list[dict[str, Any]] = []
+    lines: list[OutputLine] = []
     for obs in game.log():  # as the table writes it: JSON
         lines.extend(referee.observe(obs))
-    alerts = [(line["code"], line["seat"]) for line in lines if line["type"] == "alert"]
+    alerts: list[tuple[str, int]] = [(line["code"], line["seat"]) for line in lines if line["type"] == "alert"]
     return alerts, referee, lines
 
 
@@ -159,7 +160,9 @@ def test_a_scripted_round_deals_the_hand_size_it_is_given() -> None:
     assert alerts == short.expected_alerts == [("out_of_turn", 1), ("illegal_card", 1)]
     # The round ends, then every other hand is revealed (the last lines), and the referee scores it.
     ends = [line for line in lines if line["type"] == "round_end" and line["points"] is not None]
-    assert len(ends) == 1 and ends[0]["points"] > 0
+    assert len(ends) == 1
+    points = ends[0]["points"]
+    assert points is not None and points > 0
     assert [o["type"] for o in short.log()[-3:]] == ["reveal"] * 3
     assert {o["seat"] for o in short.log() if o["type"] == "reveal"} == set(range(4)) - {ends[0]["winner"]}
     assert [line["scores"] for line in lines if line["type"] == "scores"] == [short.final_scores]

@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 import pytest
 
+from referee.contract import Line
 from referee.rules.replay import replay_lines
 from referee.rules.simulate import ALERT_CODES
 from referee.synth.filming import render_frames
@@ -26,7 +27,8 @@ from referee.vision.calibration import CalibrationProfile
 SHORT = VideoConfig(seconds=2.0, fps=5.0)
 
 
-def _read(path: Path) -> list[dict[str, object]]:
+def _read(path: Path) -> list[Line]:
+    """A JSON-lines file's lines (their shapes as the file has them)."""
     return [json.loads(t) for t in path.read_text(encoding="utf-8").splitlines() if t.strip()]
 
 
