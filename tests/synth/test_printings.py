@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
 from referee.cards import Card, Colour
 from referee.synth.render import _WIDE_HUES, DESIGNS, VIDEO_DESIGNS, CardDesign, printing_colour, render_card
 
 
 def _hue(bgr: tuple[int, int, int]) -> float:
-    return float(cv2.cvtColor(np.uint8([[bgr]]), cv2.COLOR_BGR2HSV)[0, 0, 0])
+    return float(cv2.cvtColor(np.array([[bgr]], np.uint8), cv2.COLOR_BGR2HSV)[0, 0, 0])
 
 
 def test_the_pool_holds_ring_printings_after_the_video_designs() -> None:
@@ -56,7 +57,9 @@ def test_the_fourth_generator_brings_other_type_designs_and_the_sunburst() -> No
 
     def ink(design: CardDesign) -> np.ndarray:
         face = render_card(card, design, np.random.default_rng(0))
-        return (cv2.cvtColor(np.ascontiguousarray(face[60:250, 30:170, :3]), cv2.COLOR_BGR2HSV)[..., 1] < 60)
+        saturation: npt.NDArray[np.uint8] = cv2.cvtColor(np.ascontiguousarray(face[60:250, 30:170, :3]),
+                                                         cv2.COLOR_BGR2HSV)[..., 1]
+        return saturation < 60
 
     plain, rounder, bolder = ink(base), ink(CardDesign(kind="ring", outline=0, shadow=0,
                                                          typeface="FredokaOne-Regular.ttf")), ink(

@@ -173,8 +173,8 @@ def test_white_balance_from_the_cards_whites_not_from_a_light_table() -> None:
     spread was counted; a teal at 88 still is). The cards' own whites leave it green."""
     cv2 = pytest.importorskip("cv2")
     rng = np.random.default_rng(0)
-    table = np.clip(np.array([140, 200, 235], np.float32) + rng.normal(0, 8, (240, 320, 1)), 0, 255)
-    table = table.astype(np.uint8)  # light wood (BGR)
+    wood = np.clip(np.array([140, 200, 235], np.float32) + rng.normal(0, 8, (240, 320, 1)), 0, 255)
+    table = wood.astype(np.uint8)  # light wood (BGR)
     table[60:180, 120:200] = np.clip(245 + rng.normal(0, 3, (120, 80, 1)), 0, 255).astype(np.uint8)
     table[72:168, 130:190] = (150, 160, 20)  # a teal-green body (hue 88 of 180)...
     cv2.ellipse(table, (160, 120), (22, 36), 30, 0, 360, (245, 245, 245), -1)  # ...and its white oval

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 from referee.cards import FACE_CLASSES, READER_FACES, face_folder, folder_face
@@ -42,7 +43,10 @@ def test_square_crop_shift_moves_the_window() -> None:
     centred = square_crop(image, [80, 80, 120, 120], pad=0.0)
     shifted = square_crop(image, [80, 80, 120, 120], pad=0.0, shift=(0.25, 0.0))
     assert centred is not None and shifted is not None
-    col = lambda c: np.flatnonzero(c[CROP_SIDE // 2, :, 0] > 200).mean()  # noqa: E731
+
+    def col(crop: npt.NDArray[np.uint8]) -> float:
+        return float(np.flatnonzero(crop[CROP_SIDE // 2, :, 0] > 200).mean())
+
     assert col(shifted) < col(centred) - 0.2 * CROP_SIDE
 
 

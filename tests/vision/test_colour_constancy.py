@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 from referee.cards import Colour
@@ -24,7 +25,9 @@ CASTS = {"warm": (0.62, 0.95, 1.25), "green": (0.85, 1.2, 0.8), "cool": (1.3, 1.
 
 def _cast(image: np.ndarray, gains: tuple[float, float, float]) -> np.ndarray:
     linear = (image.astype(np.float32) / 255.0) ** 2.2
-    return ((np.clip(linear * np.asarray(gains, np.float32), 0, 1) ** (1 / 2.2)) * 255 + 0.5).astype(np.uint8)
+    out: npt.NDArray[np.uint8] = ((np.clip(linear * np.asarray(gains, np.float32), 0, 1) ** (1 / 2.2)) * 255
+                                  + 0.5).astype(np.uint8)
+    return out
 
 
 def _card(hue: float, *, table: tuple[int, int, int] = (90, 90, 90), angle: float = 0.0, sat: float = 220.0,

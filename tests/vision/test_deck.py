@@ -7,6 +7,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 from referee.cards import Card, Colour
@@ -27,12 +28,12 @@ def _photo(label: str, seed: int, *, hue: float | None = None, size: tuple[int, 
         palette = type(palette)(**{**palette.__dict__, "body": _hsv_to_bgr(hue, 220, 220)})
     face = render_card(card, RING, rng, palette)
     h, w = size
-    table = np.full((h, w, 3), rng.integers(40, 120, 3), np.uint8)
+    table: npt.NDArray[np.uint8] = np.full((h, w, 3), rng.integers(40, 120, 3), np.uint8)
     table = cv2.add(table, rng.integers(0, 25, (h, w, 3), dtype=np.uint8))
     scale = 0.8 * h / face.shape[0]
     m = cv2.getRotationMatrix2D((face.shape[1] / 2, face.shape[0] / 2), float(rng.uniform(-12, 12)), scale)
     m[:, 2] += (w / 2 - face.shape[1] / 2, h / 2 - face.shape[0] / 2)
-    warped = cv2.warpAffine(face, m, (w, h))
+    warped: npt.NDArray[np.uint8] = cv2.warpAffine(face, m, (w, h))
     alpha = warped[..., 3:4].astype(np.float32) / 255.0
     return (warped[..., :3] * alpha + table * (1 - alpha)).astype(np.uint8)
 

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import pytest
 
@@ -7,6 +9,9 @@ from referee.cards import CLASSIC_COLOURS, LB_COLOURS, Colour
 from referee.vision.colour import DeckColours, read_colour, white_balance_gains
 from referee.vision.detect import decode, decode_cards, label_detections, letterbox, look_closer, nms
 from referee.vision.detections import Detections
+
+#: Faces read with their probabilities, typed to compare with ``pytest.approx`` (an ``ApproxBase`` to mypy).
+Reads = Sequence[tuple[str, object]]
 
 
 @pytest.mark.parametrize(
@@ -243,9 +248,10 @@ def test_look_closer_reads_the_card_in_a_crop_around_it() -> None:
     0.92 in the crop as it lay, and as a 1 turned: one read alone is not enough, both must agree."""
     image = np.zeros((480, 640, 3), np.uint8)
     reader = _CropReader()
-    faces = look_closer(reader, image, (200.0, 150.0, 300.0, 300.0))
+    faces: Reads = look_closer(reader, image, (200.0, 150.0, 300.0, 300.0))
     assert faces == [("3", pytest.approx(0.95)), ("8", pytest.approx(0.4))]  # not the 8 in the corner
     assert reader.crops[0].shape[:2] == (240, 160)  # the card's 100 x 150 and 30 % of it each side
     assert look_closer(reader, image, (100.0, 100.0, 101.0, 160.0)) == []  # no card: a line
     # A 3 as it lies, a 7 turned: neither face is read by both, and only the 8 both read is left.
-    assert look_closer(_CropReader(turned_face=2), image, (200.0, 150.0, 300.0, 300.0)) == [("8", pytest.approx(0.4))]
+    both: Reads = look_closer(_CropReader(turned_face=2), image, (200.0, 150.0, 300.0, 300.0))
+    assert both == [("8", pytest.approx(0.4))]

@@ -26,7 +26,8 @@ def jpeg(width: int = 64, height: int = 48, value: int = 120) -> bytes:
     image[: height // 2, : width // 2] = (0, 0, 255)
     ok, data = cv2.imencode(".jpg", image)
     assert ok
-    return data.tobytes()
+    encoded: bytes = data.tobytes()
+    return encoded
 
 
 def huge_jpeg_header(width: int, height: int) -> bytes:

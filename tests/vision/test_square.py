@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
-from referee.vision.tracking import CloserLook, MotionSample, PileTracker, TrackerConfig
+from referee.vision.tracking import Box, CloserLook, MotionSample, PileTracker, TrackerConfig
 from tests.vision.test_track import CFG, A, Feed, card
 
 PILE = np.full((72, 96), 120, np.uint8)  # the top-down pile, grey, low resolution (640x480 -> 96x72)
@@ -123,5 +123,9 @@ def test_a_card_laid_square_takes_the_colour_its_pixels_show_not_the_top_cards()
     read where the card lies now; one read split between colours keeps the face's colour as the look gave it."""
     for colour, played in ((("red", 0.9), "red_draw2"), (("red", 0.4), "green_draw2"), (None, "green_draw2")):
         look = Look("draw2", 0.92)
-        closer = CloserLook(look.read, 0.6, read_colour=lambda pose, colour=colour: colour)
+
+        def read_colour(pose: Box, colour: tuple[str, float] | None = colour) -> tuple[str, float] | None:
+            return colour
+
+        closer = CloserLook(look.read, 0.6, read_colour=read_colour)
         assert game(([], closer, look), LAID) == [("green_1", 0), (played, 1)]

@@ -3,6 +3,7 @@ generated game judged with no calibration (the pile found, every play seen from 
 
 from __future__ import annotations
 
+import importlib
 import json
 import math
 import sys
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 from referee.synth.filming import bump
@@ -73,7 +75,7 @@ def test_too_many_plays_from_the_wrong_side_leave_the_seats_unsure() -> None:
 
 def textured(seed: int = 1) -> np.ndarray:
     rng = np.random.default_rng(seed)
-    base = cv2.GaussianBlur(rng.integers(60, 200, (720, 1280, 3)).astype(np.uint8), (0, 0), 3)
+    base: npt.NDArray[np.uint8] = cv2.GaussianBlur(rng.integers(60, 200, (720, 1280, 3)).astype(np.uint8), (0, 0), 3)
     for _ in range(12):  # a few cards
         x, y = int(rng.integers(100, 1100)), int(rng.integers(100, 600))
         cv2.rectangle(base, (x, y), (x + 80, y + 120), (240, 240, 240), -1)
@@ -113,7 +115,8 @@ def test_the_finder_moves_a_given_profile_with_the_camera() -> None:
     for i in range(4):
         finder.observe(image, i / 15, profile, Detections.empty(), fg)
     assert finder.take() is None and finder.unsure is None
-    shifted = cv2.warpAffine(image, np.float64([[1, 0, 40], [0, 1, 25]]), (1280, 720), borderMode=cv2.BORDER_REFLECT)
+    shifted = cv2.warpAffine(image, np.array([[1, 0, 40], [0, 1, 25]], np.float64), (1280, 720),
+                             borderMode=cv2.BORDER_REFLECT)
     change = None
     for i in range(4, 20):
         finder.observe(shifted, i / 15, profile, Detections.empty(), fg)
@@ -159,7 +162,7 @@ def turned_game(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_a_turned_table_with_a_knocked_camera_is_found_from_the_footage(turned_game: Path) -> None:
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
-    import e2e_eval
+    e2e_eval = importlib.import_module("e2e_eval")  # a script of benchmarks/ (no package), found on the path
 
     meta = json.loads(sidecar(turned_game, "meta").read_text())
     assert "bump" in meta and meta["config"]["layout"] == "anywhere"

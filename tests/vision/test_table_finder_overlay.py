@@ -7,6 +7,7 @@ import math
 
 import numpy as np
 
+from referee.live_status import PipelineStatus
 from referee.vision.calibration import CalibrationProfile
 from referee.vision.overlay import annotate, seats_guessed
 
@@ -36,7 +37,7 @@ def test_the_found_zones_and_seats_are_drawn() -> None:
 
 def test_seats_not_found_yet_are_drawn_as_guesses() -> None:
     blank = np.full((H, W, 3), 40, np.uint8)
-    status = {"table": "seats not found yet (arms seen from 2 of 4 sides): seats follow the turn order"}
+    status: PipelineStatus = {"table": "seats not found yet (arms seen from 2 of 4 sides): seats follow the turn order"}
     assert seats_guessed(status) and not seats_guessed({"table": "found"}) and not seats_guessed({"fps": 15.0})
     shown = annotate(blank, profile=FOUND, status=status)
     for seat in range(4):

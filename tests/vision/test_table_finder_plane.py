@@ -7,6 +7,7 @@ import math
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 from referee.vision.table_plane import card_quad, pile_on_plane, tilt
@@ -20,7 +21,8 @@ def card_corners(turn_deg: float) -> np.ndarray:
     a = math.radians(turn_deg)
     c, s = math.cos(a), math.sin(a)
     half = np.array([(-100, -155), (100, -155), (100, 155), (-100, 155)], np.float64) * CARD_H / 310
-    return half @ np.array([[c, s], [-s, c]]) + CENTRE
+    corners: npt.NDArray[np.float64] = half @ np.array([[c, s], [-s, c]]) + CENTRE
+    return corners
 
 
 def filmed(steep: bool, turn_deg: float = 20.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -118,7 +118,7 @@ def _judged(*, guessed_before: bool) -> list[dict[str, object]]:
     if guessed_before:
         finder.guessed()
     session = MatchSession(Store(":memory:"), players=4, dealer=0)
-    pipeline = Pipeline(SimpleNamespace(face_names=()), session, players=4, finder=finder)  # type: ignore[arg-type]
+    pipeline = Pipeline(SimpleNamespace(face_names=()), session, players=4, finder=finder)
     frame = Frame(np.zeros((H, W, 3), np.uint8), 0, 0.0, 0.0)
     pipeline.submit(Start("red_5", 0.5, 1), frame)
     return [dict(o) for o in pipeline.submit(Play("red_7", None, 1.0, 2), frame) if o.get("type") == "alert"]
@@ -144,7 +144,8 @@ def test_a_penalty_named_is_owed_by_its_seat_until_drawn() -> None:
     finder = TableFinder(4)
     assert finder.owing() is None
     finder.judged(contract.Play(Card.from_label("blue_3"), 2),
-                  [{"type": "alert", "code": "illegal_card", "seat": 2, "penalty_cards": 2, "message": ""}])
+                  [{"type": "alert", "code": contract.AlertCode.ILLEGAL_CARD, "seat": 2, "penalty_cards": 2,
+                    "message": ""}])
     assert finder.owing() == 2
     finder.judged(contract.Draw(2, 1), [])
     assert finder.owing() == 2  # one card of two

@@ -11,6 +11,7 @@ from referee.vision.calibration import CalibrationProfile
 from referee.vision.detect import DETECTOR_LOOK_CONFIDENCE
 from referee.vision.detections import Detections
 from referee.vision.tracking import (
+    Box,
     CloserLook,
     MotionDetector,
     MotionSample,
@@ -45,6 +46,11 @@ def dets(rows: Sequence[Row]) -> Detections:
     )
 
 
+def as_box(pose: tuple[float, float, float, float]) -> Box:
+    """A pose as the tracker holds one: float32 x1, y1, x2, y2."""
+    return np.array(pose, np.float32)
+
+
 def card(label: str, box: tuple[float, float, float, float] = A, conf: float = 0.9, colour: float = 0.95) -> Row:
     return (label, box, conf, colour)
 
@@ -75,8 +81,8 @@ def test_box_helpers() -> None:
     a, b = np.array(A, np.float32), np.array(B, np.float32)
     assert iou(a, a) == 1.0 and 0.2 < iou(a, b) < 0.5
     assert containment(np.array((210, 160, 250, 200), np.float32), a) == 1.0
-    assert overhang(A, A) == 0.0 and overhang((210.0, 160.0, 290.0, 290.0), A) == 0.0
-    assert overhang((200.0, 165.0, 300.0, 315.0), A) == pytest.approx(0.1)
+    assert overhang(a, a) == 0.0 and overhang(as_box((210.0, 160.0, 290.0, 290.0)), a) == 0.0
+    assert overhang(as_box((200.0, 165.0, 300.0, 315.0)), a) == pytest.approx(0.1)
     # Moved as a whole: both edges of an axis the same way, the lesser shift counts.
     assert translation(a, np.array((220, 150, 310, 300), np.float32)) == pytest.approx(0.1)
     assert translation(a, np.array((200, 120, 300, 240), np.float32)) == pytest.approx(0.2)
@@ -310,8 +316,8 @@ def test_an_identical_card_sliding_past_its_twin_does_not_make_the_twin_new() ->
         feed([card("yellow_7"), card("yellow_7", (235.0, y, 335.0, y + 150))])
     feed([card("yellow_7"), card("yellow_7", (235.0, 165.0, 335.0, 315.0))], 20)  # at rest, IoU 0.41 with A
     assert [o["card"] for _, o in feed.out] == ["yellow_7", "yellow_7"]
-    pile = feed.tracker.pile
-    assert len(pile) == 2 and iou(pile[0].xyxy, A) == 1.0 and iou(pile[1].xyxy, A) < 0.5  # no third card in A
+    pile, a = feed.tracker.pile, as_box(A)
+    assert len(pile) == 2 and iou(pile[0].xyxy, a) == 1.0 and iou(pile[1].xyxy, a) < 0.5  # no third card in A
 
 
 def test_an_identical_card_sliding_square_onto_its_twin_under_a_moving_hand_is_a_play() -> None:
@@ -1199,7 +1205,7 @@ def test_a_card_believed_under_a_hand_takes_its_whole_pose_once_the_hand_has_gon
     feed([card("green_5", green), card("wild", strip, conf=0.7)], 12, motion=_visit(2, arm=True, seat=0))
     feed([card("green_5", green), card("wild", strip, conf=0.7)], 10, motion=_visit(2, seat=0))
     assert [(o["card"], o["seat"]) for _, o in feed.out] == [("wild", 3), ("green_5", 0)]
-    assert containment(A, feed.tracker.pile[0].xyxy) == pytest.approx(1.0)
+    assert containment(as_box(A), feed.tracker.pile[0].xyxy) == pytest.approx(1.0)
 
 
 def test_a_card_read_like_the_top_ones_other_reading_laid_nearly_square_on_it_is_a_play() -> None:
@@ -1270,7 +1276,7 @@ def test_hand_visits_to_the_pile_are_counted_once_each() -> None:
     samples = [motion.update(f, f) for f in frames]
     visits = [s.pile_visit for s in samples]
     assert visits[0] == 0 and visits[-1] == 2
-    assert sorted(set(visits)) == [0, 1, 2]  # one count per hand, however long it stays
+    assert set(visits) == {0, 1, 2}  # one count per hand, however long it stays
     # During and after a visit, the pile as it lay before it: here the empty table.
     second = visits.index(2)
     before = samples[second].pile_before
@@ -1564,7 +1570,7 @@ def test_a_card_believed_under_a_hand_showing_more_of_itself_as_the_hand_goes_is
     feed([card("wild", whole)], 3, motion=_visit(2, arm=True, seat=1))
     feed([card("wild", whole)], 12, motion=_visit(2, seat=1))
     assert [(o["card"], o["seat"]) for _, o in feed.out] == [("blue_0", 0), ("wild", 1)]
-    assert feed.tracker.top is not None and iou(feed.tracker.top.xyxy, whole) == pytest.approx(1.0)
+    assert feed.tracker.top is not None and iou(feed.tracker.top.xyxy, as_box(whole)) == pytest.approx(1.0)
     # A wild laid over most of it in a later visit is a new card.
     feed([card("wild", (70.0, 120.0, 225.0, 250.0))], 2, motion=_visit(3, arm=True, seat=2))
     feed([card("wild", (70.0, 120.0, 225.0, 250.0))], 12, motion=_visit(3, seat=2))
@@ -1586,7 +1592,7 @@ def test_a_card_believed_boxed_with_the_fingers_on_it_shrinking_to_itself_as_the
     feed([card("yellow_1", alone)], 2, motion=_visit(2, arm=True, seat=1))
     feed([card("yellow_1", alone)], 3 * CFG.min_hits, motion=_visit(2, seat=1))
     assert [(o["card"], o["seat"]) for _, o in feed.out] == [("green_reverse", 2), ("yellow_1", 1)]
-    assert feed.tracker.top is not None and iou(feed.tracker.top.xyxy, alone) == pytest.approx(1.0)
+    assert feed.tracker.top is not None and iou(feed.tracker.top.xyxy, as_box(alone)) == pytest.approx(1.0)
     # Believed in a clear view, a card keeps its pose: a yellow 1 laid inside it later is a new card.
     feed([card("yellow_1", (142.0, 116.0, 267.0, 208.0))], 2, motion=_visit(3, arm=True, seat=0))
     feed([card("yellow_1", (142.0, 116.0, 267.0, 208.0))], 3 * CFG.min_hits, motion=_visit(3, seat=0))
@@ -1668,7 +1674,7 @@ def test_a_brown_arm_on_brown_wood_is_seen_by_its_hue(chroma_threshold: int, see
                             chroma_threshold=chroma_threshold)
     cv2 = pytest.importorskip("cv2")
     wood, arm = (69, 90, 108), (74, 88, 120)  # BGR, as measured in that video
-    last = (False, None)
+    last: tuple[bool, int | None] = (False, None)
     for k in [0.0] * 5 + [0.5, 1.0] + [1.0] * 6:
         image = np.full((240, 320, 3), wood, np.uint8)
         if k:
@@ -2356,7 +2362,7 @@ def test_the_tracker_names_a_black_card_boxed_as_a_coloured_one_when_the_look_is
     def reads(faces: list[tuple[str, float]], share: float) -> CloserLook:
         return CloserLook(lambda pose, whole=False: faces, 0.6, across=0.9, read_colour=lambda pose: ("green", share))
 
-    pose = (0.0, 0.0, 10.0, 14.0)
+    pose = as_box((0.0, 0.0, 10.0, 14.0))
     assert look_closer(reads([("wild_draw4", 0.97)], 0.35), False, pose, "yellow_5") == "wild_draw4"
     assert look_closer(reads([("0", 0.95)], 0.9), False, pose, "wild") == "green_0"
     assert look_closer(reads([("0", 0.8)], 0.85), False, pose, "wild") is None  # under the across bar
@@ -2404,7 +2410,7 @@ def test_a_card_found_but_never_read_is_believed_only_as_the_closer_look_names_i
     def reads(faces: list[tuple[str, float]]) -> CloserLook:
         return CloserLook(lambda pose, whole=False: faces, 0.6)
 
-    pose = (0.0, 0.0, 10.0, 14.0)
+    pose = as_box((0.0, 0.0, 10.0, 14.0))
     assert name_unread(reads([("3/9", 0.9)]), False, pose, "blue_3/9") == "blue_3/9"  # sure of the same face
     assert name_unread(reads([("6/9", 0.9)]), False, pose, "blue_3/9") == "blue_6/9"  # sure of another
     assert name_unread(reads([("3/9", 0.4)]), False, pose, "blue_3/9") is None  # unsure: no card
@@ -2490,9 +2496,13 @@ def test_the_classifier_alone_speaks_only_for_a_whole_card_and_only_when_sure() 
     from referee.vision.classify import second_look
 
     detector, classifier = [("5", 0.4)], [("3", 0.87), ("5", 0.01)]
-    assert second_look(detector, classifier)[0] == ("3", pytest.approx(0.435))
-    assert second_look(detector, classifier, alone=0.85)[0] == ("3", pytest.approx(0.87))
-    assert second_look(detector, classifier, alone=0.9)[0] == ("3", pytest.approx(0.435))
+    # typed (str, object) to compare with pytest.approx (an ApproxBase to mypy)
+    both: tuple[str, object] = second_look(detector, classifier)[0]
+    assert both == ("3", pytest.approx(0.435))
+    alone: tuple[str, object] = second_look(detector, classifier, alone=0.85)[0]
+    assert alone == ("3", pytest.approx(0.87))
+    not_sure_enough: tuple[str, object] = second_look(detector, classifier, alone=0.9)[0]
+    assert not_sure_enough == ("3", pytest.approx(0.435))
 
 
 def test_a_card_still_showing_is_remembered_however_deep_it_lies() -> None:
@@ -2764,7 +2774,7 @@ def test_a_box_found_but_not_read_within_a_pile_card_is_that_card() -> None:
     from referee.vision.tracking.known import without_found_in_pile
     from referee.vision.tracking.state import PileCard, Reading
 
-    pile = [PileCard("yellow_8", (109.0, 94.0, 245.0, 228.0), 0, 10, 1.0)]
+    pile = [PileCard("yellow_8", as_box((109.0, 94.0, 245.0, 228.0)), 0, 10, 1.0)]
     strip = Reading(np.array([124, 93, 244, 156], np.float32), "yellow_skip", 0.15, 0.98)
     laid = Reading(np.array([112, 148, 240, 231], np.float32), "yellow_8", 0.96, 1.0)
     sure_inside = Reading(np.array([124, 93, 244, 156], np.float32), "yellow_8", 0.6, 0.98)
@@ -2819,7 +2829,7 @@ def test_the_top_card_is_judged_again_in_a_new_view() -> None:
     feed([card("green_4", A, conf=0.9)], CFG.min_hits + 3, motion=_visit(1, seat=0))
     assert [(o["type"], o["card"]) for _, o in feed.out] == [("start", "green_4")]
     assert feed([card("green_1", A, conf=0.96)], 3 * CFG.min_hits + 5, motion=_visit(1, seat=0)) == []
-    feed.tracker.remap(lambda box: (box[0] * 2, box[1] * 2, box[2] * 2, box[3] * 2))  # the found pile's view
-    big = tuple(v * 2 for v in A)
+    feed.tracker.remap(lambda box: box * 2)  # the found pile's view
+    big = (A[0] * 2, A[1] * 2, A[2] * 2, A[3] * 2)
     got = feed([card("green_1", big, conf=0.96)], 3 * CFG.min_hits + 5, motion=_visit(1, seat=0))
     assert [(o["type"], o["card"], o["was"]) for o in got] == [("reread", "green_1", "green_4")]

@@ -8,6 +8,8 @@ The fractions deck holds one red 2/7.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from referee.vision.tracking import PileTracker
 
 from .test_track import CFG, Feed, _visit, card
@@ -16,8 +18,8 @@ FIRST = (109.0, 94.0, 245.0, 228.0)
 TWIN = (112.0, 148.0, 240.0, 231.0)  # laid nearly square on it, a little lower
 
 
-def _played(possible_now: object) -> list[tuple[str, int]]:
-    feed = Feed(PileTracker(CFG, expect_start=False, possible_now=possible_now))  # type: ignore[arg-type]
+def _played(possible_now: Callable[[str], bool] | None) -> list[tuple[object, object]]:
+    feed = Feed(PileTracker(CFG, expect_start=False, possible_now=possible_now))
     feed([card("yellow_8", FIRST)], 8, motion=_visit(1, seat=0))
     feed([card("yellow_8", TWIN, 0.95)], 6, motion=_visit(2, arm=True, seat=1))
     feed([card("yellow_8", TWIN, 0.96)], 4 * CFG.min_hits, motion=_visit(2, seat=1))

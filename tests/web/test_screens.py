@@ -73,12 +73,14 @@ def test_the_operator_pages_fit_a_phone() -> None:
 
 
 def _overlay_boxes(page: Any) -> dict[str, Any]:
-    return page.evaluate("""() => Object.fromEntries(["banner", "strip", "players", "top-card"].map((id) => {
+    boxes: dict[str, Any]
+    boxes = page.evaluate("""() => Object.fromEntries(["banner", "strip", "players", "top-card"].map((id) => {
       const n = document.getElementById(id);
       const r = n.getBoundingClientRect();
       return [id, { font: parseFloat(getComputedStyle(n).fontSize), left: r.left, top: r.top, right: r.right,
                     bottom: r.bottom }];
     }))""")
+    return boxes
 
 
 @pytest.mark.browser

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import cv2
 import numpy as np
@@ -20,6 +20,7 @@ from referee.cards import CLASSIC_COLOURS, Colour
 from referee.commands import apply_deck
 from referee.session import MatchSession
 from referee.store import Store
+from referee.vision.classify import FaceClassifier
 from referee.vision.deck import load_deck
 from referee.vision.detect import DEFAULT_MODEL, DetectorError
 from referee.web.app import create_app
@@ -61,13 +62,19 @@ class FakeClassifier:
         self._weights = np.random.default_rng(0).normal(size=(len(self.face_names), 48)).astype(np.float32)
 
     def outputs(self, crops: list[npt.NDArray[np.uint8]]) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
-        embedding = np.stack([cv2.resize(c, (4, 4), interpolation=cv2.INTER_AREA).reshape(-1)
-                              for c in crops]).astype(np.float32) / 255.0
+        embedding: npt.NDArray[np.float32] = np.stack([cv2.resize(c, (4, 4), interpolation=cv2.INTER_AREA).reshape(-1)
+                                                       for c in crops]).astype(np.float32) / 255.0
         return embedding @ self._weights.T, embedding
 
     def read(self, image: npt.NDArray[np.uint8], box: Any, **kwargs: Any) -> list[tuple[str, float]]:
         """Names no face (the photos are never taken for a mirrored camera's)."""
         return []
+
+
+def fake_classifier(path: Path) -> FaceClassifier:
+    """A :class:`FakeClassifier`, typed as the :class:`FaceClassifier` it stands in for where the app takes one
+    (it has what teaching a deck and applying it use of one)."""
+    return cast(FaceClassifier, FakeClassifier(path))
 
 
 @dataclass
@@ -127,7 +134,7 @@ def teach(session: MatchSession, tmp_path: Path) -> Iterator[Teach]:
 @pytest.fixture
 def learner(teach: Teach, detector: Any, tmp_path: Path) -> Teach:
     """``teach`` learning with the shipped detector and a classifier double."""
-    classifier = FakeClassifier(tmp_path / "classifier.onnx")
+    classifier = fake_classifier(tmp_path / "classifier.onnx")
     teach.teacher.models = lambda: (detector, classifier)
     return teach
 
@@ -264,11 +271,11 @@ def test_the_learned_deck_is_read_with_as_the_pipeline_does(session: MatchSessio
                                                             tmp_path: Path) -> None:
     """``_serve``'s ``on_deck``: apply_deck puts the deck's views on the classifier (its palette on the
     detector only where the stock colour reading misread its photos)."""
-    classifier = FakeClassifier(tmp_path / "classifier.onnx")
+    classifier = fake_classifier(tmp_path / "classifier.onnx")
     palette: tuple[Colour, ...] = CLASSIC_COLOURS
 
     def on_deck(path: Path) -> None:
-        apply_deck(path, detector, classifier, palette)  # type: ignore[arg-type]
+        apply_deck(path, detector, classifier, palette)
 
     with teaching(session, tmp_path / "teach", on_deck=on_deck) as teach:
         teach.teacher.models = lambda: (detector, classifier)
@@ -321,7 +328,7 @@ def test_a_deck_the_pipeline_refuses_is_an_error(session: MatchSession, detector
     def refuse(path: Path) -> None:
         apply_deck(path, detector, None, CLASSIC_COLOURS)  # no classifier in the pipeline
 
-    classifier = FakeClassifier(tmp_path / "classifier.onnx")
+    classifier = fake_classifier(tmp_path / "classifier.onnx")
     with teaching(session, tmp_path / "teach", on_deck=refuse) as teach:
         teach.teacher.models = lambda: (detector, classifier)
         assert upload(teach.client, "red_7", photo("red_7")).status_code == 200
@@ -334,7 +341,7 @@ def test_a_deck_the_pipeline_refuses_is_an_error(session: MatchSession, detector
 
 def test_without_a_pipeline_the_deck_is_saved_for_deck(session: MatchSession, detector: Any,
                                                        tmp_path: Path) -> None:
-    classifier = FakeClassifier(tmp_path / "classifier.onnx")
+    classifier = fake_classifier(tmp_path / "classifier.onnx")
     with teaching(session, tmp_path / "teach", on_deck=None) as teach:
         teach.teacher.models = lambda: (detector, classifier)
         assert upload(teach.client, "wild", photo("wild")).status_code == 200
