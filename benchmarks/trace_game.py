@@ -105,6 +105,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--stock", action="store_true", help="also show the hand at the stock (draws)")
     parser.add_argument("--no-calibration", action="store_true",
                         help="judge without the calibration sidecar, as e2e_eval.py --no-calibration does")
+    parser.add_argument("--debug", action="store_true",
+                        help="the tracker's debug lines too (which rule found a reading to be no new card)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s", stream=sys.stdout)
     if not args.video.is_file():
@@ -118,7 +120,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         def traced(detections: Detections, t: float, frame_index: int, motion: MotionSample | None = None, *,
                    fresh: bool = True) -> list[TrackerEvent]:
             track_log = logging.getLogger("referee.vision.tracking")
-            track_log.setLevel(logging.INFO if first <= frame_index <= last else logging.WARNING)
+            shown = logging.DEBUG if args.debug else logging.INFO
+            track_log.setLevel(shown if first <= frame_index <= last else logging.WARNING)
             out = update(detections, t, frame_index, motion, fresh=fresh)
             if first <= frame_index <= last:
                 print("\n".join(frame_report(tracker, detections, t, frame_index, motion, fresh, out, args.pile)))

@@ -116,6 +116,10 @@ class TrackerConfig:
     #: Share of the top card's box a reading in another pose must cover to be what hides it. Higher:
     #: fewer cards laid over the top one recognised so; lower: strips beside it taken for such cards.
     hides_top_share: float = 0.5
+    #: Share of the top card's pose outside a reading inside it (a part of the top card) that a card being
+    #: laid must cover for the reading to be what that card leaves showing of the top one. Higher: more such
+    #: strips taken for cards; lower: a card laid inside the top one's pose beside another being laid dropped.
+    covered_rest_share: float = 0.6
     #: Share of a box lying where the top card, seen only in part with no arm over the pile, no longer
     #: shows, above which the box is a card laid over the top card, never one under it. Higher: fewer
     #: such cards told from older ones; lower: strips beside the top card taken for cards on it.

@@ -48,6 +48,11 @@ def face(label: str) -> str:
     return label.split("_", 1)[1] if "_" in label and label not in BLACK_VALUES else label
 
 
+def colour_of(label: str) -> str | None:
+    """The colour of a label (``red_7`` -> ``red``); a black card's: ``None``."""
+    return label.split("_", 1)[0] if "_" in label and label not in BLACK_VALUES else None
+
+
 @dataclass(eq=False)  # identity: two cards with the same label and pose are still two cards
 class PileCard:
     """A card the tracker believes is on the pile."""

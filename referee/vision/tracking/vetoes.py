@@ -16,11 +16,11 @@ import numpy as np
 import numpy.typing as npt
 
 from referee.vision.detections import box_area, intersection, iou
-from referee.vision.tracking.boxes import changed_under, containment, low_res_area, over_most_of
+from referee.vision.tracking.boxes import Box, changed_under, containment, in_pose, low_res_area, over_most_of
 from referee.vision.tracking.config import TrackerConfig
 from referee.vision.tracking.frame import FrameFacts
 from referee.vision.tracking.known import remembered
-from referee.vision.tracking.state import Candidate, PileCard
+from referee.vision.tracking.state import Candidate, PileCard, colour_of
 from referee.vision.tracking.twins import came_in
 from referee.vision.tracking.votes import unread, unsure, upside_down_tie
 from referee.vision.tracking.waits import in_place_under_top, in_top_pose, part_of_top
@@ -232,14 +232,52 @@ def buried_card_beside(ctx: Judging, cand: Candidate, label: str) -> bool:
     return True
 
 
+def top_beside_card_being_laid(ctx: Judging, cand: Candidate, label: str) -> bool:
+    """A reading inside the top card's pose and smaller (:func:`part_of_top`), in the top card's colour or
+    unsure, where the rest of that pose (``covered_rest_share`` of it) lies under another card being laid: a
+    tentative card steady for as long as a card must be, found and read, reaching out of the top card's pose.
+    What the new card leaves showing of the top one, read as another face of its colour (the upper half of
+    a 4 reads as a 1), not a card laid: a card laid now lies over the top card whole, and whichever of the two
+    boxes the detector found first (the top card's strip is often boxed on its own as the hand brings the new
+    one in, before the new one is), the top card's rest lies under the new card, never the other way round."""
+    cfg, top = ctx.cfg, ctx.top
+    if top is None or not part_of_top(cfg, top, cand):
+        return False
+    if colour_of(label) != colour_of(top.label) and not unsure(cfg, cand):
+        return False
+    rest = box_area(top.xyxy) - intersection(cand.pose, top.xyxy)
+    if rest <= 0:
+        return False
+    shown = _overlap(cand.pose, top.xyxy)
+    laid = next((other for other in ctx.others
+                 if other is not cand and not other.absorbed and other.hits >= cfg.min_hits and not unread(cfg, other)
+                 and containment(other.pose, top.xyxy) < cfg.known_containment
+                 and (intersection(other.pose, top.xyxy) - (0.0 if shown is None else intersection(other.pose, shown)))
+                 >= cfg.covered_rest_share * rest), None)
+    if laid is None:
+        return False
+    log.info("%s read inside %s's pose, the rest of it under a card being laid: that card showing, no new card",
+             label, top.label)
+    return True
+
+
+def _overlap(a: Box, b: Box) -> Box | None:
+    """The box two xyxy boxes share (``None``: they share none)."""
+    x1, y1, x2, y2 = max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])
+    return np.array([x1, y1, x2, y2], np.float32) if x2 > x1 and y2 > y1 else None
+
+
 def copy_the_deck_cannot_hold(ctx: Judging, cand: Candidate, label: str) -> bool:
     """Read as the top card, a twin laid on it, where the deck holds no other copy (``possible_now``: every copy
     has been seen on the pile): the top card seen again, in a box the tracker did not place it in (found under
     a hand by the pile's picture changing, say, and placed in the pose of the card it covered), not a second
     copy laid. Only the top card's own label: a card read as one further down is more often another card
-    misread, which the closer look or a re-read puts right once it is said (a 3 read as an 8 already played)."""
+    misread, which the closer look or a re-read puts right once it is said (a 3 read as an 8 already played).
+    Only in the top card's pose (:func:`~referee.vision.tracking.boxes.in_pose`): a box reaching well out of
+    it is a card laid over the top one, and one the deck cannot hold is that card misread (a ring-printing blue
+    draw two read as the blue 4 under it, the last of its two copies): the closer look names it."""
     top = ctx.top
-    if top is None or label != top.label or ctx.possible_now is None:
+    if top is None or label != top.label or ctx.possible_now is None or not in_pose(ctx.cfg, cand.pose, top.xyxy):
         return False
     return not ctx.possible_now(label)
 
@@ -254,6 +292,7 @@ VETOES: tuple[tuple[str, Veto], ...] = (
     ("nothing laid there", nothing_laid_there),
     ("strip of a card below the top one", strip_of_card_below),
     ("buried card under a card being laid", buried_card_beside),
+    ("the top card beside a card being laid over it", top_beside_card_being_laid),
     ("a twin of the top card the deck cannot hold", copy_the_deck_cannot_hold),
 )
 
