@@ -120,6 +120,10 @@ class TrackerConfig:
     #: laid must cover for the reading to be what that card leaves showing of the top one. Higher: more such
     #: strips taken for cards; lower: a card laid inside the top one's pose beside another being laid dropped.
     covered_rest_share: float = 0.6
+    #: Share of a box found but never read that another tentative card read as the closer look's name for it must
+    #: cover for the box to be that card seen through it. Higher: more second copies of a card just laid;
+    #: lower: a card read only closer up, laid over its twin, dropped.
+    seen_through_share: float = 0.5
     #: Share of a box lying where the top card, seen only in part with no arm over the pile, no longer
     #: shows, above which the box is a card laid over the top card, never one under it. Higher: fewer
     #: such cards told from older ones; lower: strips beside the top card taken for cards on it.

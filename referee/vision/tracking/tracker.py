@@ -40,7 +40,7 @@ from referee.vision.tracking.reread import reread_in_clear_view
 from referee.vision.tracking.square import laid_square_on_top
 from referee.vision.tracking.state import Candidate, PileCard
 from referee.vision.tracking.takeback import check_take_back
-from referee.vision.tracking.vetoes import Judging, top_read_closer, veto
+from referee.vision.tracking.vetoes import Judging, seen_through, top_read_closer, veto
 from referee.vision.tracking.votes import Decision, decide, in_voted_colour, unread, unsure
 from referee.vision.tracking.waits import (
     came_with_a_hand,
@@ -342,6 +342,8 @@ class PileTracker:
             named = name_unread(self.second_look, frame.arm_over_pile, cand.pose, label, whole=whole)
             if named is None:
                 vetoed = "found but not read, nor closer up"
+            elif seen_through(cfg, cand, named, [*ready, *self.candidates]) is not None:
+                vetoed = f"found but not read, and named closer up as the {named} it overlaps"
             elif named != label:
                 closer = named
         elif vetoed is None:
