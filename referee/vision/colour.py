@@ -46,19 +46,37 @@ HUE_WIDTHS: dict[Colour, float] = {
 
 
 
+#: Rounds of choosing the whites :func:`view_white_gains` balances on, each among the pixels balanced by the round
+#: before: under a cast the least saturated bright pixels are not only the whites but also the pale inks of the
+#: cast's opposite hue (a cool light makes a pale lime or a cream less saturated), so the first estimate falls
+#: short of the cast; balanced by it, the whites turn nearly grey and those inks show their own colour again.
+WHITE_ROUNDS = 3
+
+
 def white_balance_gains(
     image: npt.NDArray[np.uint8], cards: npt.NDArray[np.float32] | Sequence[Sequence[float]] | None = None
 ) -> npt.NDArray[np.float32]:
-    """Per-channel gains that make the bright, unsaturated pixels (cards' white borders) neutral.
+    """Per-channel gains that make the bright, unsaturated pixels (cards' white borders) neutral
+    (:func:`view_white_gains`; no white found: no change, gains of 1)."""
+    gains = view_white_gains(image, cards)
+    return np.ones(3, np.float32) if gains is None else gains
+
+
+def view_white_gains(
+    image: npt.NDArray[np.uint8], cards: npt.NDArray[np.float32] | Sequence[Sequence[float]] | None = None
+) -> npt.NDArray[np.float32] | None:
+    """Per-channel gains that make the bright, unsaturated pixels (cards' white borders) neutral; ``None``
+    where too few such pixels show (a pile of dark cards, a hand over it, a cast so strong no white looks white
+    any more): nothing is known of the light then, which is not the same as knowing it is neutral.
 
     ``cards``: boxes (x1, y1, x2, y2) of cards in ``image``; only their pixels are looked at. Without
     them the whole image is, and a light table (beige wood is bright and little saturated) passes
-    for white, and its gains turn a teal-green card blue.
+    for white, and its gains turn a teal-green card blue. The whites are chosen again among the pixels
+    balanced by the last estimate (:data:`WHITE_ROUNDS`).
     """
     h, w = image.shape[:2]
     small = cv2.resize(image, (64, 64), interpolation=cv2.INTER_AREA) if image.shape[0] > 64 else image
-    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
-    region = np.ones(hsv.shape[:2], bool)
+    region = np.ones(small.shape[:2], bool)
     if cards is not None:
         region[:] = False
         sx, sy = small.shape[1] / w, small.shape[0] / h
@@ -68,15 +86,20 @@ def white_balance_gains(
             region[max(int((y1 + dy) * sy), 0):int((y2 - dy) * sy) + 1,
                    max(int((x1 + dx) * sx), 0):int((x2 - dx) * sx) + 1] = True
         if region.sum() < 20:
-            return np.ones(3, np.float32)
-    # Near-white under coloured light is still fairly unsaturated, and among the brightest pixels.
-    value = hsv[..., 2]
-    mask = region & (hsv[..., 1] < 110) & (value >= max(140, np.percentile(value[region], 80)))
-    if mask.sum() < 20:
-        return np.ones(3, np.float32)
-    mean: npt.NDArray[np.float32] = small[mask].astype(np.float32).mean(axis=0)
-    gains: npt.NDArray[np.float32] = np.clip(mean.mean() / np.maximum(mean, 1.0), 0.6, 1.6)
-    return gains.astype(np.float32)
+            return None
+    raw = small.astype(np.float32)
+    gains: npt.NDArray[np.float32] | None = None
+    for _ in range(WHITE_ROUNDS):
+        balanced = small if gains is None else np.clip(raw * gains, 0, 255).astype(np.uint8)
+        hsv = cv2.cvtColor(balanced, cv2.COLOR_BGR2HSV)
+        # Near-white under coloured light is still fairly unsaturated, and among the brightest pixels.
+        value = hsv[..., 2]
+        mask = region & (hsv[..., 1] < 110) & (value >= max(140, np.percentile(value[region], 80)))
+        if mask.sum() < 20:
+            break
+        mean = raw[mask].mean(axis=0)
+        gains = np.clip(mean.mean() / np.maximum(mean, 1.0), 0.6, 1.6).astype(np.float32)
+    return gains
 
 
 #: A known colour's spread, with :class:`DeckColours`' ``spreads``: this many deviations of its cards' hues from the

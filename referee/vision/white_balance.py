@@ -1,5 +1,5 @@
 """White balance: channel gains that make the cards' white borders read neutral, so colours read the same
-under warm light (gray-world on bright, unsaturated pixels; :func:`~referee.vision.colour.white_balance_gains`).
+under warm light (gray-world on bright, unsaturated pixels; :func:`~referee.vision.colour.view_white_gains`).
 
 A calibration profile keeps the gains measured at calibration (:mod:`referee.vision.calibration`).
 """
@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from referee.vision.colour import white_balance_gains
+from referee.vision.colour import view_white_gains
 
 __all__ = ["WhiteBalance", "apply_gains"]
 
@@ -24,7 +24,10 @@ class WhiteBalance:
 
     In auto mode the gains follow the pile zone slowly (a moving average every ``every`` frames), so
     a hand or a single glare frame cannot swing them; given the cards' boxes (the last detections),
-    from the cards' whites alone, and not at all while no card is seen.
+    from the cards' whites alone, and not at all while no card is seen, nor while the cards show no white
+    (:func:`~referee.vision.colour.view_white_gains` finds none: dark cards on top, a hand over the pile, a cast
+    too strong for a white to look white): such a frame tells nothing of the light, and counted as neutral it
+    pulled the gains back towards none (under a strong cool cast half the updates, and greens read blue).
     """
 
     def __init__(
@@ -42,8 +45,9 @@ class WhiteBalance:
 
     def __call__(self, image: Image, cards: npt.NDArray[np.float32] | None = None) -> Image:
         if self.auto and self._seen % self.every == 0 and (cards is None or len(cards)):
-            target = white_balance_gains(image, cards)
-            self.gains = ((1 - self.rate) * self.gains + self.rate * target).astype(np.float32)
+            target = view_white_gains(image, cards)
+            if target is not None:
+                self.gains = ((1 - self.rate) * self.gains + self.rate * target).astype(np.float32)
         self._seen += 1
         if self.is_identity:
             return image

@@ -104,6 +104,7 @@ def _continue(cfg: TrackerConfig, frame: FrameFacts, cand: Candidate, row: Readi
         cand.note_seat(seat)
     if frame.still(box):
         cand.hits += 1
+        cand.held = cand.held or (cand.moves == 0 and cand.hits >= cfg.min_hits)
         cand.clear += not frame.arm_over_pile
         cand.clear_run += not frame.arm_over_pile
         cand.count_frame(row)

@@ -118,6 +118,9 @@ class Candidate:
     #: Frames in which its box moved as a whole (``came_in_shift``) from the last one: a card
     #: sliding in moves frame after frame; a box passing from one card to another jumps once.
     moves: int = 0
+    #: It held one pose for ``min_hits`` steady frames before its box ever moved as a whole: what it was read as
+    #: there was read still, so its colour was no blur of a card on the move (:meth:`first_read_as`).
+    held: bool = False
     #: Time of ``first_frame``: when the card came to rest in this pose.
     first_t: float = 0.0
     hits: int = 0
@@ -268,6 +271,12 @@ class Candidate:
 
     def first_read_as(self, label: str) -> Box | None:
         """The box it was first read in as ``label``'s face, in any colour: a colour read on the move
-        under a hand says little."""
+        under a hand says little. Not once it has held still (``held``) before it moved: a box lying still,
+        read as the face in another colour, is another card, or the strip of one a hand leaves, its colour
+        spoiled by the hand (game 15160: a red draw two's lower strip, read yellow and green under the arm
+        crossing the pile, then continued into the red draw two showing whole again, was taken for a second
+        red draw two that had slid in)."""
+        if self.held:
+            return self.labels.get(label)
         wanted = face(label)
         return next((box for read, box in self.labels.items() if read == label or face(read) == wanted), None)
