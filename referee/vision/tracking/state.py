@@ -273,9 +273,8 @@ class Candidate:
         """The box it was first read in as ``label``'s face, in any colour: a colour read on the move
         under a hand says little. Not once it has held still (``held``) before it moved: a box lying still,
         read as the face in another colour, is another card, or the strip of one a hand leaves, its colour
-        spoiled by the hand (game 15160: a red draw two's lower strip, read yellow and green under the arm
-        crossing the pile, then continued into the red draw two showing whole again, was taken for a second
-        red draw two that had slid in)."""
+        spoiled by the hand (a top card's strip under an arm crossing the pile, continued into the top card
+        showing whole again, is no second copy of it that slid in)."""
         if self.held:
             return self.labels.get(label)
         wanted = face(label)
