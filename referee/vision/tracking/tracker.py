@@ -40,7 +40,7 @@ from referee.vision.tracking.reread import reread_in_clear_view
 from referee.vision.tracking.square import laid_square_on_top
 from referee.vision.tracking.state import Candidate, PileCard
 from referee.vision.tracking.takeback import check_take_back
-from referee.vision.tracking.vetoes import Judging, seen_through, top_read_closer, veto
+from referee.vision.tracking.vetoes import Judging, below_read_closer, seen_through, top_read_closer, veto
 from referee.vision.tracking.votes import Decision, decide, in_voted_colour, unread, unsure
 from referee.vision.tracking.waits import (
     came_with_a_hand,
@@ -348,11 +348,12 @@ class PileTracker:
                 closer = named
         elif vetoed is None:
             closer = look_closer(self.second_look, frame.arm_over_pile, cand.pose, label, whole=whole)
-        if vetoed is not None or top_read_closer(cfg, self.top, cand, closer):
+        if (vetoed is not None or top_read_closer(cfg, self.top, cand, closer)
+                or below_read_closer(cfg, self.pile, cand, closer)):
             # It stays, silent, while it keeps its pose: a misread that persists is no new card
             # when the next hand comes by. Where it came from is spent: found to be a pile card,
             # it lies where it was found, and a later hand stirring its box brings nothing in.
-            log.debug("%s is no new card: %s", label, vetoed or "read closer up as the top card")
+            log.debug("%s is no new card: %s", label, vetoed or "read closer up as the pile card it lies in")
             cand.absorbed = True
             cand.origin = cand.pose
             self.candidates.append(cand)

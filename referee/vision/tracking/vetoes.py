@@ -326,3 +326,20 @@ def top_read_closer(cfg: TrackerConfig, top: PileCard | None, cand: Candidate, c
     log.info("%s read as %s in its own pose, and as itself closer up: no new card", top.label,
              cand.leading)
     return True
+
+
+def below_read_closer(cfg: TrackerConfig, pile: Sequence[PileCard], cand: Candidate, closer: str | None) -> bool:
+    """Shown up in place inside the pose of a card under the top one (:func:`in_place_under_top`: the part of that
+    card that shows beside the top one), read otherwise in the pile view and ``closer`` up as that card: that card's
+    strip misread, not a card laid (a card laid now lies over the top card, and does not show up inside an older
+    one's pose reading as it). Its readings join that card's. Asked after the closer look, once the vetoes found
+    nothing, as :func:`top_read_closer` is for the top card."""
+    if closer is None:
+        return False
+    card = in_place_under_top(cfg, pile, cand)
+    if card is None or closer != card.label:
+        return False
+    card.reads = card.reads | cand.reads()
+    log.info("%s read in place inside %s's pose, and as that card closer up: its strip showing, no new card",
+             cand.leading, card.label)
+    return True
