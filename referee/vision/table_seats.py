@@ -123,9 +123,14 @@ class SeatFinder:
         return ranked[0][0] if len(ranked) == 1 or ranked[0][1] > ranked[1][1] else None
 
     def _dealer(self, groups: list[list[int]]) -> tuple[list[int], int] | None:
-        """The group holding the start card's arm (the last one seen) and the dealer's seat; ``None``: none seen."""
+        """The group holding the start card's arm (the last one seen) and the dealer's seat. With no start card's
+        arm seen (the start card laid before the pile was found, say), the oldest play's group and the seat its
+        card was judged for stand in: one side placed, the others even steps round from it, as from the dealer's
+        (the first plays of a round come in turn). ``None``: no arm seen."""
         starts = [(g, self.samples[j][2]) for g in groups for j in g if self.samples[j][3]]
-        return starts[-1] if starts else None
+        if starts:
+            return starts[-1]
+        return next(((g, self.samples[0][2]) for g in groups if 0 in g), None)
 
     def _elsewhere(self, origin: Point, groups: list[list[int]], g: Sequence[int] | Point) -> Callable[[int], bool]:
         """Whether a seat's side is plainly placed apart from group ``g`` (or an arm coming in at a point ``g``):

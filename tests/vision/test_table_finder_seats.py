@@ -281,3 +281,17 @@ def test_an_arm_between_the_dealers_side_and_the_next_but_one_is_not_the_seat_af
     assert seats.instead_of(pile, edge(sides[1]), 3) == 1
     assert seats.instead_of(pile, edge(sides[1]), 1) is None  # the turn's seat has room there
     assert seats.instead_of(pile, edge(sides[3]), 3) is None
+
+
+def test_with_no_start_cards_arm_the_first_plays_side_places_the_others() -> None:
+    """Held-out game 15173 (15162-15173, no calibration; dev since): the start card was laid as the pile was found,
+    its arm never seen, so no side was the dealer's and no arm was ever plain; a first out-of-turn play (seat 2 from
+    the left in seat 3's turn) was given seat 3, the turn order was off by one from then on, and the seats were never
+    found (seats 0.125, every misplay missed). The oldest play's side and seat stand in for the dealer's."""
+    pile = (454.0, 246.0)
+    right, bottom, left, top = (1275.0, 325.0), (821.0, 715.0), (0.0, 416.0), (635.0, 0.0)
+    seats = finder()
+    assert seats.plainly(pile, left) is None  # no arm seen: nothing is plain
+    seats.add(pile, bottom, 1)  # the first play, in turn after the dealer (seat 0)
+    seats.add(pile, right, 0)  # a reverse: back to the dealer
+    assert [seats.plainly(pile, p) for p in (bottom, left, top, right)] == [1, 2, 3, 0]
