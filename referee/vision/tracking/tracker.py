@@ -342,7 +342,7 @@ class PileTracker:
             named = name_unread(self.second_look, frame.arm_over_pile, cand.pose, label, whole=whole)
             if named is None:
                 vetoed = "found but not read, nor closer up"
-            elif seen_through(cfg, cand, named, [*ready, *self.candidates]) is not None:
+            elif seen_through(cfg, cand, named, [*ready, *self.candidates]):
                 vetoed = f"found but not read, and named closer up as the {named} it overlaps"
             elif named != label:
                 closer = named

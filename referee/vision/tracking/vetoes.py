@@ -282,16 +282,16 @@ def copy_the_deck_cannot_hold(ctx: Judging, cand: Candidate, label: str) -> bool
     return not ctx.possible_now(label)
 
 
-def seen_through(cfg: TrackerConfig, cand: Candidate, named: str, others: Sequence[Candidate]) -> Candidate | None:
+def seen_through(cfg: TrackerConfig, cand: Candidate, named: str, others: Sequence[Candidate]) -> bool:
     """A card found but never read (:func:`~referee.vision.tracking.votes.unread`) that the closer look names
     ``named``, the label another tentative card reads as, read surely, covering most of its box
     (``seen_through_share``): the closer look read that card through the box, not a second card of its face.
     One hand lays one card; the box is most often the strip of a card below boxed with the new card's edge, and
     believed with it, the newer of the two, it would go on top of the card really laid (and, gone from view, be
     taken back with it)."""
-    return next((other for other in others
-                 if other is not cand and not other.absorbed and other.leading == named and not unread(cfg, other)
-                 and intersection(cand.pose, other.pose) >= cfg.seen_through_share * box_area(cand.pose)), None)
+    return any(other is not cand and not other.absorbed and other.leading == named and not unread(cfg, other)
+               and intersection(cand.pose, other.pose) >= cfg.seen_through_share * box_area(cand.pose)
+               for other in others)
 
 
 Veto = Callable[[Judging, Candidate, str], bool]

@@ -9,7 +9,7 @@ import numpy as np
 
 from referee.cards import BLACK_VALUES, Colour
 from referee.vision.tracking.config import TrackerConfig
-from referee.vision.tracking.state import Candidate, Share, face
+from referee.vision.tracking.state import Candidate, Share, colour_of, face
 
 
 def near_tie(cfg: TrackerConfig, ranked: Sequence[Share]) -> bool:
@@ -50,7 +50,7 @@ def upside_down_tie(cfg: TrackerConfig, cand: Candidate) -> bool:
         return False
     first, second = ranked[0].label, ranked[1].label
     return ({face(first), face(second)} == {"6", "9"}
-            and first.split("_", 1)[0] == second.split("_", 1)[0])
+            and colour_of(first) == colour_of(second))
 
 
 @dataclass(frozen=True, slots=True)
