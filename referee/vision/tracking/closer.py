@@ -139,6 +139,20 @@ def look_closer(
     return closer
 
 
+def doubts(look: SecondLook | None, pose: Box, label: str, *, whole: bool = False) -> str | None:
+    """The face a closer ``look`` at ``pose`` names, under an arm, for the card ready to be believed as
+    ``label``: the label :func:`closer_label` would give it, or ``None`` when it agrees or is unsure. Under an
+    arm the look may not name the card (fingers near it fool the look as they fool the pile view), but it
+    may hold it back: a card it names otherwise waits for the clear view, where the look speaks
+    (:func:`look_closer`). A printing the detector reads confidently wrong (a ring-printed 3 read 8) is
+    otherwise said wrong first under the arm that laid it, its alerts raised and taken back. ``whole``: the
+    card lies whole (:func:`lies_whole`), where the face classifier may speak alone: here it only holds a
+    card back."""
+    if look is None:
+        return None
+    return closer_label(label, look(pose, whole=whole), look.confidence, across=look.across, colour=lambda: look.colour(pose))
+
+
 def name_unread(
     look: SecondLook | None, arm_over_pile: bool, pose: Box, label: str, *, whole: bool = False
 ) -> str | None:

@@ -150,6 +150,9 @@ class Candidate:
     arrival_seats: list[int] = field(default_factory=list)
     #: Found to be a card already on the pile read again: never a play unless it moves.
     absorbed: bool = False
+    #: Ready under an arm, a closer look named another face: it waits for a clear view in this pose
+    #: (:func:`~referee.vision.tracking.closer.doubts`).
+    doubted: bool = False
     #: The pile image before the visit during which it took this pose (``MotionSample.pile_before``).
     before: npt.NDArray[np.uint8] | None = None
     #: How far its box moved per frame when last seen (``None``: not yet seen twice).
@@ -192,6 +195,7 @@ class Candidate:
             self.arrival_seats = []
         self.visit = visit
         self.absorbed = False
+        self.doubted = False
         # What it was before (the top card's label, partly hidden) says nothing of this pose.
         self.identical = identical
         self.before = before

@@ -28,7 +28,7 @@ from referee.cards import CLASSIC_COLOURS, Colour
 from referee.vision.detections import Detections, iou
 from referee.vision.tracking.boxes import Box
 from referee.vision.tracking.candidates import associate, drop_misreads
-from referee.vision.tracking.closer import SecondLook, lies_whole, look_closer, name_unread
+from referee.vision.tracking.closer import SecondLook, doubts, lies_whole, look_closer, name_unread
 from referee.vision.tracking.config import TrackerConfig
 from referee.vision.tracking.draws import Draws
 from referee.vision.tracking.events import Play, Start, TrackerEvent
@@ -281,7 +281,7 @@ class PileTracker:
     def _ready(self, frame: FrameFacts) -> list[Candidate]:
         """The tentative cards that have held still long enough, with the view they need, to be judged."""
         cfg = self.config
-        return [
+        ready = [
             c for c in self.candidates
             if c.hits >= cfg.min_hits and c.misses == 0 and c.votes and not c.absorbed
             and came_with_a_hand(cfg, c, self._motion_frames, self._first_frame)
@@ -296,8 +296,25 @@ class PileTracker:
             # card really laid is still there when the hand has gone (judged on the hand's frames
             # alone, a card on ones of its colour, which changes the pile's grey levels little, would
             # be taken for no card).
-            and (not needs_clear_view(cfg, self.pile, c) or (not frame.arm_over_pile and c.clear_run >= cfg.min_hits))
+            and (not (c.doubted or needs_clear_view(cfg, self.pile, c))
+                 or (not frame.arm_over_pile and c.clear_run >= cfg.min_hits))
         ]
+        if frame.arm_over_pile:
+            # Under an arm the closer look cannot name a card, only hold it back for the clear view.
+            ready = [c for c in ready if not self._doubted(c)]
+        return ready
+
+    def _doubted(self, cand: Candidate) -> bool:
+        """``cand``, ready under an arm, looked at closer up all the same: a card read surely as another face
+        there waits for a clear view (:func:`~referee.vision.tracking.closer.doubts`)."""
+        if unread(self.config, cand):
+            return False  # found, not read: named only in a clear view anyway
+        label = decide(self.config, cand, self.legal_now, self.palette).label
+        named = doubts(self.second_look, cand.pose, label, whole=lies_whole(self.config, self.pile, cand.pose))
+        if named is not None:
+            log.info("%s read closer up under an arm as %s: it waits for a clear view", label, named)
+            cand.doubted = True
+        return cand.doubted
 
     def _believe(self, frame: FrameFacts, cand: Candidate, decision: Decision, *, top: bool) -> Start | Play | None:
         """``cand`` believed as ``decision`` names it: laid on the pile. The top one of the cards believed in
