@@ -129,3 +129,20 @@ def test_a_card_laid_square_takes_the_colour_its_pixels_show_not_the_top_cards()
 
         closer = CloserLook(look.read, 0.6, read_colour=read_colour)
         assert game(([], closer, look), LAID) == [("green_1", 0), (played, 1)]
+
+
+def test_a_card_read_as_a_copy_of_the_top_card_the_deck_cannot_hold_is_named_once_judged() -> None:
+    """Real-card game 16111 (the thin-ring printing's faces, no calibration): a yellow draw two laid nearly square
+    on a yellow 1 was read as a yellow 1 in clear view, the last copy the deck held. That tentative card was still
+    being judged when the visit's check came, so the check was spent and nothing looked again; then the card was
+    found to be no new card only because the deck held no other yellow 1. The check waits for the tentative card to
+    be judged, and a card found to be no copy the deck holds is misread, not judged: the closer look names it."""
+    look = look_at_a("draw2", 0.92)
+    feed = Feed(PileTracker(CFG, expect_start=False, second_look=look[1],
+                            possible_now=lambda label: label != "green_1"))
+    feed([card("green_1")], 8, motion=motion(1, PILE, seat=0))
+    look[2].laid = True
+    feed([card("green_1", conf=0.5)], 6, motion=motion(2, PILE, arm=True))
+    nudged = (A[0] - 8.0, A[1] - 9.0, A[2] - 8.0, A[3] - 9.0)  # moved off its rest: read like it, laid on it
+    feed([card("green_1", nudged, conf=0.7)], 14, motion=motion(2, LAID))
+    assert [(str(o["card"]), o.get("seat")) for _, o in feed.out] == [("green_1", 0), ("green_draw2", 1)]

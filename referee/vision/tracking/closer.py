@@ -150,7 +150,8 @@ def doubts(look: SecondLook | None, pose: Box, label: str, *, whole: bool = Fals
     card back."""
     if look is None:
         return None
-    return closer_label(label, look(pose, whole=whole), look.confidence, across=look.across, colour=lambda: look.colour(pose))
+    return closer_label(label, look(pose, whole=whole), look.confidence, across=look.across,
+                        colour=lambda: look.colour(pose))
 
 
 def name_unread(

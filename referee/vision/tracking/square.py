@@ -32,6 +32,7 @@ from referee.vision.tracking.events import Play
 from referee.vision.tracking.frame import FrameFacts
 from referee.vision.tracking.pile import Pile
 from referee.vision.tracking.state import Candidate, PileCard, face
+from referee.vision.tracking.vetoes import DECK_COPY
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +51,11 @@ def changed_share(frame: FrameFacts, box: np.ndarray, change_level: int) -> floa
 def handled(cand: Candidate, visit: int, top: PileCard, cfg: TrackerConfig) -> bool:
     """A tentative card the usual path is judging (still seen) or found to be no card (absorbed), of hand
     visit ``visit`` or lying over the ``top`` card whatever visit it began in (a second hand can come before
-    the first has gone); one that has gone unseen is fading, never to be judged."""
+    the first has gone); one that has gone unseen is fading, never to be judged. One found to be no new card only
+    because the deck holds no other copy of the top card (:data:`~.vetoes.DECK_COPY`) is misread, not judged: what
+    lies there is this rule's to name."""
+    if cand.absorbed and cand.absorbed_by == DECK_COPY:
+        return False
     if cand.visit == visit and cand.absorbed:
         return True
     return cand.misses == 0 and (cand.visit == visit or iou(cand.box, top.xyxy) >= cfg.match_iou)

@@ -150,6 +150,8 @@ class Candidate:
     arrival_seats: list[int] = field(default_factory=list)
     #: Found to be a card already on the pile read again: never a play unless it moves.
     absorbed: bool = False
+    #: The veto it was absorbed by (``None``: none, or found so closer up).
+    absorbed_by: str | None = None
     #: Ready under an arm, a closer look named another face: it waits for a clear view in this pose
     #: (:func:`~referee.vision.tracking.closer.doubts`).
     doubted: bool = False
@@ -195,6 +197,7 @@ class Candidate:
             self.arrival_seats = []
         self.visit = visit
         self.absorbed = False
+        self.absorbed_by = None
         self.doubted = False
         # What it was before (the top card's label, partly hidden) says nothing of this pose.
         self.identical = identical

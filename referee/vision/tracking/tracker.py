@@ -37,7 +37,7 @@ from referee.vision.tracking.known import match_known, without_found_in_pile
 from referee.vision.tracking.motion import MotionSample
 from referee.vision.tracking.pile import Pile
 from referee.vision.tracking.reread import reread_in_clear_view
-from referee.vision.tracking.square import laid_square_on_top
+from referee.vision.tracking.square import handled, laid_square_on_top
 from referee.vision.tracking.state import Candidate, PileCard
 from referee.vision.tracking.takeback import check_take_back
 from referee.vision.tracking.vetoes import Judging, below_read_closer, seen_through, top_read_closer, veto
@@ -245,9 +245,12 @@ class PileTracker:
         """Once a hand visit has ended and the pile lain clear for ``min_hits`` frames: a card that visit
         laid square on the top card, which the detector took for the top card (:mod:`.square`)."""
         hand = self._hand_frame
+        top = self.pile.top
         if (hand is None or hand < 0 or self._visit is None or self._square_checked == self._visit
-                or frame.index - hand <= self.config.min_hits):
+                or frame.index - hand <= self.config.min_hits or top is None):
             return None
+        if any(handled(c, self._visit, top, self.config) for c in self.candidates):
+            return None  # the usual path judges it first: asked again once it has
         self._square_checked = self._visit
         return laid_square_on_top(self.config, frame, self.pile, self.candidates, self.second_look, hand + 1,
                                   self._visit_seats.get(self._visit))
@@ -371,7 +374,7 @@ class PileTracker:
             # when the next hand comes by. Where it came from is spent: found to be a pile card,
             # it lies where it was found, and a later hand stirring its box brings nothing in.
             log.debug("%s is no new card: %s", label, vetoed or "read closer up as the pile card it lies in")
-            cand.absorbed = True
+            cand.absorbed, cand.absorbed_by = True, vetoed
             cand.origin = cand.pose
             self.candidates.append(cand)
             self._draws.no_card(label, cand.pose)

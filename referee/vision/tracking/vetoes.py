@@ -296,6 +296,11 @@ def seen_through(cfg: TrackerConfig, cand: Candidate, named: str, others: Sequen
 
 Veto = Callable[[Judging, Candidate, str], bool]
 
+#: :func:`copy_the_deck_cannot_hold`'s name: a card it finds to be no new card was found only to be no copy the
+#: deck still holds, so what lies in the top card's pose is misread, and a card laid square on the top card
+#: (:mod:`.square`) may be what it is.
+DECK_COPY = "a twin of the top card the deck cannot hold"
+
 #: The vetoes in the order they are tried.
 VETOES: tuple[tuple[str, Veto], ...] = (
     ("read again in the top card's pose", reread_of_top),
@@ -305,7 +310,7 @@ VETOES: tuple[tuple[str, Veto], ...] = (
     ("strip of a card below the top one", strip_of_card_below),
     ("buried card under a card being laid", buried_card_beside),
     ("the top card beside a card being laid over it", top_beside_card_being_laid),
-    ("a twin of the top card the deck cannot hold", copy_the_deck_cannot_hold),
+    (DECK_COPY, copy_the_deck_cannot_hold),
 )
 
 
