@@ -143,6 +143,12 @@ def test_a_card_read_as_a_copy_of_the_top_card_the_deck_cannot_hold_is_named_onc
     feed([card("green_1")], 8, motion=motion(1, PILE, seat=0))
     look[2].laid = True
     feed([card("green_1", conf=0.5)], 6, motion=motion(2, PILE, arm=True))
-    nudged = (A[0] - 8.0, A[1] - 9.0, A[2] - 8.0, A[3] - 9.0)  # moved off its rest: read like it, laid on it
+    nudged = (A[0] - 6.0, A[1] - 9.0, A[2], A[3])  # sticking out of its pose: read like it, laid over it
     feed([card("green_1", nudged, conf=0.7)], 14, motion=motion(2, LAID))
     assert [(str(o["card"]), o.get("seat")) for _, o in feed.out] == [("green_1", 0), ("green_draw2", 1)]
+    # Read on as the green 1 it covers, in its own pose, as the next hands come and go: it stays on the pile.
+    feed([card("green_1", nudged, conf=0.7)], 6, motion=motion(3, LAID, arm=True, seat=2))
+    feed([card("green_1", nudged, conf=0.7)], 14, motion=motion(3, LAID, seat=2))
+    feed([card("green_1", nudged, conf=0.7)], 6, motion=motion(4, LAID, arm=True, seat=3))
+    feed([card("green_1", nudged, conf=0.7)], 14, motion=motion(4, LAID, seat=3))
+    assert [o["type"] for _, o in feed.out] == ["play", "play"]

@@ -102,15 +102,20 @@ def laid_square_on_top(
         return None
     seat = seats.most_common(1)[0][0] if seats else None
     t = frame.t - (frame.index - clear_since) / cfg.fps
-    # The tentative card that this visit began there and lost to the top card (a card read surely as it
-    # slid in) gives the card's own pose; it is done with, so that the card is not played twice.
-    pose = top.xyxy.copy()
+    # The pile view reads it as the card it covers (the rule's premise), and may read on so: that is its reading
+    # too, not the covered card showing again as if it had been taken off. The tentative card that this visit
+    # began there and lost to the top card (a card read surely as it slid in, or read as the top card where the
+    # deck holds no other copy) gives the card's own pose and its readings; it is done with, so that the card is
+    # not played twice.
+    pose, reads = top.xyxy.copy(), {closer, top.label}
     for cand in candidates:
-        if cand.visit == frame.visit and not cand.absorbed and iou(cand.pose, top.xyxy) >= cfg.match_iou:
+        if (cand.visit == frame.visit and (not cand.absorbed or cand.absorbed_by == DECK_COPY)
+                and iou(cand.pose, top.xyxy) >= cfg.match_iou):
             pose = cand.pose.copy()
+            reads |= cand.reads()
             cand.misses = cfg.max_misses + 1  # dropped at the end of this update
     log.info("%s laid square on %s (%.0f%% of its picture changed, read closer up)", closer, top.label,
              100 * changed)
-    pile.lay(PileCard(closer, pose, seat, frame.index, t, reads=frozenset({closer}),
+    pile.lay(PileCard(closer, pose, seat, frame.index, t, reads=frozenset(reads),
                          visit=frame.visit, clear_when_believed=cfg.min_hits))
     return Play(closer, seat, t, frame.index, reason="laid square on the top card, read closer up")
