@@ -303,8 +303,9 @@ class Pipeline:
         assert self.view.profile is not None and self.view.motion is not None
         finder.observe(frame.image, frame.t, self.view.profile, detections if fresh else Detections.empty(),
                        self.view.motion.foreground, busy=motion.arm_over_pile)
-        # Its stock episode held until the view is followed; draws heard through a moving view dropped.
-        motion = self.view.motion.heard(motion, finder.camera_moving)
+        # Its stock episode held until the view is followed; draws heard through a moving view dropped, unless the
+        # view is found where it was: then the stock's frames are given back.
+        motion = self.view.motion.heard(motion, finder.camera_moving, in_place=finder.found_in_place)
         if finder.camera_moving:
             return self._last_detections, False, motion
         if finder.followed_now:

@@ -97,6 +97,8 @@ class CameraFollower:
         #: not for sure (see :attr:`unsettled`).
         self._jolted: int | None = None
         self._seen_moved = False
+        #: Whether the frame just seen was checked and the view measured where its reference is (see :attr:`in_place`).
+        self._in_place = False
         #: Frames the view may be seen moving before it is taken as it is (a camera carried, not knocked).
         self.give_up = 90
 
@@ -154,10 +156,18 @@ class CameraFollower:
         return (self._seen_moved and self._jolted is not None
                 and self._frames - self._jolted < self.every * QUIET_CHECKS)
 
+    @property
+    def in_place(self) -> bool:
+        """The frame just seen was checked, in no jolt of its own, and the view measured where its reference is: a
+        spell of :attr:`unsettled` that ends so ended with no move followed, the view where it was all along (a hand
+        near the camera's view jolted the thumbnail and dragged the corners tracked a little way with it)."""
+        return self._in_place
+
     def update(self, image: npt.NDArray[np.uint8], *, busy: bool = False) -> npt.NDArray[np.float64] | None:
         """A 2x3 similarity (camera pixels, reference -> now) once the view holds still moved by more than
         :data:`BUMP_PX`; ``None`` otherwise. ``busy``: a hand is over the table (the reference is not renewed)."""
         self._frames += 1
+        self._in_place = False
         self._since_ref += 1
         if self._ref is None:
             self.reference(image)
@@ -185,7 +195,8 @@ class CameraFollower:
             self._last = None
             self._moving_since = None
             # Measured where the reference is, not in a jolted frame (blurred, the view mid-move): settled.
-            self._seen_moved = self._seen_moved and self._jolted == self._frames
+            self._in_place = self._jolted != self._frames
+            self._seen_moved = self._seen_moved and not self._in_place
             self._covered(grey, matrix)
             if self._since_ref > RENEW_FRAMES and not busy:  # follow the light and the new cards, slowly
                 self.reference(image)

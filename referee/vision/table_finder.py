@@ -191,6 +191,13 @@ class TableFinder:
         return self._follow is not None and self._follow.unsettled
 
     @property
+    def found_in_place(self) -> bool:
+        """The frame just seen found the view where it was (:attr:`CameraFollower.in_place`): when the camera was
+        taken for moving until then, it never moved (the motion detector gives the stock's frames back,
+        :meth:`~referee.vision.tracking.MotionDetector.heard`)."""
+        return self._follow is not None and self._follow.in_place
+
+    @property
     def followed_now(self) -> bool:
         """A knocked camera's move was followed in the frame just seen, and the zones not yet moved with it
         (:meth:`take` gives the change): that frame's pile view was cut where the zones lay before the knock,

@@ -37,7 +37,8 @@ def _heard(moving_at: set[int]) -> list[int | None]:
     motion = MotionDetector(profile, fps=15, width=80)
     view = SimpleNamespace(profile=profile, motion=motion)
     pipeline = SimpleNamespace(view=view, _last_detections=Detections.empty())
-    finder = SimpleNamespace(observe=lambda *args, **kwargs: None, camera_moving=False, followed_now=False)
+    finder = SimpleNamespace(observe=lambda *args, **kwargs: None, camera_moving=False, followed_now=False,
+                             found_in_place=False)
     heard: list[int | None] = []
     for k, reach in enumerate([0.0] * 8 + [0.5] + [1.0] * 10 + [0.0] * 12):
         image = _frame(reach)

@@ -179,21 +179,34 @@ class MotionDetector:
         zone shows is the view moving, not hands. A visit to the stock going on as the camera began to move is
         held as it was until the view holds still again, or is followed (:meth:`learnt_from` carries it over,
         moved with the camera). One that begins while the view moves is watched as usual: the camera may be
-        taken for moving a while after the knock, with hands coming to the stock meanwhile."""
+        taken for moving a while after the knock, with hands coming to the stock meanwhile. The stock is watched
+        all the while besides as though the view held still, for when it is found never to have moved
+        (:meth:`heard`)."""
         return self._moving
 
     @camera_moving.setter
     def camera_moving(self, moving: bool) -> None:
-        if moving and not self._moving and self.stock is not None:
-            self.stock.knocked()
+        if self.stock is not None and moving != self._moving:
+            if moving:
+                self.stock.knocked()
+            else:
+                self.stock.unsure_dropped()
         self._moving = moving
 
-    def heard(self, sample: MotionSample, moving: bool) -> MotionSample:
+    def heard(self, sample: MotionSample, moving: bool, *, in_place: bool = False) -> MotionSample:
         """``sample`` (this frame's) as the pipeline hears it, once the table finder has said whether the camera is
         ``moving`` (:attr:`camera_moving` set so): while it moves, what the stock zone shows is the view moving, and
         draws are dropped. Not those that ended in the frame the move was first seen: a visit ends once the stock
-        zone has held still a few frames (``stock_quiet_frames``, this one the last), so it was seen whole before."""
+        zone has held still a few frames (``stock_quiet_frames``, this one the last), so it was seen whole before.
+        ``in_place``: this frame found the view where it was. The camera taken for moving till then never moved (a
+        hand jolted the view, and the corners tracked seemed to move with it, but no move was followed): the stock's
+        frames meanwhile showed hands, not the view moving, and are given back (:meth:`StockWatch.given_back`); the
+        draws they hold are said with this frame's, in place of those judged as though the view moved."""
         began = moving and not self._moving
+        if in_place and self._moving and not moving and self.stock is not None:
+            seats, started = self.stock.given_back()
+            self.camera_moving = False
+            return replace(sample, draws=seats, draw_started=started)
         self.camera_moving = moving
         if moving and not began:
             return replace(sample, draws=(), draw_started=())

@@ -3,11 +3,15 @@
 A visit to the stock is an episode of the motion detector's (a hand near the zone); it draws once its hand has left
 the stock, having stood there as a hand that takes a card does. An arm crossing the stock on its way to the pile
 draws nothing. The camera knocked during a visit: the visit is held until the view holds still again or is followed
-(carried over, moved with the camera), and the frames the view already held still in are watched again.
+(carried over, moved with the camera), and the frames the view already held still in are watched again. The stock is
+watched meanwhile as though the view held still too: a view found where it was once the camera is no longer taken for
+moving never moved, and that watch stands.
 """
 
 from __future__ import annotations
 
+from copy import deepcopy
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -42,14 +46,44 @@ class StockWatch:
         #: The frame the last visit to the stock that drew, or whose arm went on to the pile, ended in.
         self._judged_at = 0
         self._area = int(zone.sum())
+        #: While the camera is taken for moving: the stock watched as though the view held still (see
+        #: :meth:`given_back`), and the draws judged so (their seats, and the frames their hands came near the stock).
+        self._unsure: StockWatch | None = None
+        self._unsure_draws: Draws = ((), ())
 
     def knocked(self) -> None:
         """The camera began to move this frame: the visit going on is held as it was (see
-        :attr:`MotionDetector.camera_moving`)."""
+        :attr:`MotionDetector.camera_moving`), and watched on unheld besides, for a view found where it was
+        (:meth:`given_back`)."""
         if self.ep is not None:
             self.ep.knocked = True
             if self.ep.zone_frame == self.motion._frame:
                 self.ep.knocked_in_zone = self.motion._frame
+        self._unsure, self._unsure_draws = self._unheld(), ((), ())
+
+    def _unheld(self) -> StockWatch:
+        """A copy of this watch whose visit is watched on as though the camera held still."""
+        watch = StockWatch(self.motion, self.zone, self.near)
+        watch.ep = None if self.ep is None else replace(deepcopy(self.ep), knocked=False, knocked_in_zone=None)
+        watch._held_run, watch._judged_at = self._held_run, self._judged_at
+        return watch
+
+    def given_back(self) -> Draws:
+        """The camera taken for moving since :meth:`knocked` is found where it was (no move followed): it never
+        moved, and what the stock showed meanwhile was hands, not the view moving. The watch kept as though the view
+        held still stands for this one (its visit, unheld), and the draws it judged are said now: their seats, and
+        how many frames ago each draw's hand came."""
+        watch, self._unsure = self._unsure, None
+        (seats, came), self._unsure_draws = self._unsure_draws, ((), ())
+        if watch is None:
+            return (), ()
+        self.ep, self._held_run, self._judged_at = watch.ep, watch._held_run, watch._judged_at
+        return seats, tuple(self.motion._frame - f for f in came)
+
+    def unsure_dropped(self) -> None:
+        """The camera is no longer taken for moving, and not found where it was (followed, or taken as it is): the
+        watch kept as though the view held still is dropped."""
+        self._unsure, self._unsure_draws = None, ((), ())
 
     def carried_over(self, other: StockWatch, camera: npt.NDArray[np.float64]) -> None:
         """A hand at ``other``'s stock as the camera was knocked: its visit goes on here, moved with ``camera``."""
@@ -61,6 +95,11 @@ class StockWatch:
         held (the camera moving)."""
         held = self.motion._moving and self.ep is not None and self.ep.knocked
         draws, draw_started = ((), ()) if held else self.step(moved)
+        if self.motion._moving and self._unsure is not None:
+            seats, started = self._unsure.step(moved)
+            frame = self.motion._frame
+            self._unsure_draws = (self._unsure_draws[0] + seats,
+                                  self._unsure_draws[1] + tuple(frame - s for s in started))
         if self._late[0]:
             frame = self.motion._frame
             draws, draw_started = self._late[0] + draws, tuple(frame - f for f in self._late[1]) + draw_started
