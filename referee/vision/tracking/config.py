@@ -120,6 +120,13 @@ class TrackerConfig:
     #: laid must cover for the reading to be what that card leaves showing of the top one. Higher: more such
     #: strips taken for cards; lower: a card laid inside the top one's pose beside another being laid dropped.
     covered_rest_share: float = 0.6
+    #: Share of the top card's pose outside a reading inside it (a part of the top card) whose picture must have
+    #: changed since before the hand visit, with no card read over it, for that rest to be hidden (by a hand held
+    #: still beside the part, which the arms do not show) and the reading what the hand leaves of the top card.
+    #: Fingers leave gaps. Higher: more such strips played; lower: a card laid inside the top one's pose beside a
+    #: hand dropped. Measured over the real-card games 16108 and 16111: the strip of a top card beside a still hand
+    #: 0.54, the nine other readings inside the top card's pose 0.0-0.14.
+    hidden_rest_share: float = 0.4
     #: Share of a box found but never read that another tentative card read as the closer look's name for it must
     #: cover for the box to be that card seen through it. Higher: more second copies of a card just laid;
     #: lower: a card read only closer up, laid over its twin, dropped.

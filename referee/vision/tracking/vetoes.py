@@ -164,13 +164,18 @@ def outside_laid_in_visit(
 ) -> npt.NDArray[np.bool_] | None:
     """Which pixels of ``area`` (of a low-resolution pile image of ``shape``) lie outside the boxes
     of the cards believed laid in ``cand``'s visit; ``None`` when no card was."""
-    laid = [c for c in pile if cand.visit is not None and c.visit == cand.visit]
-    if not laid:
-        return None
+    laid = [c.xyxy for c in pile if cand.visit is not None and c.visit == cand.visit]
+    return outside(laid, area, pile_size, shape) if laid else None
+
+
+def outside(boxes: Sequence[Box], area: tuple[slice, slice], pile_size: tuple[int, int], shape: tuple[int, ...]
+            ) -> npt.NDArray[np.bool_]:
+    """Which pixels of ``area`` (of a low-resolution pile image of ``shape``) lie outside every one of ``boxes``
+    (pixels of the pile view, of ``pile_size``)."""
     rows, cols = area
     mask = np.ones((rows.stop - rows.start, cols.stop - cols.start), dtype=bool)
-    for card in laid:
-        inner = low_res_area(card.xyxy, pile_size, shape)
+    for box in boxes:
+        inner = low_res_area(box, pile_size, shape)
         if inner is None:
             continue
         r1, r2 = max(inner[0].start, rows.start), min(inner[0].stop, rows.stop)
@@ -261,6 +266,32 @@ def top_beside_card_being_laid(ctx: Judging, cand: Candidate, label: str) -> boo
     return True
 
 
+def top_beside_hidden_rest(ctx: Judging, cand: Candidate, label: str) -> bool:
+    """A reading inside the top card's pose and smaller (:func:`part_of_top`), in the top card's colour or unsure,
+    where the rest of that pose is hidden: ``hidden_rest_share`` of its picture changed since before the hand visit.
+    What a hand held still over the top card leaves showing of it (no arm is seen over the pile when a hand keeps
+    still at its edge, so the view looks clear), not a card laid: a card laid now inside the top one's pose shows
+    whole once the hand has gone, and is judged in that pose then. (A card being laid over the rest, read, is
+    :func:`top_beside_card_being_laid`'s.)"""
+    cfg, frame, top = ctx.cfg, ctx.frame, ctx.top
+    before, now = cand.before, frame.pile_now
+    if (top is None or before is None or now is None or before.shape != now.shape
+            or not part_of_top(cfg, top, cand)):
+        return False
+    if colour_of(label) != colour_of(top.label) and not unsure(cfg, cand):
+        return False
+    under = changed_under(before, now, top.xyxy, frame.pile_size, cfg.change_level)
+    if under is None:
+        return False
+    area, changed = under
+    rest = outside([cand.pose], area, frame.pile_size, now.shape)
+    if not rest.any() or float(changed[rest].mean()) < cfg.hidden_rest_share:
+        return False
+    log.info("%s read inside %s's pose, the rest of it hidden (%.0f%% changed): that card showing, no new card",
+             label, top.label, 100 * float(changed[rest].mean()))
+    return True
+
+
 def _overlap(a: Box, b: Box) -> Box | None:
     """The box two xyxy boxes share (``None``: they share none)."""
     x1, y1, x2, y2 = max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])
@@ -310,6 +341,7 @@ VETOES: tuple[tuple[str, Veto], ...] = (
     ("strip of a card below the top one", strip_of_card_below),
     ("buried card under a card being laid", buried_card_beside),
     ("the top card beside a card being laid over it", top_beside_card_being_laid),
+    ("the top card beside a hand over it", top_beside_hidden_rest),
     (DECK_COPY, copy_the_deck_cannot_hold),
 )
 
