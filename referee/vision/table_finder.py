@@ -191,10 +191,7 @@ class TableFinder:
         return self._follow is not None and self._follow.unsettled
 
     @property
-    def found_in_place(self) -> bool:
-        """The frame just seen found the view where it was (:attr:`CameraFollower.in_place`): when the camera was
-        taken for moving until then, it never moved (the motion detector gives the stock's frames back,
-        :meth:`~referee.vision.tracking.MotionDetector.heard`)."""
+    def found_in_place(self) -> bool:  # the frame just seen found the view where it was (CameraFollower.in_place)
         return self._follow is not None and self._follow.in_place
 
     @property
@@ -383,15 +380,13 @@ class TableFinder:
                 self._owed[seat] = self._owed.pop(seat, 0) + line["penalty_cards"]  # the newest last
 
     def owing(self) -> int | None:
-        """Before the seats are sure, the seat a draw whose hand was not placed goes to when the referee
-        named a penalty that is not drawn yet (a misplay's: the referee's turn has moved on from its
-        seat); ``None``: none owed (the seat in turn)."""
+        """Before the seats are sure, the seat a draw whose hand was not placed goes to when the referee named a
+        penalty not drawn yet (a misplay's: the turn has moved on from its seat); ``None``: none owed (the turn's)."""
         return next(reversed(self._owed), None)
 
     @property
     def plain_so_far(self) -> bool:
-        """No play has been given the turn's seat for want of a seat seen (:meth:`guessed`): every play's
-        seat came from its arm, so the referee's turn order rests on no guess."""
+        """No play was given the turn's seat for want of a seat seen (:meth:`guessed`): the turn order is no guess."""
         return not self._guessed
 
     def seat_seen(self, t: float) -> int | None:
@@ -443,10 +438,8 @@ class TableFinder:
         return ranked[0]
 
     def _new_side(self, profile: CalibrationProfile, root: Point) -> int | None:
-        """Before the seats are sure, a draw's arm from a side no placed seat's arms came from: its seat when
-        plain (:meth:`SeatFinder.plainly`: an even step round from the dealer's side, or the last side left),
-        learnt as a play's arm is (a player may draw several times before laying a first card); else
-        ``None``."""
+        """Before the seats are sure, a draw's arm from a side no placed seat's arms came from: its seat when plain
+        (:meth:`SeatFinder.plainly`), learnt as a play's arm is (one may draw before a first card); else ``None``."""
         seat = self.seat_finder.plainly(profile.pile_centre, root)
         if seat is not None:
             log.debug("a draw's arm from a new side: seat %d", seat)

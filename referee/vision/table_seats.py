@@ -144,10 +144,9 @@ class SeatFinder:
             return lambda seat: False
         dealer_group, dealer = found
         gap = 2 * math.pi / self.players
-        base = self._angle(origin, dealer_group)
         placed: dict[int, Sequence[int]] = {dealer: dealer_group}
         for h in groups:
-            steps = ((self._angle(origin, h) - base) % (2 * math.pi)) / gap
+            steps = self._steps(origin, dealer_group, self._angle(origin, h))
             k = round(steps)
             if h is not dealer_group and abs(steps - k) < PLAIN_SHARE and 0 < k < self.players:
                 placed.setdefault((dealer + k) % self.players, h)
@@ -188,6 +187,38 @@ class SeatFinder:
     def _angle(self, origin: Point, g: Sequence[int]) -> float:
         return self.around(origin, self._centre(g))
 
+    def _steps(self, origin: Point, dealer_group: Sequence[int], angle: float) -> float:
+        """How many even gaps clockwise round the table ``angle`` (:meth:`around`) lies from the dealer's side."""
+        return ((angle - self._angle(origin, dealer_group)) % (2 * math.pi)) / (2 * math.pi / self.players)
+
+    def _sides_placed(self, origin: Point, groups: list[list[int]], dealer_group: list[int], dealer: int
+                      ) -> tuple[dict[int, float], int] | None:
+        """The sides placed so far: each seat's steps round from the dealer's (0, the dealer's own) -> how many even
+        gaps round from the dealer's side its side lies (:meth:`_steps`). Placed are the dealer's (the start
+        card's), those an even step round from it (within :data:`PLAIN_SHARE`), and those whose cards were judged
+        one seat (:meth:`_judged`, not counting cards judged for a seat placed plainly elsewhere); with the number of
+        groups not placed. ``None``: two sides for one seat, or sides placed that do not go round clockwise."""
+        n = self.players
+        placed: dict[int, float] = {0: 0.0}
+        unplaced = 0
+        for g in groups:
+            if g is dealer_group:
+                continue
+            at = self._steps(origin, dealer_group, self._angle(origin, g))
+            k = round(at)
+            if not (abs(at - k) < PLAIN_SHARE and 0 < k < n):
+                judged = self._judged(g, self._elsewhere(origin, groups, g))
+                if judged is None or (judged - dealer) % n == 0:
+                    unplaced += 1
+                    continue
+                k = (judged - dealer) % n
+            if k in placed:
+                return None
+            placed[k] = at
+        if [placed[k] for k in sorted(placed)] != sorted(placed.values()):
+            return None
+        return placed, unplaced
+
     def _placed(self, groups: list[list[int]]) -> dict[int, int] | None:
         """Group index -> seat: the dealer's group from the start card, else the judged seats' vote."""
         n = self.players
@@ -210,10 +241,9 @@ class SeatFinder:
         if (found := self._dealer(groups)) is None:
             return None
         dealer_group, dealer = found
-        gap = 2 * math.pi / self.players
         if math.hypot(*np.subtract(self._centre(dealer_group), root)) < self.reach:
             return dealer
-        steps = ((self.around(origin, root) - self._angle(origin, dealer_group)) % (2 * math.pi)) / gap
+        steps = self._steps(origin, dealer_group, self.around(origin, root))
         k = round(steps)
         if abs(steps - k) < PLAIN_SHARE and 0 < k < self.players:
             return (dealer + k) % self.players
@@ -237,29 +267,12 @@ class SeatFinder:
         if (found := self._dealer(groups)) is None:
             return None
         dealer_group, dealer = found
-        n, gap = self.players, 2 * math.pi / self.players
-        base = self._angle(origin, dealer_group)
-
-        def steps(angle: float) -> float:  # even steps clockwise round from the dealer's side
-            return ((angle - base) % (2 * math.pi)) / gap
-
-        placed: dict[int, float] = {0: 0.0}  # a seat's steps round from the dealer -> where its side lies
-        for g in groups:
-            if g is dealer_group:
-                continue
-            at = steps(self._angle(origin, g))
-            k = round(at)
-            if not (abs(at - k) < PLAIN_SHARE and 0 < k < n):
-                judged = self._judged(g, self._elsewhere(origin, groups, g))
-                if judged is None or (judged - dealer) % n == 0:
-                    continue
-                k = (judged - dealer) % n
-            if k in placed:
-                return None  # two sides for one seat: no order to go by
-            placed[k] = at
-        if [placed[k] for k in sorted(placed)] != sorted(placed.values()):
-            return None  # the sides placed do not go round clockwise
-        here = steps(self.around(origin, root))
+        n = self.players
+        sides = self._sides_placed(origin, groups, dealer_group, dealer)
+        if sides is None:
+            return None  # two sides for one seat, or they do not go round clockwise: no order to go by
+        placed, _ = sides
+        here = self._steps(origin, dealer_group, self.around(origin, root))
 
         def room(k: int) -> bool:
             if k in placed:
@@ -284,27 +297,17 @@ class SeatFinder:
         n = self.players
         if len(groups) != n - 1 or any(math.hypot(*np.subtract(self._centre(g), root)) < self.reach for g in groups):
             return None
-        gap = 2 * math.pi / n
-        base = self._angle(origin, dealer_group)
-        placed: dict[int, float] = {}  # steps round from the dealer -> where that side is
-        for g in groups:
-            steps = ((self._angle(origin, g) - base) % (2 * math.pi)) / gap
-            k = 0 if g is dealer_group else round(steps)
-            if g is not dealer_group and (abs(steps - k) >= PLAIN_SHARE or not 0 < k < n):
-                # Not an even step round: placed by its cards' seat (else a side a third of a step off is
-                # given the turn's seat, and a later out-of-turn card from the last side with it).
-                judged = self._judged(g, self._elsewhere(origin, groups, g))
-                if judged is None or (judged - dealer) % n == 0:
-                    return None
-                k = (judged - dealer) % n
-            if k in placed:
-                return None
-            placed[k] = steps
+        # A side not an even step round is placed by its cards' seat (else a side a third of a step off is given
+        # the turn's seat, and a later out-of-turn card from the last side with it); every side must be placed.
+        sides = self._sides_placed(origin, groups, dealer_group, dealer)
+        if sides is None or sides[1]:
+            return None
+        placed, _ = sides
         missing = [k for k in range(n) if k not in placed]
-        if len(placed) != n - 1 or len(missing) != 1 or sorted(placed, key=lambda k: placed[k]) != sorted(placed):
+        if len(placed) != n - 1 or len(missing) != 1:
             return None
         k = missing[0]
-        here = ((self.around(origin, root) - base) % (2 * math.pi)) / gap
+        here = self._steps(origin, dealer_group, self.around(origin, root))
         before, after = placed.get((k - 1) % n, 0.0), placed.get((k + 1) % n, float(n))
         if (k + 1) % n == 0:
             after = float(n)
