@@ -186,22 +186,27 @@ def outside(boxes: Sequence[Box], area: tuple[slice, slice], pile_size: tuple[in
 
 
 def strip_of_card_below(ctx: Judging, cand: Candidate, label: str) -> bool:
-    """An unsure reading, or one of the top card's own label in the hand visit that laid it, that showed
-    up in place (never moved in) inside the pose of a card under the top one, over little of the top card
-    or beside a top card that still reads whole: the part of that card that shows beside the top one,
-    misread, not a card laid. A card laid now lies over the top card, hiding some of it, and slides or
+    """An unsure reading, one of the top card's own label in the hand visit that laid it, or one read as the card
+    below too, that showed up in place (never moved in) inside the pose of a card under the top one, over little
+    of the top card or beside a top card that still reads whole: the part of that card that shows beside the top
+    one, misread, not a card laid. A card laid now lies over the top card, hiding some of it, and slides or
     drops in with the hand. The strip left showing beside a card just laid is read as that card as often
     as not, however surely (the detector names the pair by the face it sees whole): a second card of the
-    same face, in the same hand's visit, in place inside the card below, is that echo."""
+    same face, in the same hand's visit, in place inside the card below, is that echo. And a strip read as the card
+    it is part of for a real share of its vote (:meth:`~.state.Candidate.reads`), however surely as another face
+    (a ring-printed 3 read as 8, half hidden), is that card."""
     top = ctx.top
-    echo = (top is not None and label == top.label and cand.visit is not None and cand.visit == top.visit)
-    if not (echo or unsure(ctx.cfg, cand)):
-        return False
     card = in_place_under_top(ctx.cfg, ctx.pile, cand)
     if card is None:
         return False
+    echo = (top is not None and label == top.label and cand.visit is not None and cand.visit == top.visit)
+    itself = label != card.label and card.label in cand.reads()
+    if not (echo or itself or unsure(ctx.cfg, cand)):
+        return False
+    how = ("as the top card" if echo else f"unsure ({float(np.mean(cand.confidence)):.2f})" if unsure(ctx.cfg, cand)
+           else f"also as {card.label}")
     log.info("%s read %s in place inside %s's pose, beside the top card: that card showing, no new card",
-             label, "as the top card" if echo else f"unsure ({float(np.mean(cand.confidence)):.2f})", card.label)
+             label, how, card.label)
     return True
 
 
