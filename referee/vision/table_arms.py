@@ -15,7 +15,7 @@ import numpy.typing as npt
 
 from referee.vision.calibration import CalibrationProfile, Point, Quad
 from referee.vision.table_seats import angle
-from referee.vision.tracking.arms import blob_touching, passed_on
+from referee.vision.tracking.arms import ARM_PAST, blob_touching, passed_on
 
 __all__ = ["ARM_HISTORY_S", "ARM_WINDOW", "CUT_HELD_S", "CUT_QUIET_S", "DRAW_ARM_S", "DRAW_WINDOW", "ArmHistory",
            "PileVisits", "StockVisits"]
@@ -129,16 +129,20 @@ class ArmHistory:
     def root(self, foreground: npt.NDArray[np.bool_], zone: npt.NDArray[np.bool_]) -> Point | None:
         """The far end (camera pixels) of the foreground reaching into ``zone`` from the view's edge: an arm
         comes in from outside the view, however near the pile its player sits (a pile near one edge leaves
-        that side's arms too short for :meth:`Zones.arm_root`, which wants them past the zone's corners)."""
+        that side's arms too short for :meth:`Zones.arm_root`, which wants them past the zone's corners). Or one
+        reaching past the zone's corners as :meth:`Zones.arm_root` wants, from within the view: a player whose
+        shoulder the camera sees (seated inside a wide view), whose arm never touches its edge."""
         blob = blob_touching(foreground, zone)
         if blob is None:
             return None
-        if not (blob[0, :].any() or blob[-1, :].any() or blob[:, 0].any() or blob[:, -1].any()):
-            return None  # no arm from outside: a hand already in view, or no hand
         ys, xs = np.nonzero(blob)
         zy, zx = np.nonzero(zone)
         cx, cy = float(zx.mean()), float(zy.mean())
-        far = int(np.argmax((xs - cx) ** 2 + (ys - cy) ** 2))
+        reach = (xs - cx) ** 2 + (ys - cy) ** 2
+        far = int(np.argmax(reach))
+        from_outside = bool(blob[0, :].any() or blob[-1, :].any() or blob[:, 0].any() or blob[:, -1].any())
+        if not from_outside and math.sqrt(float(reach[far])) < ARM_PAST * math.sqrt(float(zone.sum()) / math.pi):
+            return None  # no arm from outside, nor one past the zone's corners: a hand already in view, or no hand
         return float(xs[far]) / self.scale, float(ys[far]) / self.scale
 
 

@@ -28,6 +28,11 @@ def farthest(points: Sequence[tuple[float, float]], centre: Point) -> tuple[floa
     return max(points, key=lambda p: (p[0] - cx) ** 2 + (p[1] - cy) ** 2)
 
 
+#: How far from a zone's centre, in the zone's equal-area radii, an arm's far end lies: past the zone's corners (a
+#: blob that stays nearer is a hand already in the zone, or what lies there, not an arm reaching in).
+ARM_PAST = 1.5
+
+
 class ZoneShape(NamedTuple):
     """A zone mask's centre and equal-area radius, in low-resolution pixels."""
 
@@ -86,7 +91,7 @@ class Zones:
         cx, cy, radius = self.shape(zone)
         far = int(np.argmax((xs - cx) ** 2 + (ys - cy) ** 2))
         reach = math.hypot(float(xs[far]) - cx, float(ys[far]) - cy)
-        if reach < 1.5 * radius:  # not past the zone's corners: no arm
+        if reach < ARM_PAST * radius:  # not past the zone's corners: no arm
             return None
         return float(xs[far]) / self.scale, float(ys[far]) / self.scale
 

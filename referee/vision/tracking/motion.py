@@ -10,7 +10,7 @@ import numpy as np
 import numpy.typing as npt
 
 from referee.vision.calibration import CalibrationProfile
-from referee.vision.tracking.arms import Zones, farthest
+from referee.vision.tracking.arms import ARM_PAST, Zones, farthest
 from referee.vision.tracking.background import TableBackground, grey, moving, shrink
 from referee.vision.tracking.boxes import Box, Mask, low_res_area
 from referee.vision.tracking.stock_watch import StockWatch
@@ -220,7 +220,7 @@ class MotionDetector:
         cx, cy, radius = self._zones.shape(zone)
         w, h = self.size
         corners = np.array([(0, 0), (w - 1, 0), (0, h - 1), (w - 1, h - 1)], np.float64)
-        return bool((np.hypot(corners[:, 0] - cx, corners[:, 1] - cy) >= 1.5 * radius).any())
+        return bool((np.hypot(corners[:, 0] - cx, corners[:, 1] - cy) >= ARM_PAST * radius).any())
 
     def reseat(self, profile: CalibrationProfile) -> None:
         """The same zones with other seats (found while the game runs): what was learnt of the table stays."""
