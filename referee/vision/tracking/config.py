@@ -124,8 +124,8 @@ class TrackerConfig:
     #: changed since before the hand visit, with no card read over it, for that rest to be hidden (by a hand held
     #: still beside the part, which the arms do not show) and the reading what the hand leaves of the top card.
     #: Fingers leave gaps. Higher: more such strips played; lower: a card laid inside the top one's pose beside a
-    #: hand dropped. Measured over the real-card games 16108 and 16111: the strip of a top card beside a still hand
-    #: 0.54, the nine other readings inside the top card's pose 0.0-0.14.
+    #: hand dropped. Measured on the real-card games (docs/tracker.md, ``top_beside_hidden_rest``): the strip of a top
+    #: card beside a still hand 0.54-0.57, the other readings inside a top card's pose 0.0-0.14.
     hidden_rest_share: float = 0.4
     #: Share of a box found but never read that another tentative card read as the closer look's name for it must
     #: cover for the box to be that card seen through it. Higher: more second copies of a card just laid;
