@@ -85,12 +85,12 @@ def laid_square_on_top(
 ) -> Play | None:
     """The card laid square on the top card of ``pile`` in the hand visit that just ended (laid on
     ``pile``), or ``None``. Call it once a visit, once the pile has been clear (no hand or arm over it)
-    since frame ``clear_since`` for ``min_hits`` frames; ``seats``: the frames that visit's hand was seen
-    from each seat."""
+    since frame ``clear_since`` for ``min_hits`` frames and none of ``candidates`` is :func:`handled` (the usual
+    path judges those first); ``seats``: the frames that visit's hand was seen from each seat."""
     top = pile.top
     if (look is None or top is None or top.visit is None or frame.visit is None or frame.visit <= top.visit
             or clear_since is None or frame.index - clear_since < cfg.min_hits or frame.arm_over_pile
-            or not frame.still(top.xyxy) or any(handled(c, frame.visit, top, cfg) for c in candidates)):
+            or not frame.still(top.xyxy)):
         return None
     changed = changed_share(frame, top.xyxy, cfg.change_level)
     if changed is None or changed < cfg.laid_share:

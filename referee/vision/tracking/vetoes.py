@@ -201,9 +201,10 @@ def strip_of_card_below(ctx: Judging, cand: Candidate, label: str) -> bool:
         return False
     echo = (top is not None and label == top.label and cand.visit is not None and cand.visit == top.visit)
     itself = label != card.label and card.label in cand.reads()
-    if not (echo or itself or unsure(ctx.cfg, cand)):
+    doubtful = unsure(ctx.cfg, cand)
+    if not (echo or itself or doubtful):
         return False
-    how = ("as the top card" if echo else f"unsure ({float(np.mean(cand.confidence)):.2f})" if unsure(ctx.cfg, cand)
+    how = ("as the top card" if echo else f"unsure ({float(np.mean(cand.confidence)):.2f})" if doubtful
            else f"also as {card.label}")
     log.info("%s read %s in place inside %s's pose, beside the top card: that card showing, no new card",
              label, how, card.label)
@@ -290,10 +291,11 @@ def top_beside_hidden_rest(ctx: Judging, cand: Candidate, label: str) -> bool:
         return False
     area, changed = under
     rest = outside([cand.pose], area, frame.pile_size, now.shape)
-    if not rest.any() or float(changed[rest].mean()) < cfg.hidden_rest_share:
+    hidden = float(changed[rest].mean()) if rest.any() else 0.0
+    if hidden < cfg.hidden_rest_share:
         return False
     log.info("%s read inside %s's pose, the rest of it hidden (%.0f%% changed): that card showing, no new card",
-             label, top.label, 100 * float(changed[rest].mean()))
+             label, top.label, 100 * hidden)
     return True
 
 
