@@ -10,18 +10,12 @@ was held with one frame in the stock zone, the hand had left by the time the vie
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import numpy as np
 import pytest
 
-from referee.pipeline.loop import Pipeline
-from referee.vision.calibration import CalibrationProfile
 from referee.vision.camera_follower import CameraFollower
-from referee.vision.detections import Detections
-from referee.vision.tracking import MotionDetector
 from tests.vision.test_knock_unsettled import _knocked
-from tests.vision.test_motion_false_move import PILE, SEATS, STOCK, _frame
+from tests.vision.test_motion_false_move import heard_through
 from tests.vision.test_table_finder_bump import plain_table_with_cards
 
 cv2 = pytest.importorskip("cv2")
@@ -33,25 +27,11 @@ JOLT = set(range(9, 15))
 
 
 def _heard(hand: list[float], moving_at: set[int], *, in_place: bool) -> list[int | None]:
-    """Draws the pipeline hears (its ``_follow_table``): seat 3's hand reaching ``hand[k]`` of the way to the stock in
-    frame k of a view that never moves, the table finder taking the camera for moving in the frames ``moving_at``, and
-    then, when ``in_place``, finding the view where it was (else the spell only lapses: nothing measured)."""
-    profile = CalibrationProfile((320, 240), PILE, SEATS, stock=STOCK)
-    motion = MotionDetector(profile, fps=15, width=80)
-    view = SimpleNamespace(profile=profile, motion=motion)
-    pipeline = SimpleNamespace(view=view, _last_detections=Detections.empty())
-    finder = SimpleNamespace(observe=lambda *args, **kwargs: None, camera_moving=False, followed_now=False,
-                             found_in_place=False)
-    heard: list[int | None] = []
-    for k, reach in enumerate(hand):
-        image = _frame(reach)
-        sample = motion.update(image, image[80:170, 100:180])
-        finder.camera_moving = k in moving_at
-        finder.found_in_place = in_place and k - 1 in moving_at and k not in moving_at
-        frame = SimpleNamespace(image=image, t=k / 15)
-        _, _, sample = Pipeline._follow_table(pipeline, finder, frame, Detections.empty(), True, sample)  # type: ignore[arg-type]
-        heard.extend(sample.draws)
-    return heard
+    """Draws the pipeline hears: seat 3's hand reaching ``hand[k]`` of the way to the stock in frame k of a view that
+    never moves, the table finder taking the camera for moving in the frames ``moving_at``, and then, when
+    ``in_place``, finding the view where it was (else the spell only lapses: nothing measured)."""
+    return heard_through(hand, lambda k: k in moving_at,
+                         lambda k: in_place and k - 1 in moving_at and k not in moving_at)
 
 
 def test_a_draw_through_a_jolt_the_view_is_found_in_place_after_is_heard() -> None:

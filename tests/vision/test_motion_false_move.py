@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from types import SimpleNamespace
 
 import numpy as np
@@ -29,10 +30,11 @@ def _frame(reach: float) -> np.ndarray:
     return image
 
 
-def _heard(moving_at: set[int]) -> list[int | None]:
-    """Draws the pipeline hears: seat 3's hand at the stock 10 frames, then gone; the table finder takes the camera
-    for moving in the frames ``moving_at`` (counted from the first with the hand gone), and never follows a move
-    (none was made: the view is the same all along)."""
+def heard_through(reaches: Sequence[float], moving: Callable[[int], bool],
+                  in_place: Callable[[int], bool] = lambda k: False) -> list[int | None]:
+    """Draws the pipeline hears (its ``_follow_table``): seat 3's hand reaching ``reaches[k]`` of the way to the stock
+    in frame k of a view that never moves; the table finder takes the camera for moving in the frames where
+    ``moving(k)``, finds the view where it was in those where ``in_place(k)``, and never follows a move."""
     profile = CalibrationProfile((320, 240), PILE, SEATS, stock=STOCK)
     motion = MotionDetector(profile, fps=15, width=80)
     view = SimpleNamespace(profile=profile, motion=motion)
@@ -40,14 +42,21 @@ def _heard(moving_at: set[int]) -> list[int | None]:
     finder = SimpleNamespace(observe=lambda *args, **kwargs: None, camera_moving=False, followed_now=False,
                              found_in_place=False)
     heard: list[int | None] = []
-    for k, reach in enumerate([0.0] * 8 + [0.5] + [1.0] * 10 + [0.0] * 12):
+    for k, reach in enumerate(reaches):
         image = _frame(reach)
         sample = motion.update(image, image[80:170, 100:180])
-        finder.camera_moving = k - 19 in moving_at
+        finder.camera_moving = moving(k)
+        finder.found_in_place = in_place(k)
         frame = SimpleNamespace(image=image, t=k / 15)
         _, _, sample = Pipeline._follow_table(pipeline, finder, frame, Detections.empty(), True, sample)  # type: ignore[arg-type]
         heard.extend(sample.draws)
     return heard
+
+
+def _heard(moving_at: set[int]) -> list[int | None]:
+    """Seat 3's hand at the stock 10 frames, then gone; the camera taken for moving in the frames ``moving_at``
+    (counted from the first with the hand gone), no move followed (none was made)."""
+    return heard_through([0.0] * 8 + [0.5] + [1.0] * 10 + [0.0] * 12, lambda k: k - 19 in moving_at)
 
 
 def test_a_draw_that_ended_as_the_view_was_first_taken_for_moving_is_heard() -> None:
